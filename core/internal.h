@@ -1,0 +1,163 @@
+/*
+** internal.h — declarations shared by the files of core/, not part of the
+** public API.  Names here start with jj_ like the public ones but are not
+** exported in jalapenojson.h; tests reach them by including this header.
+**
+** Who implements what:
+**   error.c   error formatting, jj_code_name, jj_free, jj_buf
+**   num*.c    numbers (see num.h)
+**   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
+**   base64.c  base64 encode/decode
+**   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
+**   json.c    generic JSON scanning: whitespace, skipping a checked value
+**   schema.c  jj_schema
+**   reader.c  jj_parse, the header, jj_doc_*
+**   cursor.c  rows and value accessors
+**   writer.c  jj_writer
+**   compress.c gzip/brotli streams;  file.c mmap reading, atomic writing
+*/
+#ifndef JJ_INTERNAL_H
+#define JJ_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jalapenojson.h"
+#include "num.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define JJ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define JJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define JJ_PRINTF(fmt, args)
+#define JJ_LIKELY(x) (x)
+#define JJ_UNLIKELY(x) (x)
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Errors (error.c)                                                        */
+/* ---------------------------------------------------------------------- */
+
+/* Where an error happened, as the reader and writer know it.  Any field may
+** be "unknown": row 0, column -1, column_name NULL, offset JJ_NO_OFFSET,
+** path NULL.  `path` is the place of a nested table inside its parents,
+** e.g. `row 3, column "items", ` (already formatted, ends with ", "); the
+** error's row/column fields are then taken from `outer_row`/`outer_column`
+** so they always describe the outermost table. */
+typedef struct jj_where {
+  int64_t row;
+  int column;
+  const char *column_name; /* NUL-terminated */
+  size_t offset;
+  const char *path;
+  int64_t outer_row;       /* used when path != NULL */
+  int outer_column;
+} jj_where;
+
+/* Fill *err (if err is not NULL) with code and the message
+**   [path]row R, column "name", byte N: <formatted detail>
+** leaving out the parts that are unknown.  Returns code, so callers can
+** write `return jj_fail(...)`. */
+jj_code jj_fail(jj_error *err, jj_code code, const jj_where *where,
+                const char *fmt, ...) JJ_PRINTF(4, 5);
+jj_code jj_vfail(jj_error *err, jj_code code, const jj_where *where,
+                 const char *fmt, va_list ap);
+/* Shorthand for errors with only a byte offset (or none). */
+jj_code jj_fail_at(jj_error *err, jj_code code, size_t offset,
+                   const char *fmt, ...) JJ_PRINTF(4, 5);
+/* Reset *err to JJ_OK (if err is not NULL). */
+void jj_error_clear(jj_error *err);
+
+/* Write a short, printable rendering of input p[0..len) for messages:
+** wrapped in double quotes when `quote` is set, control characters and
+** invalid UTF-8 shown as \xHH, cut after about 40 bytes with "...".  Always
+** NUL-terminates; returns out. */
+char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote);
+#define JJ_SHOW_CAP 96
+
+/* ---------------------------------------------------------------------- */
+/* A growable byte buffer (error.c).  Owner frees p with free().           */
+/* ---------------------------------------------------------------------- */
+typedef struct jj_buf {
+  char *p;
+  size_t len;
+  size_t cap;
+} jj_buf;
+/* Make room for `more` bytes after len; 0 on success, -1 out of memory
+** (buffer unchanged). */
+int jj_buf_reserve(jj_buf *b, size_t more);
+int jj_buf_append(jj_buf *b, const void *p, size_t n);
+void jj_buf_free(jj_buf *b);
+
+/* ---------------------------------------------------------------------- */
+/* UTF-8 and JSON strings (text.c)                                         */
+/* ---------------------------------------------------------------------- */
+
+/* 1 if p[0..len) is valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF);
+** otherwise 0 and *bad (if not NULL) is the offset of the first bad byte. */
+int jj_utf8_valid(const char *p, size_t len, size_t *bad);
+
+/* Scan the JSON string whose opening quote is at p (p < end, *p == '"').
+** On success returns a pointer just past the closing quote and sets
+** *has_escape when a backslash occurs inside.  Checks only what finding the
+** end needs plus raw control characters (< 0x20, JSON forbids them);
+** escapes and UTF-8 are checked by jj_string_decode.  On failure returns
+** NULL and *bad is the offset (from p) of the offending byte, *why a static
+** reason ("unterminated string", "raw control character in string"). */
+const char *jj_string_scan(const char *p, const char *end, int *has_escape,
+                           size_t *bad, const char **why);
+
+/* Decode the contents of a JSON string (between the quotes, escapes
+** included) into out, which must have room for len bytes (decoding never
+** grows).  Checks escapes (\uXXXX pairs, lone surrogates are errors) and
+** UTF-8.  Returns the decoded length, or (size_t)-1 with *bad the offset in
+** p of the problem, *code JJ_ERR_SYNTAX (bad escape) or JJ_ERR_UTF8, and
+** *why a static reason. */
+size_t jj_string_decode(const char *p, size_t len, char *out, size_t *bad,
+                        jj_code *code, const char **why);
+
+/* Check the contents of a JSON string with no backslash: UTF-8 only (raw
+** control characters were already refused by jj_string_scan).  1 valid, 0
+** not, *bad as jj_utf8_valid. */
+#define jj_string_plain_valid(p, len, bad) jj_utf8_valid((p), (len), (bad))
+
+/* Append the JSON string for valid UTF-8 text p[0..len) to b, quotes
+** included, escaping only '"', '\\' and U+0000-U+001F (\b \f \n \r \t,
+** others \u00XX).  0 on success, -1 out of memory. */
+int jj_string_escape(jj_buf *b, const char *p, size_t len);
+/* Upper bound of jj_string_escape's output for len input bytes. */
+#define JJ_ESCAPED_MAX(len) ((len) * 6 + 2)
+
+/* ---------------------------------------------------------------------- */
+/* Base64, standard alphabet with padding (base64.c)                       */
+/* ---------------------------------------------------------------------- */
+
+/* Decode p[0..len) into out (room for len/4*3 bytes).  Strict: length a
+** multiple of 4, only A-Z a-z 0-9 + /, '=' only as 1 or 2 final padding
+** characters, and the unused low bits of the last character zero (so each
+** byte string has exactly one encoding).  Returns the decoded length, or
+** (size_t)-1 with *bad the offset of the problem and *why a reason. */
+size_t jj_base64_decode(const char *p, size_t len, unsigned char *out,
+                        size_t *bad, const char **why);
+/* Encode into out (room for JJ_BASE64_LEN(len) bytes); returns length. */
+size_t jj_base64_encode(const unsigned char *p, size_t len, char *out);
+#define JJ_BASE64_LEN(n) (((n) + 2) / 3 * 4)
+
+/* ---------------------------------------------------------------------- */
+/* Generic JSON scanning (json.c)                                          */
+/* ---------------------------------------------------------------------- */
+
+/* Skip JSON whitespace (space, \t, \n, \r). */
+const char *jj_json_ws(const char *p, const char *end);
+
+/* Skip one complete JSON value starting at p (no leading whitespace),
+** checking it fully (strings decoded and UTF-8 checked, number grammar,
+** literals, nesting at most max_depth levels).  Returns a pointer past it,
+** or NULL with *bad the absolute pointer of the problem, *code and *why set.
+*/
+const char *jj_json_skip(const char *p, const char *end, unsigned max_depth,
+                         const char **bad, jj_code *code, const char **why);
+
+#endif /* JJ_INTERNAL_H */
