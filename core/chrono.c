@@ -1,0 +1,294 @@
+/*
+** chrono.c — dates ("YYYY-MM-DD") and timestamps
+** ("YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)"): checking, converting
+** to numbers and back.
+**
+** The calendar is the proleptic Gregorian one for years 0000-9999 (0000 is
+** a leap year, as every year divisible by 400).  Days count from 1970-01-01
+** (day 0); 0000-01-01 is day -719528 and 9999-12-31 is day 2932896.
+**
+** Conversions use the constant-time "era" method: shift the year to start
+** in March so February's leap day is the last day of the year, split the
+** year into 400-year eras of 146097 days, and the days of the year before
+** month m (counted from March) are (153 * m + 2) / 5.
+**
+** Errors go through jj_fail(err, code, NULL, ...) with no place: the caller
+** (reader, writer) knows where the text was and adds it.  The text is
+** quoted with jj_show, then the reason:
+**   "2023-02-29" is not a date (2023 is not a leap year)
+**   "2024-03-01T24:00:00Z" is not a timestamp (hour 24 does not exist)
+** Nothing here allocates.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DAY_MIN (-719528) /* 0000-01-01 */
+#define DAY_MAX 2932896   /* 9999-12-31 */
+#define SEC_PER_DAY 86400
+
+static const char *const month_names[12] = {
+    "January", "February", "March",     "April",   "May",      "June",
+    "July",    "August",   "September", "October", "November", "December"};
+
+static int is_leap(int y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
+
+static int month_days(int y, int m) {
+  static const unsigned char days[12] = {31, 28, 31, 30, 31, 30,
+                                         31, 31, 30, 31, 30, 31};
+  return m == 2 && is_leap(y) ? 29 : days[m - 1];
+}
+
+/* Days since 1970-01-01 of the valid date y-m-d. */
+static int32_t days_from_civil(int y, int m, int d) {
+  if (m <= 2) y--; /* the year now starts on March 1st */
+  int era = (y >= 0 ? y : y - 399) / 400;
+  int yoe = y - era * 400;                          /* 0..399 */
+  int mp = m > 2 ? m - 3 : m + 9;                   /* March = 0 */
+  int doy = (153 * mp + 2) / 5 + d - 1;             /* 0..365 */
+  int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;  /* 0..146096 */
+  return (int32_t)(era * 146097 + doe - 719468);    /* 719468: 0000-03-01 */
+}
+
+/* The inverse of days_from_civil for any day in DAY_MIN..DAY_MAX. */
+static void civil_from_days(int32_t z, int *y, int *m, int *d) {
+  int32_t n = z + 719468;
+  int32_t era = (n >= 0 ? n : n - 146096) / 146097;
+  int32_t doe = n - era * 146097;                                /* 0..146096 */
+  int32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);         /* 0..365 */
+  int32_t mp = (5 * doy + 2) / 153;                              /* 0..11 */
+  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The number written by the n digits at p (the caller checked them). */
+static int num(const char *p, int n) {
+  int v = 0;
+  for (int i = 0; i < n; i++) v = v * 10 + (p[i] - '0');
+  return v;
+}
+
+/* 1 if p[0..10) has the shape YYYY-MM-DD (digits and dashes in place). */
+static int date_shape(const char *p) {
+  static const char mask[] = "dddd-dd-dd";
+  for (int i = 0; i < 10; i++) {
+    if (mask[i] == 'd' ? !is_digit(p[i]) : p[i] != '-') return 0;
+  }
+  return 1;
+}
+
+/* Check the calendar of the well-shaped date at p.  Returns 1 and sets
+** *days, or 0 with the reason written into why[0..cap). */
+static int date_check(const char *p, int32_t *days, char *why, size_t cap) {
+  int y = num(p, 4), m = num(p + 5, 2), d = num(p + 8, 2);
+  if (m < 1 || m > 12) {
+    snprintf(why, cap, "month %.2s does not exist", p + 5);
+    return 0;
+  }
+  if (d < 1) {
+    snprintf(why, cap, "day %.2s does not exist", p + 8);
+    return 0;
+  }
+  if (d > month_days(y, m)) {
+    if (m == 2 && d == 29)
+      snprintf(why, cap, "%.4s is not a leap year", p);
+    else
+      snprintf(why, cap, "%s has %d days", month_names[m - 1],
+               month_days(y, m));
+    return 0;
+  }
+  *days = days_from_civil(y, m, d);
+  return 1;
+}
+
+/* "YYYY-MM-DD" exactly, then the calendar. */
+jj_code jj_date_parse(const char *p, size_t len, int32_t *days,
+                      jj_error *err) {
+  char why[64], shown[JJ_SHOW_CAP];
+  int32_t n;
+  if (len != 10 || !date_shape(p)) {
+    snprintf(why, sizeof why, "expected YYYY-MM-DD");
+  } else if (date_check(p, &n, why, sizeof why)) {
+    if (days) *days = n;
+    return JJ_OK;
+  }
+  return jj_fail(err, JJ_ERR_DATE, NULL, "%s is not a date (%s)",
+                 jj_show(shown, sizeof shown, p, len, 1), why);
+}
+
+/* Write y-m-d as "YYYY-MM-DD" (year 0..9999). */
+static void put_date(char *out, int y, int m, int d) {
+  out[0] = (char)('0' + y / 1000);
+  out[1] = (char)('0' + y / 100 % 10);
+  out[2] = (char)('0' + y / 10 % 10);
+  out[3] = (char)('0' + y % 10);
+  out[4] = '-';
+  out[5] = (char)('0' + m / 10);
+  out[6] = (char)('0' + m % 10);
+  out[7] = '-';
+  out[8] = (char)('0' + d / 10);
+  out[9] = (char)('0' + d % 10);
+}
+
+/* Two digits of v (0..99) at out. */
+static void put2(char *out, int v) {
+  out[0] = (char)('0' + v / 10);
+  out[1] = (char)('0' + v % 10);
+}
+
+jj_code jj_date_format(int32_t days, char out[10]) {
+  int y, m, d;
+  if (days < DAY_MIN || days > DAY_MAX) return JJ_ERR_DATE;
+  civil_from_days(days, &y, &m, &d);
+  put_date(out, y, m, d);
+  return JJ_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Timestamps                                                              */
+/* ---------------------------------------------------------------------- */
+
+static const int32_t pow10_9[10] = {1000000000, 100000000, 10000000, 1000000,
+                                    100000,     10000,     1000,     100,
+                                    10,         1};
+
+/* First the shape (date, 'T', time, fraction, zone), so a text that is
+** not a timestamp at all gets "expected ..."; then the values, date first,
+** then the time, then the zone. */
+jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
+                           jj_error *err) {
+  char why[80], shown[JJ_SHOW_CAP];
+  size_t i = 19, digits = 0;
+  int32_t nanos = 0, days;
+  int zone = 0;
+  const char *zp = NULL; /* the zone's "+HH:MM", NULL for Z */
+
+  if (len < 19 || !date_shape(p) || p[10] != 'T' || !is_digit(p[11]) ||
+      !is_digit(p[12]) || p[13] != ':' || !is_digit(p[14]) ||
+      !is_digit(p[15]) || p[16] != ':' || !is_digit(p[17]) ||
+      !is_digit(p[18]))
+    goto shape;
+  if (i < len && p[i] == '.') {
+    i++;
+    while (i < len && is_digit(p[i]) && digits < 10) {
+      if (digits < 9) nanos = nanos * 10 + (p[i] - '0');
+      digits++;
+      i++;
+    }
+    if (digits == 0 || digits > 9) goto shape;
+    nanos *= pow10_9[digits];
+  }
+  if (i == len) {
+    snprintf(why, sizeof why, "missing zone: add Z or +HH:MM");
+    goto fail;
+  }
+  if (p[i] == 'Z' && len - i == 1) {
+    zp = NULL;
+  } else if ((p[i] == '+' || p[i] == '-') && len - i == 6 &&
+             is_digit(p[i + 1]) && is_digit(p[i + 2]) && p[i + 3] == ':' &&
+             is_digit(p[i + 4]) && is_digit(p[i + 5])) {
+    zp = p + i;
+  } else {
+    goto shape;
+  }
+
+  if (!date_check(p, &days, why, sizeof why)) goto fail;
+  int hh = num(p + 11, 2), mi = num(p + 14, 2), ss = num(p + 17, 2);
+  if (hh > 23) {
+    snprintf(why, sizeof why, "hour %.2s does not exist", p + 11);
+    goto fail;
+  }
+  if (mi > 59) {
+    snprintf(why, sizeof why, "minute %.2s does not exist", p + 14);
+    goto fail;
+  }
+  if (ss > 59) {
+    snprintf(why, sizeof why, "second %.2s does not exist", p + 17);
+    goto fail;
+  }
+  if (zp) {
+    int zh = num(zp + 1, 2), zm = num(zp + 4, 2);
+    if (zh > 23) {
+      snprintf(why, sizeof why, "zone hour %.2s does not exist", zp + 1);
+      goto fail;
+    }
+    if (zm > 59) {
+      snprintf(why, sizeof why, "zone minute %.2s does not exist", zp + 4);
+      goto fail;
+    }
+    zone = (zh * 60 + zm) * (zp[0] == '-' ? -1 : 1);
+  }
+  if (out) {
+    out->seconds = (int64_t)days * SEC_PER_DAY + hh * 3600 + mi * 60 + ss -
+                   (int64_t)zone * 60;
+    out->nanos = nanos;
+    out->zone_minutes = (int16_t)zone;
+    out->digits = (uint8_t)digits;
+  }
+  return JJ_OK;
+
+shape:
+  snprintf(why, sizeof why,
+           "expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM)");
+fail:
+  return jj_fail(err, JJ_ERR_TIMESTAMP, NULL, "%s is not a timestamp (%s)",
+                 jj_show(shown, sizeof shown, p, len, 1), why);
+}
+
+/* The local time (UTC instant plus zone) as text.  A zone of 0 minutes is
+** written "Z", so "+00:00" read by jj_timestamp_parse comes back as "Z"
+** (the numbers cannot tell them apart).  nanos must be expressible in
+** `digits` digits (a multiple of 10^(9-digits)): nothing is silently cut.
+** Returns 0 when a field is out of range or the local date is outside
+** 0000-9999. */
+size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]) {
+  const int64_t lo = (int64_t)DAY_MIN * SEC_PER_DAY - SEC_PER_DAY;
+  const int64_t hi = ((int64_t)DAY_MAX + 2) * SEC_PER_DAY;
+  int zone = ts->zone_minutes, digits = ts->digits;
+  if (ts->nanos < 0 || ts->nanos > 999999999 || digits > 9) return 0;
+  if (zone < -(23 * 60 + 59) || zone > 23 * 60 + 59) return 0;
+  if (ts->nanos % pow10_9[digits] != 0) return 0;
+  if (ts->seconds < lo || ts->seconds > hi) return 0; /* no overflow below */
+  int64_t local = ts->seconds + (int64_t)zone * 60;
+  int64_t days = local / SEC_PER_DAY, sod = local % SEC_PER_DAY;
+  if (sod < 0) {
+    sod += SEC_PER_DAY;
+    days--;
+  }
+  if (days < DAY_MIN || days > DAY_MAX) return 0;
+  int y, m, d;
+  civil_from_days((int32_t)days, &y, &m, &d);
+  put_date(out, y, m, d);
+  out[10] = 'T';
+  put2(out + 11, (int)(sod / 3600));
+  out[13] = ':';
+  put2(out + 14, (int)(sod / 60 % 60));
+  out[16] = ':';
+  put2(out + 17, (int)(sod % 60));
+  size_t n = 19;
+  if (digits) {
+    int32_t f = ts->nanos / pow10_9[digits];
+    out[n++] = '.';
+    for (int k = digits - 1; k >= 0; k--) {
+      out[n + (size_t)k] = (char)('0' + f % 10);
+      f /= 10;
+    }
+    n += (size_t)digits;
+  }
+  if (zone == 0) {
+    out[n++] = 'Z';
+  } else {
+    int a = zone < 0 ? -zone : zone;
+    out[n++] = zone < 0 ? '-' : '+';
+    put2(out + n, a / 60);
+    out[n + 2] = ':';
+    put2(out + n + 3, a % 60);
+    n += 5;
+  }
+  return n;
+}
