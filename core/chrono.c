@@ -97,6 +97,8 @@ static int date_check(const char *p, int32_t *days, char *why, size_t cap) {
   if (d > month_days(y, m)) {
     if (m == 2 && d == 29)
       snprintf(why, cap, "%.4s is not a leap year", p);
+    else if (m == 2) /* February's length depends on the year: say which */
+      snprintf(why, cap, "February %.4s has %d days", p, month_days(y, m));
     else
       snprintf(why, cap, "%s has %d days", month_names[m - 1],
                month_days(y, m));

@@ -105,8 +105,8 @@ TEST(date_checks_days_of_every_month) {
     check_date_error(text, want);
   }
   check_date_error("2023-04-31", "\"2023-04-31\" is not a date (April has 30 days)");
-  check_date_error("2023-02-30", "\"2023-02-30\" is not a date (February has 28 days)");
-  check_date_error("2024-02-30", "\"2024-02-30\" is not a date (February has 29 days)");
+  check_date_error("2023-02-30", "\"2023-02-30\" is not a date (February 2023 has 28 days)");
+  check_date_error("2024-02-30", "\"2024-02-30\" is not a date (February 2024 has 29 days)");
   check_date_error("2023-01-32", "\"2023-01-32\" is not a date (January has 31 days)");
   check_date_error("2023-01-99", "\"2023-01-99\" is not a date (January has 31 days)");
 }

@@ -393,7 +393,7 @@ TEST(writer_checks_text_dates_and_timestamps_naming_the_place) {
   CHECK_EQ_INT(jj_writer_date(w, "2023-02-30", 10), JJ_ERR_DATE);
   check_err(w, JJ_ERR_DATE, 5, 2,
             "row 5, column \"joined\": \"2023-02-30\" is not a date "
-            "(February has 28 days)");
+            "(February 2023 has 28 days)");
   jj_writer_free(w);
 
   w = jj_writer_new(s, NULL, NULL, NULL);
