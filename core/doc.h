@@ -1,0 +1,122 @@
+/*
+** doc.h — the structs behind jj_schema, jj_doc and jj_cursor, shared by
+** schema.c, reader.c and cursor.c (and by nothing outside core/).
+**
+** Offsets: every document, nested or not, knows `base`, the first byte of
+** the top-level bytes, so error offsets and the row index are always
+** absolute positions in what the caller passed to jj_parse.
+**
+** Threads: a document's row index (`index`, `nindex`, `total`) is updated by
+** whichever cursor discovers a new row, so a document and all its cursors
+** are used by one thread at a time.
+*/
+#ifndef JJ_DOC_H
+#define JJ_DOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* Most columns a table may have (and least: 1). */
+#define JJ_MAX_COLUMNS 65535
+
+/* One column of a schema. */
+typedef struct jj_col {
+  char *name;       /* NUL-terminated copy, freed by jj_schema_free */
+  size_t len;       /* bytes in name, without the NUL */
+  jj_type type;
+  jj_schema *table; /* JJ_TABLE: the nested schema, owned; else NULL */
+} jj_col;
+
+struct jj_schema {
+  jj_col *cols;     /* n columns in order, capacity cap */
+  size_t n, cap;
+  uint32_t *hash;   /* open addressing over names: column index + 1, 0 =
+                    ** empty; hcap slots (a power of two, >= 2n) */
+  size_t hcap;
+};
+
+/* A document: the top-level one (nested == 0) or a nested table value. */
+struct jj_doc {
+  const char *base;   /* first byte of the top-level bytes */
+  const char *begin;  /* first byte this document reads ('{' or the '[' of
+                      ** a nested table value) ... */
+  const char *end;    /* ... and one past its last byte */
+  const jj_schema *schema; /* own_schema, or the parent's nested schema */
+  jj_schema *own_schema;   /* top level only; freed by jj_doc_free */
+  const char *rows;   /* first byte after the '[' that opens the rows */
+  int64_t count;      /* the header's "count", -1 when absent */
+  size_t count_at;    /* offset of the "count" value (for JJ_ERR_COUNT) */
+  unsigned max_depth; /* nesting allowed inside one value of a row */
+
+  /* Row index: offsets (from base) of the '[' of rows 1..nindex, appended by
+  ** any cursor that scans a row past the frontier.  total is the number of
+  ** rows once a cursor has reached and checked the end, else -1. */
+  size_t *index;
+  size_t nindex, icap;
+  int64_t total;
+
+  /* Nested documents: where they sit, for error messages.  path is
+  ** `row 3, column "items", ` (owned, freed by jj_doc_free); outer_row and
+  ** outer_column are the top-level row and column holding the value. */
+  char *path;
+  int64_t outer_row;
+  int outer_column;
+};
+
+/* Where one value of the current row lies.  n holds the length in its low
+** bits and JJ_SPAN_ESC when the value is a string with a backslash. */
+typedef struct jj_span {
+  const char *p;
+  size_t n;
+} jj_span;
+#define JJ_SPAN_ESC (~(SIZE_MAX >> 1))
+#define JJ_SPAN_LEN(s) ((s).n & ~JJ_SPAN_ESC)
+
+/* A decoded value kept for the rest of the row (text with escapes, bytes),
+** so reading it twice does not decode it twice.  Valid while gen equals the
+** cursor's gen. */
+typedef struct jj_decoded {
+  const char *p;
+  size_t len;
+  uint64_t gen;
+} jj_decoded;
+
+/* A chunk of cursor scratch memory.  Chunks are kept and reused from row to
+** row; a chunk is never resized, so pointers into it stay valid until the
+** cursor moves. */
+typedef struct jj_chunk {
+  struct jj_chunk *next;
+  size_t cap, used;
+  /* cap bytes follow */
+} jj_chunk;
+
+enum { JJ_CUR_BEFORE = 0, JJ_CUR_ROW = 1, JJ_CUR_END = 2, JJ_CUR_LOST = 3 };
+
+struct jj_cursor {
+  jj_doc *doc;
+  size_t ncol;
+  const jj_col *cols;  /* the schema's columns */
+  jj_span *v;          /* ncol spans of the current row (owned) */
+  jj_decoded *dec;     /* ncol decode cache entries, allocated on first use */
+  uint64_t gen;        /* bumped whenever the cursor moves */
+  int64_t row;         /* last row scanned successfully (0: none) */
+  const char *pos;     /* just past that row's ']' (or doc->rows) */
+  int state;           /* JJ_CUR_*: LOST after an error in a row */
+  jj_chunk *chunks;    /* scratch memory (owned), cur = first with room */
+  jj_chunk *cur;
+};
+
+/* Render a JSON value's text p[0..len) for a message: a string as its
+** contents in double quotes, an array or object as "an array"/"an object",
+** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
+const char *jj_show_value(char *out, const char *p, size_t len);
+
+/* Skip JSON whitespace; inline because the common case is "none". */
+static inline const char *jj_ws(const char *p, const char *end) {
+  if (p < end && (unsigned char)*p <= ' ') return jj_json_ws(p, end);
+  return p;
+}
+
+#endif /* JJ_DOC_H */
