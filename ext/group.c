@@ -1,0 +1,582 @@
+/*
+** group.c — jj_group(name1, value1, name2, value2, ...): an aggregate that
+** returns the rows it saw as one canonical jalapenojson document (TEXT).
+**
+**   SELECT jj_group('id', id, 'user', user, 'joined:d', joined) FROM rows;
+**
+** A name may carry its type after its last colon: i f s d t b x, or jj for
+** a nested table whose values are jalapenojson documents (a nested
+** jj_group, say).  Without one the type follows the values' storage
+** classes: all INTEGER -> i, INTEGER and REAL -> f, TEXT -> s, BLOB -> x,
+** all NULL -> s.  Since that needs every value, xStep buffers the values
+** compactly in one growable buffer in the aggregate context (no allocation
+** per row), and xFinal chooses the types, writes the document with the
+** core's writer and hands its buffer to SQLite without a copy.
+**
+** What can be checked when a value arrives is checked in xStep, so a bad
+** value stops the query at its row: names, explicit types (dates and
+** timestamps with the core's calendar), storage classes that do not mix.
+** Rows are counted from 1 in the order xStep sees them.
+*/
+#include <string.h>
+
+#include "ext.h"
+
+/* Storage classes seen in a column, as bits. */
+#define K_INT 1u
+#define K_REAL 2u
+#define K_TEXT 4u
+#define K_BLOB 8u
+
+/* Tags of the buffered values: a byte, then 8 bytes for INTEGER and REAL
+** or a 4-byte length and the bytes for TEXT and BLOB. */
+enum { TAG_NULL, TAG_INT, TAG_REAL, TAG_TEXT, TAG_BLOB };
+
+typedef struct group_col {
+  char *arg;           /* the name argument as given; sqlite3_free */
+  size_t arg_len;
+  size_t name_len;     /* the name is arg[0..name_len) (before ":T") */
+  int type;            /* the explicit jj_type, or 0 to infer */
+  unsigned kinds;      /* K_* seen */
+  jj_schema *nested;   /* jj: the first document's schema; jj_schema_free */
+  int64_t nested_row;  /* the row that document came from */
+} group_col;
+
+typedef struct group_ctx {
+  int ncol;            /* 0 until the first row */
+  int failed;          /* an error was reported: ignore later rows */
+  int64_t rows;        /* rows seen */
+  group_col *cols;     /* ncol entries; sqlite3_free */
+  jjx_buf values;      /* the buffered values, row by row */
+} group_ctx;
+
+/* ---------------------------------------------------------------------- */
+/* Messages                                                                */
+/* ---------------------------------------------------------------------- */
+
+static const char *class_name(int t) {
+  switch (t) {
+    case SQLITE_INTEGER: return "INTEGER";
+    case SQLITE_FLOAT: return "REAL";
+    case SQLITE_TEXT: return "TEXT";
+    case SQLITE_BLOB: return "BLOB";
+  }
+  return "NULL";
+}
+
+/* A value as a message shows it: numbers as SQL writes them, text in
+** double quotes (escaped, cut after 40 bytes), a blob as x'hex' (cut after
+** 16 bytes).  sqlite3_free; NULL when out of memory. */
+static char *show_value(sqlite3_value *v) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+      sqlite3_str_appendf(s, "%lld", sqlite3_value_int64(v));
+      break;
+    case SQLITE_FLOAT:
+      sqlite3_str_appendf(s, "%!.15g", sqlite3_value_double(v));
+      break;
+    case SQLITE_TEXT: {
+      const unsigned char *p = sqlite3_value_text(v);
+      int n = sqlite3_value_bytes(v);
+      sqlite3_str_appendchar(s, 1, '"');
+      for (int i = 0; p && i < n && i < 40; i++) {
+        if (p[i] == '"' || p[i] == '\\')
+          sqlite3_str_appendf(s, "\\%c", p[i]);
+        else if (p[i] < 0x20 || p[i] == 0x7f)
+          sqlite3_str_appendf(s, "\\x%02x", p[i]);
+        else
+          sqlite3_str_appendchar(s, 1, (char)p[i]);
+      }
+      sqlite3_str_appendchar(s, 1, '"');
+      if (n > 40) sqlite3_str_appendall(s, "...");
+      break;
+    }
+    case SQLITE_BLOB: {
+      const unsigned char *p = sqlite3_value_blob(v);
+      int n = sqlite3_value_bytes(v);
+      sqlite3_str_appendall(s, "x'");
+      for (int i = 0; p && i < n && i < 16; i++)
+        sqlite3_str_appendf(s, "%02x", p[i]);
+      sqlite3_str_appendall(s, n > 16 ? "'..." : "'");
+      break;
+    }
+    default:
+      sqlite3_str_appendall(s, "NULL");
+  }
+  return sqlite3_str_finish(s);
+}
+
+/* Fail the aggregate: `row R, column "C": V is K, expected W`. */
+static void fail_value(sqlite3_context *ctx, group_ctx *g, group_col *c,
+                       sqlite3_value *v, const char *want) {
+  char *shown = show_value(v);
+  if (!shown) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": %s is %s, "
+                     "expected %s",
+                (long long)g->rows, (int)c->name_len, c->arg, shown,
+                class_name(sqlite3_value_type(v)), want);
+  }
+  sqlite3_free(shown);
+  g->failed = 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The first row: names and explicit types                                 */
+/* ---------------------------------------------------------------------- */
+
+/* Split "name:T" at its last colon when T is a type; an unknown T is an
+** error (so a name with a colon is written with its type: 'a:b:s'). */
+static int parse_name(sqlite3_context *ctx, group_col *c) {
+  static const struct {
+    const char *suffix;
+    int type;
+  } types[] = {{"i", JJ_INT},       {"f", JJ_FLOAT}, {"s", JJ_TEXT},
+               {"d", JJ_DATE},      {"t", JJ_TIMESTAMP},
+               {"b", JJ_BOOL},      {"x", JJ_BYTES}, {"jj", JJ_TABLE}};
+  const char *colon = NULL;
+  for (size_t i = 0; i < c->arg_len; i++)
+    if (c->arg[i] == ':') colon = c->arg + i;
+  c->name_len = c->arg_len;
+  if (!colon) return 0;
+  const char *t = colon + 1;
+  size_t tlen = c->arg_len - (size_t)(t - c->arg);
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+    if (strlen(types[k].suffix) == tlen && memcmp(types[k].suffix, t, tlen) == 0) {
+      c->type = types[k].type;
+      c->name_len = (size_t)(colon - c->arg);
+      return 0;
+    }
+  }
+  jjx_ctx_err(ctx, "jj_group: unknown type \"%.*s\" in \"%s\" (use i, f, s, "
+                   "d, t, b, x or jj)",
+              (int)tlen, t, c->arg);
+  return -1;
+}
+
+/* Take the names from the first row: TEXT, non-empty, distinct. */
+static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
+                     sqlite3_value **argv) {
+  int n = argc / 2;
+  g->cols = sqlite3_malloc64((sqlite3_uint64)n * sizeof *g->cols);
+  if (!g->cols) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  memset(g->cols, 0, (size_t)n * sizeof *g->cols);
+  g->ncol = n;
+  for (int i = 0; i < n; i++) {
+    group_col *c = &g->cols[i];
+    sqlite3_value *name = argv[2 * i];
+    if (sqlite3_value_type(name) != SQLITE_TEXT) {
+      jjx_ctx_err(ctx, "jj_group: the name of column %d must be TEXT, not %s",
+                  i + 1, class_name(sqlite3_value_type(name)));
+      return -1;
+    }
+    const char *p = (const char *)sqlite3_value_text(name);
+    c->arg_len = (size_t)sqlite3_value_bytes(name);
+    c->arg = sqlite3_malloc64(c->arg_len + 1);
+    if (!p || !c->arg) {
+      sqlite3_result_error_nomem(ctx);
+      return -1;
+    }
+    memcpy(c->arg, p, c->arg_len + 1);
+    if (parse_name(ctx, c)) return -1;
+    if (c->name_len == 0) {
+      jjx_ctx_err(ctx, "jj_group: column %d has an empty name", i + 1);
+      return -1;
+    }
+    for (int j = 0; j < i; j++) {
+      if (g->cols[j].name_len == c->name_len &&
+          memcmp(g->cols[j].arg, c->arg, c->name_len) == 0) {
+        jjx_ctx_err(ctx, "jj_group: columns %d and %d are both named \"%.*s\"",
+                    j + 1, i + 1, (int)c->name_len, c->arg);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* xStep                                                                   */
+/* ---------------------------------------------------------------------- */
+
+/* Check a value against its column's explicit type.  0, or -1 with the
+** error reported. */
+static int check_explicit(sqlite3_context *ctx, group_ctx *g, group_col *c,
+                          sqlite3_value *v) {
+  int st = sqlite3_value_type(v);
+  jj_error err;
+  switch (c->type) {
+    case JJ_INT:
+      if (st != SQLITE_INTEGER) return fail_value(ctx, g, c, v, "INTEGER"), -1;
+      return 0;
+    case JJ_FLOAT:
+      if (st != SQLITE_INTEGER && st != SQLITE_FLOAT)
+        return fail_value(ctx, g, c, v, "INTEGER or REAL"), -1;
+      return 0;
+    case JJ_TEXT:
+      if (st != SQLITE_TEXT) return fail_value(ctx, g, c, v, "TEXT"), -1;
+      return 0;
+    case JJ_DATE:
+    case JJ_TIMESTAMP: {
+      if (st != SQLITE_TEXT)
+        return fail_value(ctx, g, c, v,
+                          c->type == JJ_DATE ? "a date (TEXT)"
+                                             : "a timestamp (TEXT)"),
+               -1;
+      const char *p = (const char *)sqlite3_value_text(v);
+      size_t len = (size_t)sqlite3_value_bytes(v);
+      jj_code code = c->type == JJ_DATE ? jj_date_parse(p, len, NULL, &err)
+                                        : jj_timestamp_parse(p, len, NULL, &err);
+      if (code != JJ_OK) {
+        jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": %s",
+                    (long long)g->rows, (int)c->name_len, c->arg, err.message);
+        g->failed = 1;
+        return -1;
+      }
+      return 0;
+    }
+    case JJ_BOOL:
+      if (st != SQLITE_INTEGER || (sqlite3_value_int64(v) != 0 &&
+                                   sqlite3_value_int64(v) != 1))
+        return fail_value(ctx, g, c, v, "a boolean (0 or 1)"), -1;
+      return 0;
+    case JJ_BYTES:
+      if (st != SQLITE_BLOB) return fail_value(ctx, g, c, v, "BLOB"), -1;
+      return 0;
+    case JJ_TABLE: {
+      if (st != SQLITE_TEXT && st != SQLITE_BLOB)
+        return fail_value(ctx, g, c, v, "a jalapenojson document"), -1;
+      /* The whole document is checked now, so that xFinal only copies. */
+      const char *p = st == SQLITE_TEXT ? (const char *)sqlite3_value_text(v)
+                                        : sqlite3_value_blob(v);
+      size_t len = (size_t)sqlite3_value_bytes(v);
+      jj_doc *doc = jj_parse_opts(p ? p : "", len, JJ_PARSE_VALIDATE, 0, &err);
+      if (!doc) {
+        if (err.code == JJ_ERR_NOMEM) {
+          sqlite3_result_error_nomem(ctx);
+        } else {
+          jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": not a "
+                           "jalapenojson document: %s",
+                      (long long)g->rows, (int)c->name_len, c->arg,
+                      err.message);
+        }
+        g->failed = 1;
+        return -1;
+      }
+      size_t col;
+      int rc = 0;
+      if (!c->nested) {
+        c->nested = jj_schema_copy(jj_doc_schema(doc));
+        c->nested_row = g->rows;
+        if (!c->nested) {
+          sqlite3_result_error_nomem(ctx);
+          rc = -1;
+        }
+      } else if (!jj_schema_equal(c->nested, jj_doc_schema(doc), &col)) {
+        jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": the nested "
+                         "table's columns differ from row %lld's (column "
+                         "%lld)",
+                    (long long)g->rows, (int)c->name_len, c->arg,
+                    (long long)c->nested_row, (long long)col + 1);
+        rc = -1;
+      }
+      jj_doc_free(doc);
+      if (rc) g->failed = 1;
+      return rc;
+    }
+  }
+  return 0;
+}
+
+/* The class of a storage class for mixing: numbers, TEXT or BLOB. */
+static unsigned class_of(unsigned k) {
+  return k & (K_INT | K_REAL) ? (K_INT | K_REAL) : k;
+}
+
+/* An inferred column: the value's class must be the column's so far. */
+static int check_inferred(sqlite3_context *ctx, group_ctx *g, group_col *c,
+                          unsigned k, int st) {
+  if (c->kinds && class_of(c->kinds) != class_of(k)) {
+    unsigned both = class_of(c->kinds) | class_of(k);
+    const char *a = both & K_BLOB ? "BLOB" : "TEXT";
+    const char *b = both & K_INT ? "numbers" : "TEXT";
+    jjx_ctx_err(ctx, "jj_group: column \"%.*s\" mixes %s and %s (row %lld is "
+                     "%s)",
+                (int)c->name_len, c->arg, a, b, (long long)g->rows,
+                class_name(st));
+    g->failed = 1;
+    return -1;
+  }
+  return 0;
+}
+
+/* Append one value to the buffer: tag, then 8 bytes or length and bytes. */
+static int buffer_value(group_ctx *g, sqlite3_value *v) {
+  unsigned char tag;
+  int st = sqlite3_value_type(v);
+  switch (st) {
+    case SQLITE_INTEGER: {
+      sqlite3_int64 i = sqlite3_value_int64(v);
+      tag = TAG_INT;
+      return jjx_buf_append(&g->values, &tag, 1) ||
+             jjx_buf_append(&g->values, &i, 8);
+    }
+    case SQLITE_FLOAT: {
+      double d = sqlite3_value_double(v);
+      tag = TAG_REAL;
+      return jjx_buf_append(&g->values, &tag, 1) ||
+             jjx_buf_append(&g->values, &d, 8);
+    }
+    case SQLITE_TEXT:
+    case SQLITE_BLOB: {
+      const void *p = st == SQLITE_TEXT ? (const void *)sqlite3_value_text(v)
+                                        : sqlite3_value_blob(v);
+      uint32_t n = (uint32_t)sqlite3_value_bytes(v);
+      tag = st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB;
+      if (st == SQLITE_TEXT && !p) return -1;
+      return jjx_buf_append(&g->values, &tag, 1) ||
+             jjx_buf_append(&g->values, &n, 4) ||
+             jjx_buf_append(&g->values, p, n);
+    }
+    default:
+      tag = TAG_NULL;
+      return jjx_buf_append(&g->values, &tag, 1);
+  }
+}
+
+void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  group_ctx *g = sqlite3_aggregate_context(ctx, sizeof *g);
+  if (!g) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (g->failed) return;
+  if (argc < 2 || argc % 2) {
+    jjx_ctx_err(ctx, "jj_group: expected name, value pairs, got %d "
+                     "argument%s",
+                argc, argc == 1 ? "" : "s");
+    g->failed = 1;
+    return;
+  }
+  g->rows++;
+  if (g->ncol == 0 && first_row(ctx, g, argc, argv)) {
+    g->failed = 1;
+    return;
+  }
+  for (int i = 0; i < g->ncol; i++) {
+    group_col *c = &g->cols[i];
+    sqlite3_value *name = argv[2 * i], *v = argv[2 * i + 1];
+    /* the names are normally constants; a name that changes is an error */
+    if (g->rows > 1 &&
+        (sqlite3_value_type(name) != SQLITE_TEXT ||
+         (size_t)sqlite3_value_bytes(name) != c->arg_len ||
+         memcmp(sqlite3_value_text(name), c->arg, c->arg_len) != 0)) {
+      jjx_ctx_err(ctx, "jj_group: row %lld: the name of column %d changed "
+                       "from \"%s\"",
+                  (long long)g->rows, i + 1, c->arg);
+      g->failed = 1;
+      return;
+    }
+    int st = sqlite3_value_type(v);
+    if (st == SQLITE_NULL) continue;
+    unsigned k = st == SQLITE_INTEGER ? K_INT
+                 : st == SQLITE_FLOAT ? K_REAL
+                 : st == SQLITE_TEXT  ? K_TEXT
+                                      : K_BLOB;
+    if (c->type ? check_explicit(ctx, g, c, v) : check_inferred(ctx, g, c, k, st))
+      return;
+    c->kinds |= k;
+  }
+  for (int i = 0; i < g->ncol; i++) {
+    if (buffer_value(g, argv[2 * i + 1])) {
+      sqlite3_result_error_nomem(ctx);
+      g->failed = 1;
+      return;
+    }
+  }
+  /* the document is at least as long as its values: stop at SQLite's limit
+  ** now rather than after buffering everything */
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  if (g->values.len > (size_t)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) {
+    sqlite3_result_error_toobig(ctx);
+    g->failed = 1;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* xFinal                                                                  */
+/* ---------------------------------------------------------------------- */
+
+/* The type of a column: explicit, or from the classes seen. */
+static jj_type column_type(const group_col *c) {
+  if (c->type) return (jj_type)c->type;
+  if (c->kinds & K_REAL) return JJ_FLOAT;
+  if (c->kinds & K_INT) return JJ_INT;
+  if (c->kinds & K_BLOB) return JJ_BYTES;
+  return JJ_TEXT;
+}
+
+/* Copy a nested document's rows into the writer as one nested value.  The
+** document was validated in xStep, so only memory can fail here. */
+static jj_code write_nested(jj_writer *w, const char *p, size_t len,
+                            jj_error *err) {
+  jj_doc *doc = jj_parse(p, len, err);
+  jj_cursor *cur = NULL;
+  jj_code code = JJ_ERR_NOMEM;
+  int r;
+  if (!doc) return err->code;
+  size_t n = jj_schema_columns(jj_doc_schema(doc));
+  cur = jj_cursor_new(doc, err);
+  if (!cur) goto done;
+  if ((code = jj_writer_begin_table(w)) != JJ_OK) goto done;
+  while ((r = jj_cursor_next(cur, err)) == 1) {
+    for (size_t i = 0; i < n; i++)
+      if ((code = jj_writer_copy(w, cur, i)) != JJ_OK) goto done;
+    if ((code = jj_writer_end_row(w)) != JJ_OK) goto done;
+  }
+  code = r < 0 ? err->code : jj_writer_end_table(w);
+done:
+  jj_cursor_free(cur);
+  jj_doc_free(doc);
+  return code;
+}
+
+/* Write one buffered value; *pp advances past it.  row is for messages. */
+static jj_code write_value(sqlite3_context *ctx, jj_writer *w,
+                           const group_col *c, jj_type type,
+                           const unsigned char **pp, int64_t row) {
+  const unsigned char *p = *pp;
+  unsigned char tag = *p++;
+  sqlite3_int64 i;
+  double d;
+  uint32_t n;
+  jj_error err;
+  jj_code code;
+  switch (tag) {
+    case TAG_INT:
+      memcpy(&i, p, 8);
+      *pp = p + 8;
+      if (type == JJ_INT) return jj_writer_int(w, i);
+      if (type == JJ_BOOL) return jj_writer_bool(w, i != 0);
+      /* an INTEGER in a float column, written only if exact */
+      d = (double)i;
+      if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
+            (sqlite3_int64)d == i)) {
+        jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": %lld cannot be "
+                         "written as a float exactly (the column is f)",
+                    (long long)row, (int)c->name_len, c->arg, i);
+        return JJ_ERR_RANGE;
+      }
+      return jj_writer_double(w, d);
+    case TAG_REAL:
+      memcpy(&d, p, 8);
+      *pp = p + 8;
+      return jj_writer_double(w, d);
+    case TAG_TEXT:
+    case TAG_BLOB:
+      memcpy(&n, p, 4);
+      p += 4;
+      *pp = p + n;
+      switch (type) {
+        case JJ_DATE: return jj_writer_date(w, (const char *)p, n);
+        case JJ_TIMESTAMP: return jj_writer_timestamp(w, (const char *)p, n);
+        case JJ_BYTES: return jj_writer_bytes(w, p, n);
+        case JJ_TABLE:
+          code = write_nested(w, (const char *)p, n, &err);
+          if (code != JJ_OK && code != JJ_ERR_NOMEM &&
+              jj_writer_error(w)->code == JJ_OK)
+            jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": %s",
+                        (long long)row, (int)c->name_len, c->arg, err.message);
+          return code;
+        default: return jj_writer_text(w, (const char *)p, n);
+      }
+    default:
+      *pp = p;
+      return jj_writer_null(w);
+  }
+}
+
+/* Release the context's memory (xFinal runs once, also after an error). */
+static void group_free(group_ctx *g) {
+  for (int i = 0; i < g->ncol; i++) {
+    sqlite3_free(g->cols[i].arg);
+    jj_schema_free(g->cols[i].nested);
+  }
+  sqlite3_free(g->cols);
+  jjx_buf_free(&g->values);
+  g->ncol = 0;
+  g->cols = NULL;
+}
+
+/* Build the schema, write every buffered row, hand the document over. */
+static void finish(sqlite3_context *ctx, group_ctx *g) {
+  jj_error err;
+  jj_writer *w = NULL;
+  jj_code code = JJ_OK;
+  jj_schema *s = jj_schema_new();
+  if (!s) goto nomem;
+  for (int i = 0; i < g->ncol; i++) {
+    group_col *c = &g->cols[i];
+    jj_type t = column_type(c);
+    jj_schema *nested = NULL;
+    if (t == JJ_TABLE) {
+      if (!c->nested) {
+        jjx_ctx_err(ctx, "jj_group: column \"%.*s\" is NULL in every row: a "
+                         "nested table takes its columns from a document",
+                    (int)c->name_len, c->arg);
+        goto done;
+      }
+      nested = jj_schema_copy(c->nested);
+      if (!nested) goto nomem;
+    }
+    code = jj_schema_add(s, c->arg, c->name_len, t, nested, &err);
+    if (code != JJ_OK) {
+      if (code == JJ_ERR_NOMEM) goto nomem;
+      jjx_ctx_err(ctx, "jj_group: %s", err.message);
+      goto done;
+    }
+  }
+  w = jj_writer_new(s, NULL, NULL, &err);
+  if (!w) {
+    if (err.code == JJ_ERR_NOMEM) goto nomem;
+    jjx_ctx_err(ctx, "jj_group: %s", err.message);
+    goto done;
+  }
+  const unsigned char *p = (const unsigned char *)g->values.p;
+  for (int64_t row = 1; row <= g->rows && code == JJ_OK; row++) {
+    for (int i = 0; i < g->ncol && code == JJ_OK; i++)
+      code = write_value(ctx, w, &g->cols[i], jj_schema_type(s, (size_t)i),
+                         &p, row);
+    if (code == JJ_OK) code = jj_writer_end_row(w);
+  }
+  if (code == JJ_OK) code = jj_writer_finish(w);
+  if (code != JJ_OK) {
+    const jj_error *we = jj_writer_error(w);
+    if (code == JJ_ERR_NOMEM || we->code == JJ_ERR_NOMEM) goto nomem;
+    if (we->code != JJ_OK) jjx_ctx_err(ctx, "jj_group: %s", we->message);
+    goto done; /* else write_value reported it */
+  }
+  size_t len;
+  char *doc = jj_writer_take(w, &len);
+  if (!doc) goto nomem;
+  /* no copy: SQLite frees the document with jj_free */
+  sqlite3_result_text64(ctx, doc, len, jj_free, SQLITE_UTF8);
+  goto done;
+nomem:
+  sqlite3_result_error_nomem(ctx);
+done:
+  jj_writer_free(w);
+  jj_schema_free(s);
+}
+
+void jjx_group_final(sqlite3_context *ctx) {
+  group_ctx *g = sqlite3_aggregate_context(ctx, 0);
+  if (!g) return; /* no rows: NULL */
+  if (!g->failed && g->rows > 0) finish(ctx, g);
+  group_free(g);
+}

@@ -1,0 +1,119 @@
+/*
+** util.c — small helpers every file of the extension uses: one error helper
+** per error sink (table, cursor, function context; each frees the message
+** it replaces, as zipfile.c does), a growable buffer on SQLite's allocator,
+** and the names of column types.
+*/
+#include <stdarg.h>
+#include <string.h>
+
+#include "ext.h"
+
+/* Replace the table's message with msg (owned from now on).  A NULL msg
+** means formatting ran out of memory: the statement then fails with
+** SQLITE_NOMEM and no message rather than a wrong one. */
+int jjx_vtab_take(sqlite3_vtab *vtab, char *msg, int rc) {
+  sqlite3_free(vtab->zErrMsg);
+  vtab->zErrMsg = msg;
+  return msg ? rc : SQLITE_NOMEM;
+}
+
+int jjx_vtab_err(sqlite3_vtab *vtab, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  return jjx_vtab_take(vtab, msg, SQLITE_ERROR);
+}
+
+/* A cursor's error is reported through its table (SQLite reads
+** pVtab->zErrMsg after xFilter/xNext fail). */
+int jjx_cursor_err(sqlite3_vtab_cursor *cur, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  return jjx_vtab_take(cur->pVtab, msg, SQLITE_ERROR);
+}
+
+/* sqlite3_result_error copies the text, so the formatted message is freed
+** here; a later error on the same context replaces the earlier one. */
+void jjx_ctx_err(sqlite3_context *ctx, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  if (!msg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_error(ctx, msg, -1);
+  sqlite3_free(msg);
+}
+
+int jjx_rc(jj_code code) {
+  if (code == JJ_OK) return SQLITE_OK;
+  return code == JJ_ERR_NOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+}
+
+/* Grow by doubling; the buffer is unchanged when the allocation fails. */
+int jjx_buf_append(jjx_buf *b, const void *p, size_t n) {
+  if (b->cap - b->len < n) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < n) {
+      if (cap > SIZE_MAX / 2) {
+        b->oom = 1;
+        return -1;
+      }
+      cap *= 2;
+    }
+    char *q = sqlite3_realloc64(b->p, cap);
+    if (!q) {
+      b->oom = 1;
+      return -1;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+  if (n) memcpy(b->p + b->len, p, n);
+  b->len += n;
+  return 0;
+}
+
+/* The jj_sink shape of jjx_buf_append: nonzero stops the producer. */
+int jjx_buf_sink(void *ctx, const char *data, size_t len) {
+  return jjx_buf_append(ctx, data, len);
+}
+
+void jjx_buf_free(jjx_buf *b) {
+  sqlite3_free(b->p);
+  memset(b, 0, sizeof *b);
+}
+
+const char *jjx_sql_type(jj_type t) {
+  switch (t) {
+    case JJ_INT: return "INTEGER";
+    case JJ_FLOAT: return "REAL";
+    case JJ_TEXT: return "TEXT";
+    case JJ_DATE: return "DATE";
+    case JJ_TIMESTAMP: return "TIMESTAMP";
+    case JJ_BOOL: return "BOOLEAN";
+    case JJ_BYTES: return "BLOB";
+    case JJ_TABLE: return "TEXT";
+  }
+  return "TEXT";
+}
+
+const char *jjx_type_name(jj_type t) {
+  switch (t) {
+    case JJ_INT: return "i";
+    case JJ_FLOAT: return "f";
+    case JJ_TEXT: return "s";
+    case JJ_DATE: return "d";
+    case JJ_TIMESTAMP: return "t";
+    case JJ_BOOL: return "b";
+    case JJ_BYTES: return "x";
+    case JJ_TABLE: return "jj";
+  }
+  return "?";
+}

@@ -1,0 +1,852 @@
+/*
+** vtab.c — the jj_open module: a jalapenojson document read as a table.
+**
+** One module, two forms (zipfile.c's xConnect serves both the same way):
+**
+**   SELECT row, record FROM jj_open(SOURCE);
+**       The eponymous form, no CREATE needed.  SQLite fixes a table-valued
+**       function's columns when the module connects, before the argument is
+**       known, so this form has fixed columns:
+**         row     INTEGER  the 1-based row number (also the rowid)
+**         record  TEXT     the row as a JSON object keyed by column name
+**         source  HIDDEN   the SOURCE argument
+**
+**   CREATE VIRTUAL TABLE temp.rows USING jj_open(SOURCE [, key=value ...]);
+**   SELECT * FROM rows WHERE rowid = 1042;
+**   SELECT * FROM rows('rows-2024-02.jj');
+**       The typed form.  The CREATE reads the document's header, so the
+**       table has the document's columns with their declared SQL types
+**       (ext.h: jjx_sql_type), the rowid is the 1-based row number, and the
+**       document stays open (parsed once, shared by all cursors).  A hidden
+**       column `source` (source_2, ... if the document has a column of that
+**       name) makes the table a table-valued function over other SOURCEs of
+**       the same shape.
+**
+** Options of the typed form (parsed from a table of known keys, csv.c-like):
+**   max_size=N   decompression limit in bytes (default 4 GiB; 0: none)
+**   validate=1   check every value of the document when the table connects
+**
+** SOURCE is resolved by source.c (BLOB, document TEXT, file name, NULL).
+** Values come from the core's cursor, which checks each value as it is
+** read and converts nothing that is not read.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext.h"
+
+/* Columns of the record form. */
+#define REC_ROW 0
+#define REC_RECORD 1
+#define REC_SOURCE 2
+
+/* The JSON subtype SQLite's JSON functions recognise (json.c's
+** JSON_SUBTYPE), so json_object('r', record) embeds the object. */
+#define JSON_SUBTYPE 74
+
+/* Rows assumed for a SOURCE whose size is unknown at planning time. */
+#define UNKNOWN_ROWS 100000
+
+typedef struct jjx_table {
+  sqlite3_vtab base;      /* base class, first */
+  int typed;              /* 1: typed form; 0: record form */
+  jjx_source src;         /* typed: the declared document, open for the
+                          ** table's lifetime; closed by xDisconnect */
+  const jj_schema *schema;/* typed: src.doc's schema (owned by src.doc) */
+  int ncol;               /* typed: document columns; the hidden source
+                          ** column follows them */
+  uint64_t max_size;      /* decompression limit for every source opened */
+  int64_t est_rows;       /* typed: estimated rows of src */
+} jjx_table;
+
+typedef struct jjx_cursor {
+  sqlite3_vtab_cursor base; /* base class, first */
+  jjx_source own;           /* a SOURCE given to this scan, or zeroed */
+  const char *label;        /* the scanned source's name, for messages */
+  int is_file;              /* the scanned source is a file (label = path) */
+  jj_cursor *cur;           /* over the scanned document; NULL: no rows */
+  int eof;                  /* 1 after the last row */
+  int list;                 /* 1: rows[] lists the wanted rows */
+  int64_t *rows;            /* wanted rows, ascending; sqlite3_free */
+  int nrows;                /* entries in rows[] */
+  int irow;                 /* next entry of rows[] to visit */
+  int64_t remaining;        /* LIMIT: rows still to return; -1: no limit */
+  jjx_buf buf;              /* record JSON, nested tables; reused per row */
+} jjx_cursor;
+
+/* ---------------------------------------------------------------------- */
+/* Arguments of the typed form                                             */
+/* ---------------------------------------------------------------------- */
+
+/* Remove SQL quoting ('x', "x", [x], `x`) from z[0..n), into a new string
+** (sqlite3_free).  Unquoted text is copied as it is. */
+static char *dequote(const char *z, size_t n) {
+  char q = n >= 2 ? z[0] : 0, end = q == '[' ? ']' : q;
+  char *out = sqlite3_malloc64(n + 1);
+  size_t o = 0;
+  if (!out) return NULL;
+  if ((q == '\'' || q == '"' || q == '`' || q == '[') && z[n - 1] == end) {
+    for (size_t i = 1; i + 1 < n; i++) {
+      out[o++] = z[i];
+      if (z[i] == end && q != '[' && i + 2 < n && z[i + 1] == end) i++;
+    }
+  } else {
+    memcpy(out, z, n);
+    o = n;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/* Trim SQL whitespace from both ends of z[0..*n). */
+static const char *trim(const char *z, size_t *n) {
+  while (*n && (z[0] == ' ' || z[0] == '\t' || z[0] == '\n' || z[0] == '\r'))
+    z++, (*n)--;
+  while (*n && (z[*n - 1] == ' ' || z[*n - 1] == '\t' || z[*n - 1] == '\n' ||
+                z[*n - 1] == '\r'))
+    (*n)--;
+  return z;
+}
+
+/* The typed form's options, filled by parse_options. */
+typedef struct options {
+  uint64_t max_size;
+  int validate;
+} options;
+
+/* A boolean option value, csv.c's spellings.  1, 0, or -1 when not one. */
+static int parse_bool(const char *z) {
+  static const char *const yes[] = {"1", "yes", "on", "true"};
+  static const char *const no[] = {"0", "no", "off", "false"};
+  for (size_t i = 0; i < 4; i++) {
+    if (sqlite3_stricmp(z, yes[i]) == 0) return 1;
+    if (sqlite3_stricmp(z, no[i]) == 0) return 0;
+  }
+  return -1;
+}
+
+/* A non-negative decimal integer; 0 on success. */
+static int parse_size(const char *z, uint64_t *out) {
+  uint64_t v = 0;
+  if (!*z) return -1;
+  for (; *z; z++) {
+    if (*z < '0' || *z > '9') return -1;
+    if (v > (UINT64_MAX - 9) / 10) return -1;
+    v = v * 10 + (uint64_t)(*z - '0');
+  }
+  *out = v;
+  return 0;
+}
+
+/* The known keys, in one table: errors for unknown and repeated keys quote
+** the argument as written. */
+static const char *const option_keys[] = {"max_size", "validate"};
+#define NKEYS (sizeof option_keys / sizeof option_keys[0])
+
+/* Parse argv[0..argc) ("key=value") into *o.  SQLITE_OK, or SQLITE_ERROR
+** with *pzErr set (sqlite3_free). */
+static int parse_options(int argc, const char *const *argv, options *o,
+                         char **pzErr) {
+  int seen[NKEYS] = {0};
+  for (int i = 0; i < argc; i++) {
+    size_t n = strlen(argv[i]), klen, vlen;
+    const char *arg = trim(argv[i], &n);
+    const char *eq = memchr(arg, '=', n);
+    size_t k;
+    if (!eq) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: expected key=value after SOURCE, got \"%.*s\"", (int)n,
+          arg);
+      return SQLITE_ERROR;
+    }
+    klen = (size_t)(eq - arg);
+    const char *key = trim(arg, &klen);
+    vlen = n - (size_t)(eq + 1 - arg);
+    const char *val = trim(eq + 1, &vlen);
+    for (k = 0; k < NKEYS; k++)
+      if (strlen(option_keys[k]) == klen &&
+          memcmp(option_keys[k], key, klen) == 0)
+        break;
+    if (k == NKEYS) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: unknown option \"%.*s\" (known: max_size, validate)",
+          (int)n, arg);
+      return SQLITE_ERROR;
+    }
+    if (seen[k]++) {
+      *pzErr = sqlite3_mprintf("jj_open: option \"%s\" given twice: \"%.*s\"",
+                               option_keys[k], (int)n, arg);
+      return SQLITE_ERROR;
+    }
+    char *v = dequote(val, vlen);
+    if (!v) return SQLITE_NOMEM;
+    int bad = 0;
+    if (k == 0) {
+      bad = parse_size(v, &o->max_size) != 0;
+    } else {
+      o->validate = parse_bool(v);
+      bad = o->validate < 0;
+    }
+    sqlite3_free(v);
+    if (bad) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: bad value in \"%.*s\": expected %s", (int)n, arg,
+          k == 0 ? "a number of bytes" : "1 or 0");
+      return SQLITE_ERROR;
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Declaring the typed table                                               */
+/* ---------------------------------------------------------------------- */
+
+/* 1 if a column of s is named `name` as SQL compares names (ASCII case
+** folded). */
+static int name_taken(const jj_schema *s, const char *name) {
+  for (size_t i = 0; i < jj_schema_columns(s); i++)
+    if (sqlite3_stricmp(jj_schema_name(s, i, NULL), name) == 0) return 1;
+  return 0;
+}
+
+/* The CREATE TABLE statement for the document's schema (sqlite3_free), or
+** NULL with *pzErr set (NULL too when out of memory). */
+static char *declaration(const jjx_source *src, const jj_schema *s,
+                         char **pzErr) {
+  size_t n = jj_schema_columns(s);
+  sqlite3_str *sql = sqlite3_str_new(NULL);
+  char hidden[32] = "source";
+  for (size_t i = 0; i < n; i++) {
+    size_t len;
+    const char *name = jj_schema_name(s, i, &len);
+    if (strlen(name) != len) {
+      *pzErr = sqlite3_mprintf(
+          "%s: column %lld: a name with a NUL byte cannot be an SQL column",
+          src->label, (long long)i + 1);
+      sqlite3_free(sqlite3_str_finish(sql));
+      return NULL;
+    }
+    for (size_t j = 0; j < i; j++) {
+      if (sqlite3_stricmp(jj_schema_name(s, j, NULL), name) == 0) {
+        *pzErr = sqlite3_mprintf(
+            "%s: columns %lld \"%s\" and %lld \"%s\" have the same name in "
+            "SQL (names are compared ignoring ASCII case)",
+            src->label, (long long)j + 1, jj_schema_name(s, j, NULL),
+            (long long)i + 1, name);
+        sqlite3_free(sqlite3_str_finish(sql));
+        return NULL;
+      }
+    }
+    sqlite3_str_appendf(sql, "%s\"%w\" %s", i ? ", " : "CREATE TABLE x(",
+                        name, jjx_sql_type(jj_schema_type(s, i)));
+  }
+  for (int k = 2; name_taken(s, hidden); k++)
+    sqlite3_snprintf(sizeof hidden, hidden, "source_%d", k);
+  sqlite3_str_appendf(sql, "%s\"%w\" HIDDEN)", n ? ", " : "CREATE TABLE x(",
+                      hidden);
+  return sqlite3_str_finish(sql);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Methods, in sqlite3_module slot order                                   */
+/* ---------------------------------------------------------------------- */
+
+static int jjOpenDisconnect(sqlite3_vtab *vtab);
+
+/* xCreate and xConnect (the same function, which makes the module usable
+** as an eponymous table-valued function).  argc == 3: the record form;
+** argv[3] = SOURCE, argv[4..] = options: the typed form. */
+static int jjOpenConnect(sqlite3 *db, void *aux, int argc,
+                         const char *const *argv, sqlite3_vtab **ppVtab,
+                         char **pzErr) {
+  options opt = {JJX_DEFAULT_MAX_SIZE, 0};
+  char *decl = NULL;
+  int rc;
+  (void)aux;
+  *ppVtab = NULL;
+  jjx_table *t = sqlite3_malloc(sizeof *t);
+  if (!t) return SQLITE_NOMEM;
+  memset(t, 0, sizeof *t);
+  if (argc > 3) {
+    size_t n = strlen(argv[3]);
+    const char *arg = trim(argv[3], &n);
+    if (n && arg[0] != '\'' && arg[0] != '"' && memchr(arg, '=', n)) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: the first argument must be SOURCE, not \"%.*s\"", (int)n,
+          arg);
+      rc = SQLITE_ERROR;
+      goto fail;
+    }
+    rc = parse_options(argc - 4, argv + 4, &opt, pzErr);
+    if (rc != SQLITE_OK) goto fail;
+    char *source = dequote(arg, n);
+    if (!source) {
+      rc = SQLITE_NOMEM;
+      goto fail;
+    }
+    rc = jjx_source_open_text(&t->src, source, strlen(source), opt.max_size,
+                              opt.validate ? JJ_PARSE_VALIDATE : 0, pzErr);
+    sqlite3_free(source);
+    if (rc != SQLITE_OK) goto fail;
+    t->typed = 1;
+    t->schema = jj_doc_schema(t->src.doc);
+    t->ncol = (int)jj_schema_columns(t->schema);
+    int64_t count = jj_doc_declared_count(t->src.doc);
+    t->est_rows = count >= 0 ? count : jjx_estimate_rows(t->src.len);
+    decl = declaration(&t->src, t->schema, pzErr);
+    if (!decl) {
+      rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+      goto fail;
+    }
+  }
+  t->max_size = opt.max_size;
+  rc = sqlite3_declare_vtab(
+      db, decl ? decl : "CREATE TABLE x(row INTEGER, record TEXT, "
+                        "source HIDDEN)");
+  sqlite3_free(decl);
+  if (rc != SQLITE_OK) {
+    *pzErr = sqlite3_mprintf("jj_open: %s", sqlite3_errmsg(db));
+    goto fail;
+  }
+  /* The table reads files named by its argument or by SQL text.  Marked
+  ** direct-only, it cannot be used from a view or trigger, so a hostile
+  ** database schema cannot make a query read a file the user did not name
+  ** (the reason csv.c gives for the same flag).  SQLITE_VTAB_DIRECTONLY
+  ** exists since SQLite 3.31; older hosts keep the default. */
+  if (sqlite3_libversion_number() >= 3031000) {
+    rc = sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+    if (rc != SQLITE_OK) goto fail;
+  }
+  *ppVtab = &t->base;
+  return SQLITE_OK;
+fail:
+  jjOpenDisconnect(&t->base);
+  return rc;
+}
+
+/*
+** xBestIndex.  The plan is told to xFilter by idxNum; the arguments come
+** in the order of these bits:
+**
+**   bit   idxNum  argv           meaning
+**   0x01  SOURCE  the SOURCE     source = ? (table-valued call)
+**   0x02  ROW     the row        rowid = ? (or row = ? in the record form)
+**   0x04  ROWS    an IN list     rowid IN (...), all values at once
+**                                (sqlite3_vtab_in, SQLite >= 3.38)
+**   0x08  LIMIT   the limit      LIMIT pushed down (SQLite >= 3.38)
+**   0x10  OFFSET  the offset     OFFSET pushed down (with LIMIT only)
+**
+** idxStr spells the same plan for EXPLAIN QUERY PLAN ("source,row=").
+** Rows come out in row order, so ORDER BY rowid is consumed.  LIMIT and
+** OFFSET are taken only when every other constraint is handled here and the
+** order is ours: otherwise SQLite would drop rows after we counted them.
+*/
+#define IDX_SOURCE 0x01
+#define IDX_ROW 0x02
+#define IDX_ROWS 0x04
+#define IDX_LIMIT 0x08
+#define IDX_OFFSET 0x10
+
+static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
+  jjx_table *t = (jjx_table *)vtab;
+  int source_col = t->typed ? t->ncol : REC_SOURCE;
+  int newer = sqlite3_libversion_number() >= 3038000;
+  int isrc = -1, irow = -1, ilimit = -1, ioffset = -1, unusable_source = 0;
+  int argv = 0, others = 0;
+  const struct sqlite3_index_constraint *c = info->aConstraint;
+
+  for (int i = 0; i < info->nConstraint; i++) {
+    int col = c[i].iColumn, op = c[i].op;
+    if (newer && op == SQLITE_INDEX_CONSTRAINT_LIMIT) {
+      if (c[i].usable) ilimit = i;
+      continue;
+    }
+    if (newer && op == SQLITE_INDEX_CONSTRAINT_OFFSET) {
+      if (c[i].usable) ioffset = i;
+      continue;
+    }
+    if (col == source_col && op == SQLITE_INDEX_CONSTRAINT_EQ) {
+      if (!c[i].usable)
+        unusable_source = 1;
+      else if (isrc < 0)
+        isrc = i;
+      else
+        others++;
+      continue;
+    }
+    if ((col == -1 || (!t->typed && col == REC_ROW)) &&
+        op == SQLITE_INDEX_CONSTRAINT_EQ && c[i].usable && irow < 0) {
+      irow = i;
+      continue;
+    }
+    others++;
+  }
+  if (unusable_source && isrc < 0) return SQLITE_CONSTRAINT;
+  if (!t->typed && isrc < 0)
+    return jjx_vtab_err(vtab, "jj_open: no SOURCE given: use "
+                              "jj_open(SOURCE), or CREATE VIRTUAL TABLE "
+                              "... USING jj_open(SOURCE)");
+
+  int64_t rows = t->typed ? t->est_rows : UNKNOWN_ROWS;
+  if (isrc >= 0) {
+    sqlite3_value *v = NULL;
+    info->aConstraintUsage[isrc].argvIndex = ++argv;
+    info->aConstraintUsage[isrc].omit = 1;
+    info->idxNum |= IDX_SOURCE;
+    if (newer && sqlite3_vtab_rhs_value(info, isrc, &v) == SQLITE_OK && v) {
+      int64_t est = jjx_estimate_value(v);
+      if (est >= 0) rows = est;
+    }
+  }
+  if (irow >= 0) {
+    info->aConstraintUsage[irow].argvIndex = ++argv;
+    info->aConstraintUsage[irow].omit = 1;
+    if (newer && sqlite3_vtab_in(info, irow, -1)) {
+      sqlite3_vtab_in(info, irow, 1);
+      info->idxNum |= IDX_ROWS;
+      rows = rows < 10 ? rows : 10;
+    } else {
+      info->idxNum |= IDX_ROW;
+      rows = 1;
+      info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    }
+  }
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      (info->aOrderBy[0].iColumn == -1 ||
+       (!t->typed && info->aOrderBy[0].iColumn == REC_ROW)))
+    info->orderByConsumed = 1;
+  if (ilimit >= 0 && others == 0 &&
+      (info->nOrderBy == 0 || info->orderByConsumed)) {
+    sqlite3_value *v = NULL;
+    info->aConstraintUsage[ilimit].argvIndex = ++argv;
+    info->aConstraintUsage[ilimit].omit = 1;
+    info->idxNum |= IDX_LIMIT;
+    if (sqlite3_vtab_rhs_value(info, ilimit, &v) == SQLITE_OK && v &&
+        sqlite3_value_int64(v) >= 0 && sqlite3_value_int64(v) < rows)
+      rows = sqlite3_value_int64(v);
+    if (ioffset >= 0) {
+      info->aConstraintUsage[ioffset].argvIndex = ++argv;
+      info->aConstraintUsage[ioffset].omit = 1;
+      info->idxNum |= IDX_OFFSET;
+    }
+  }
+
+  /* Cost: a row's structure is scanned whatever is read; each column read
+  ** costs about as much again (colUsed: bit 63 stands for columns >= 63). */
+  int used = 0;
+  for (int b = 0; b < 64; b++)
+    if (info->colUsed & ((sqlite3_uint64)1 << b)) used++;
+  if (rows < 1) rows = 1;
+  info->estimatedRows = rows;
+  info->estimatedCost = (double)rows * (1.0 + used);
+  info->idxStr = sqlite3_mprintf(
+      "%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+      (info->idxNum & IDX_ROW) ? "row=," : "",
+      (info->idxNum & IDX_ROWS) ? "row in," : "",
+      (info->idxNum & IDX_LIMIT) ? "limit," : "",
+      (info->idxNum & IDX_OFFSET) ? "offset," : "");
+  if (!info->idxStr) return SQLITE_NOMEM;
+  size_t n = strlen(info->idxStr);
+  if (n) info->idxStr[n - 1] = '\0'; /* drop the last comma */
+  info->needToFreeIdxStr = 1;
+  return SQLITE_OK;
+}
+
+/* xDisconnect and xDestroy: the table owns its document. */
+static int jjOpenDisconnect(sqlite3_vtab *vtab) {
+  jjx_table *t = (jjx_table *)vtab;
+  jjx_source_close(&t->src);
+  sqlite3_free(t->base.zErrMsg);
+  sqlite3_free(t);
+  return SQLITE_OK;
+}
+
+static int jjOpenOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
+  jjx_cursor *c = sqlite3_malloc(sizeof *c);
+  (void)vtab;
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  c->eof = 1;
+  *ppCur = &c->base;
+  return SQLITE_OK;
+}
+
+/* Release what one scan holds (not the reusable buffer). */
+static void cursor_reset(jjx_cursor *c) {
+  jj_cursor_free(c->cur);
+  c->cur = NULL;
+  jjx_source_close(&c->own);
+  sqlite3_free(c->rows);
+  c->rows = NULL;
+  c->nrows = c->irow = 0;
+  c->list = 0;
+  c->eof = 1;
+  c->remaining = -1;
+  c->label = NULL;
+}
+
+static int jjOpenClose(sqlite3_vtab_cursor *cur) {
+  jjx_cursor *c = (jjx_cursor *)cur;
+  cursor_reset(c);
+  jjx_buf_free(&c->buf);
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+
+/* A row number from a constraint value, as SQLite compares a rowid: an
+** integer, or a real or text that is exactly one.  0 when it names no row
+** (NULL, 2.5, 'x', 0, negative). */
+static int64_t value_row(sqlite3_value *v) {
+  switch (sqlite3_value_numeric_type(v)) {
+    case SQLITE_INTEGER: {
+      sqlite3_int64 r = sqlite3_value_int64(v);
+      return r > 0 ? r : 0;
+    }
+    case SQLITE_FLOAT: {
+      double d = sqlite3_value_double(v);
+      if (d >= 1 && d < 9.2e18 && d == (double)(int64_t)d) return (int64_t)d;
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+static int cmp_row(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Collect the rows of `rowid IN (...)` into c->rows, ascending, without
+** duplicates: one allocation per scan. */
+static int collect_rows(jjx_cursor *c, sqlite3_value *list) {
+  sqlite3_value *v = NULL;
+  int cap = 0, rc;
+  for (rc = sqlite3_vtab_in_first(list, &v); rc == SQLITE_OK && v;
+       rc = sqlite3_vtab_in_next(list, &v)) {
+    int64_t r = value_row(v);
+    if (r == 0) continue;
+    if (c->nrows == cap) {
+      cap = cap ? cap * 2 : 16;
+      int64_t *p = sqlite3_realloc64(c->rows, (sqlite3_uint64)cap * 8);
+      if (!p) return SQLITE_NOMEM;
+      c->rows = p;
+    }
+    c->rows[c->nrows++] = r;
+  }
+  if (rc != SQLITE_OK && rc != SQLITE_DONE) return rc;
+  if (c->nrows) qsort(c->rows, (size_t)c->nrows, sizeof *c->rows, cmp_row);
+  int n = 0;
+  for (int i = 0; i < c->nrows; i++)
+    if (n == 0 || c->rows[n - 1] != c->rows[i]) c->rows[n++] = c->rows[i];
+  c->nrows = n;
+  return SQLITE_OK;
+}
+
+/* Fail the scan with the core's error, prefixed with the source's name. */
+static int scan_error(jjx_cursor *c, const jj_error *err) {
+  if (err->code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
+  return jjx_cursor_err(&c->base, "%s: %s", c->label, err->message);
+}
+
+/* Move to the next wanted row, or to eof.  Only the structure of the rows
+** passed over is scanned; no value is converted here. */
+static int advance(jjx_cursor *c) {
+  jj_error err;
+  int r;
+  if (c->remaining == 0) {
+    c->eof = 1;
+    return SQLITE_OK;
+  }
+  if (c->list) {
+    r = 0;
+    /* rows[] ascends: past the end of the document, so is every later one */
+    if (c->irow < c->nrows) r = jj_cursor_seek(c->cur, c->rows[c->irow++], &err);
+  } else {
+    r = jj_cursor_next(c->cur, &err);
+  }
+  if (r < 0) return scan_error(c, &err);
+  c->eof = r == 0;
+  if (!c->eof && c->remaining > 0) c->remaining--;
+  return SQLITE_OK;
+}
+
+/* The typed table's table-valued form: the other source must have exactly
+** the declared columns and types. */
+static int check_shape(jjx_cursor *c, const jj_schema *want,
+                       const jj_schema *got) {
+  size_t col, nw = jj_schema_columns(want), ng = jj_schema_columns(got);
+  if (jj_schema_equal(want, got, &col)) return SQLITE_OK;
+  if (col >= nw || col >= ng)
+    return jjx_cursor_err(&c->base,
+                          "%s: has %lld columns, the table declares %lld",
+                          c->label, (long long)ng, (long long)nw);
+  const char *wn = jj_schema_name(want, col, NULL);
+  const char *gn = jj_schema_name(got, col, NULL);
+  jj_type wt = jj_schema_type(want, col), gt = jj_schema_type(got, col);
+  if (strcmp(wn, gn) != 0)
+    return jjx_cursor_err(&c->base,
+                          "%s: column %lld differs: declared \"%s\" %s, found "
+                          "\"%s\" %s",
+                          c->label, (long long)col + 1, wn, jjx_type_name(wt), gn,
+                          jjx_type_name(gt));
+  if (wt == JJ_TABLE && gt == JJ_TABLE) {
+    char *a = jj_schema_to_json(jj_schema_table(want, col), NULL);
+    char *b = jj_schema_to_json(jj_schema_table(got, col), NULL);
+    int rc = a && b ? jjx_cursor_err(&c->base,
+                                     "%s: column %lld \"%s\" differs: "
+                                     "declared %s, found %s",
+                                     c->label, (long long)col + 1, wn, a, b)
+                    : SQLITE_NOMEM;
+    jj_free(a);
+    jj_free(b);
+    return rc;
+  }
+  return jjx_cursor_err(&c->base, "%s: column %lld \"%s\" differs: declared "
+                                  "%s, found %s",
+                        c->label, (long long)col + 1, wn, jjx_type_name(wt),
+                        jjx_type_name(gt));
+}
+
+/* Start a scan: open the SOURCE if one is given, then position on the
+** first wanted row. */
+static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
+                        const char *idxStr, int argc, sqlite3_value **argv) {
+  jjx_cursor *c = (jjx_cursor *)cur;
+  jjx_table *t = (jjx_table *)cur->pVtab;
+  jj_doc *doc;
+  jj_error err;
+  int i = 0, rc;
+  int64_t offset = 0;
+  (void)idxStr;
+  (void)argc;
+  cursor_reset(c);
+  if (idxNum & IDX_SOURCE) {
+    char *msg = NULL;
+    rc = jjx_source_open_value(&c->own, argv[i++], t->max_size, 0, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
+    doc = c->own.doc;
+    c->label = c->own.label;
+    c->is_file = c->own.is_file;
+    if (!doc) return SQLITE_OK; /* NULL source: no rows */
+    if (t->typed) {
+      rc = check_shape(c, t->schema, jj_doc_schema(doc));
+      if (rc != SQLITE_OK) return rc;
+    }
+  } else {
+    doc = t->src.doc;
+    c->label = t->src.label;
+    c->is_file = t->src.is_file;
+  }
+  c->cur = jj_cursor_new(doc, &err);
+  if (!c->cur) return scan_error(c, &err);
+  if (idxNum & IDX_ROW) {
+    int64_t r = value_row(argv[i++]);
+    if (r == 0) return SQLITE_OK; /* names no row */
+    c->rows = sqlite3_malloc64(sizeof *c->rows);
+    if (!c->rows) return SQLITE_NOMEM;
+    c->rows[0] = r;
+    c->nrows = 1;
+    c->list = 1;
+  } else if (idxNum & IDX_ROWS) {
+    c->list = 1;
+    rc = collect_rows(c, argv[i++]);
+    if (rc != SQLITE_OK) return rc;
+  }
+  if (idxNum & IDX_LIMIT) {
+    sqlite3_int64 n = sqlite3_value_int64(argv[i++]);
+    c->remaining = n < 0 ? -1 : n;
+  }
+  if (idxNum & IDX_OFFSET) {
+    sqlite3_int64 n = sqlite3_value_int64(argv[i++]);
+    offset = n > 0 ? n : 0;
+  }
+  /* OFFSET: a scan jumps (rows seen before are found in constant time);
+  ** a list skips its first wanted rows that exist. */
+  if (offset > 0 && !c->list) {
+    int r = jj_cursor_seek(c->cur, offset, &err);
+    if (r < 0) return scan_error(c, &err);
+    if (r == 0) return SQLITE_OK; /* fewer rows than the offset */
+  }
+  int64_t limit = c->remaining;
+  c->remaining = -1;
+  for (; c->list && offset > 0; offset--) {
+    rc = advance(c);
+    if (rc != SQLITE_OK || c->eof) return rc;
+  }
+  c->remaining = limit;
+  return advance(c);
+}
+
+static int jjOpenNext(sqlite3_vtab_cursor *cur) {
+  return advance((jjx_cursor *)cur);
+}
+
+static int jjOpenEof(sqlite3_vtab_cursor *cur) {
+  return ((jjx_cursor *)cur)->eof;
+}
+
+/* Fail a column with the core's error, prefixed with the source's name. */
+static int column_error(sqlite3_context *ctx, jjx_cursor *c,
+                        const jj_error *err) {
+  if (err->code == JJ_ERR_NOMEM)
+    sqlite3_result_error_nomem(ctx);
+  else
+    jjx_ctx_err(ctx, "%s: %s", c->label, err->message);
+  return SQLITE_OK; /* the error travels in ctx */
+}
+
+/* A nested table value as a standalone document (TEXT), built in c->buf by
+** the core's writer, which checks and copies each value. */
+static int nested_column(sqlite3_context *ctx, jjx_cursor *c, int col) {
+  jj_doc *sub = NULL;
+  jj_cursor *sc = NULL;
+  jj_writer *w = NULL;
+  jj_error err;
+  int r = jj_cursor_table(c->cur, (size_t)col, &sub, &err);
+  if (r == 0) return SQLITE_OK; /* null */
+  if (r < 0) return column_error(ctx, c, &err);
+  const jj_schema *s = jj_doc_schema(sub);
+  size_t n = jj_schema_columns(s);
+  c->buf.len = 0;
+  c->buf.oom = 0;
+  w = jj_writer_new(s, jjx_buf_sink, &c->buf, &err);
+  if (!w) goto fail;
+  sc = jj_cursor_new(sub, &err);
+  if (!sc) goto fail;
+  while ((r = jj_cursor_next(sc, &err)) == 1) {
+    for (size_t i = 0; i < n; i++)
+      if (jj_writer_copy(w, sc, i) != JJ_OK) goto fail_writer;
+    if (jj_writer_end_row(w) != JJ_OK) goto fail_writer;
+  }
+  if (r < 0) goto fail;
+  if (jj_writer_finish(w) != JJ_OK) goto fail_writer;
+  sqlite3_result_text64(ctx, c->buf.p ? c->buf.p : "", c->buf.len,
+                        SQLITE_TRANSIENT, SQLITE_UTF8);
+  jj_writer_free(w);
+  jj_cursor_free(sc);
+  jj_doc_free(sub);
+  return SQLITE_OK;
+fail_writer:
+  err = *jj_writer_error(w);
+fail:
+  if (c->buf.oom) err.code = JJ_ERR_NOMEM;
+  column_error(ctx, c, &err);
+  jj_writer_free(w);
+  jj_cursor_free(sc);
+  jj_doc_free(sub);
+  return SQLITE_OK;
+}
+
+/* The hidden source column: the file name for a file, else NULL (the
+** column exists to pass the argument, not to read it back). */
+static int source_column(sqlite3_context *ctx, jjx_cursor *c) {
+  if (c->is_file) sqlite3_result_text(ctx, c->label, -1, SQLITE_TRANSIENT);
+  return SQLITE_OK;
+}
+
+/* One value of the current row.  SQLite calls this only for the columns
+** the statement uses, so nothing else is converted or checked. */
+static int jjOpenColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                        int col) {
+  jjx_cursor *c = (jjx_cursor *)cur;
+  jjx_table *t = (jjx_table *)cur->pVtab;
+  jj_error err;
+  int r = 0;
+  if (!t->typed) {
+    if (col == REC_ROW) {
+      sqlite3_result_int64(ctx, jj_cursor_row(c->cur));
+    } else if (col == REC_RECORD) {
+      c->buf.len = 0;
+      c->buf.oom = 0;
+      if (jj_cursor_object(c->cur, jjx_buf_sink, &c->buf, &err) != JJ_OK) {
+        if (c->buf.oom) err.code = JJ_ERR_NOMEM;
+        return column_error(ctx, c, &err);
+      }
+      sqlite3_result_text64(ctx, c->buf.p ? c->buf.p : "", c->buf.len,
+                            SQLITE_TRANSIENT, SQLITE_UTF8);
+      sqlite3_result_subtype(ctx, JSON_SUBTYPE);
+    } else {
+      return source_column(ctx, c);
+    }
+    return SQLITE_OK;
+  }
+  if (col >= t->ncol) return source_column(ctx, c);
+  switch (jj_schema_type(t->schema, (size_t)col)) {
+    case JJ_INT: {
+      int64_t v;
+      r = jj_cursor_int(c->cur, (size_t)col, &v, &err);
+      if (r > 0) sqlite3_result_int64(ctx, v);
+      break;
+    }
+    case JJ_FLOAT: {
+      double v;
+      r = jj_cursor_double(c->cur, (size_t)col, &v, &err);
+      if (r > 0) sqlite3_result_double(ctx, v);
+      break;
+    }
+    case JJ_TEXT:
+    case JJ_DATE:
+    case JJ_TIMESTAMP: {
+      const char *p;
+      size_t len;
+      r = jj_cursor_text(c->cur, (size_t)col, &p, &len, &err);
+      if (r > 0)
+        sqlite3_result_text64(ctx, len ? p : "", len, SQLITE_TRANSIENT,
+                              SQLITE_UTF8);
+      break;
+    }
+    case JJ_BOOL: {
+      int v;
+      r = jj_cursor_bool(c->cur, (size_t)col, &v, &err);
+      if (r > 0) sqlite3_result_int(ctx, v != 0);
+      break;
+    }
+    case JJ_BYTES: {
+      const unsigned char *p;
+      size_t len;
+      r = jj_cursor_bytes(c->cur, (size_t)col, &p, &len, &err);
+      if (r > 0) sqlite3_result_blob64(ctx, len ? p : (const void *)"", len,
+                                       SQLITE_TRANSIENT);
+      break;
+    }
+    case JJ_TABLE:
+      return nested_column(ctx, c, col);
+  }
+  if (r < 0) return column_error(ctx, c, &err);
+  return SQLITE_OK; /* r == 0: null, the context's default */
+}
+
+static int jjOpenRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
+  *pRowid = jj_cursor_row(((jjx_cursor *)cur)->cur);
+  return SQLITE_OK;
+}
+
+const sqlite3_module jjx_open_module = {
+    0,                 /* iVersion */
+    jjOpenConnect,     /* xCreate: the same as xConnect, so the module is
+                       ** also an eponymous table-valued function */
+    jjOpenConnect,     /* xConnect */
+    jjOpenBestIndex,   /* xBestIndex */
+    jjOpenDisconnect,  /* xDisconnect */
+    jjOpenDisconnect,  /* xDestroy: nothing is stored but the declaration */
+    jjOpenOpen,        /* xOpen */
+    jjOpenClose,       /* xClose */
+    jjOpenFilter,      /* xFilter */
+    jjOpenNext,        /* xNext */
+    jjOpenEof,         /* xEof */
+    jjOpenColumn,      /* xColumn */
+    jjOpenRowid,       /* xRowid */
+    NULL,              /* xUpdate: read-only */
+    NULL,              /* xBegin */
+    NULL,              /* xSync */
+    NULL,              /* xCommit */
+    NULL,              /* xRollback */
+    NULL,              /* xFindFunction */
+    NULL,              /* xRename */
+    NULL,              /* xSavepoint */
+    NULL,              /* xRelease */
+    NULL,              /* xRollbackTo */
+    NULL               /* xShadowName */
+};
