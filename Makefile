@@ -30,7 +30,7 @@ TEST_BIN  := $(TEST_SRC:%.c=$(B)/%)
 EXT_SO    := $(if $(filter build,$(B)),jalapenojson.so,$(B)/jalapenojson.so)
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all deps test test-run sanitize demo bench clean
+.PHONY: all deps test warnings sanitize demo bench clean
 all: $(DEPS_STAMP) $(B)/libjalapenojson.a $(if $(EXT_SRC),$(EXT_SO)) $(TEST_BIN) $(B)/jj-demo
 
 # Install what is missing from Debian's packages (a no-op when all are there).
@@ -58,8 +58,17 @@ $(B)/tests/%: tests/%.c tests/test.h $(B)/libjalapenojson.a
 $(B)/jj-demo: tools/jj-demo.c $(B)/libjalapenojson.a
 	$(CC) $(ALL_CFLAGS) $< -o $@ $(B)/libjalapenojson.a $(LIBS)
 
-# The full suite: plain build, then the sanitizer build; one total line.
+# Every source compiles without a warning under gcc and clang (as errors).
+WSRC := $(CORE_SRC) $(EXT_SRC) tools/jj-demo.c $(TEST_SRC)
+warnings: $(DEPS_STAMP)
+	@for cc in gcc clang; do for f in $(WSRC); do \
+	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
+	done; done; echo "warnings: gcc and clang clean on $(words $(WSRC)) files"
+
+# The full suite: warnings, plain build, then the sanitizer build; one
+# total line.
 test: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
 	@tests/run.sh build build/san

@@ -5,7 +5,7 @@
 #   tools/deps.sh bench      also the benchmark's (g++, simdjson)
 set -eu
 
-pkgs="gcc make libc6-dev pkg-config zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
+pkgs="gcc clang make libc6-dev pkg-config zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
 if [ "${1:-}" = bench ]; then
   pkgs="$pkgs g++ libsimdjson-dev brotli gzip"
 fi
