@@ -1,0 +1,313 @@
+/*
+** numprint.c - shortest round-trip printing of doubles, and of int64 (see num.h).
+**
+** Doubles use Schubfach (R. Giulietti, "The Schubfach way to render doubles"):
+** v and the bounds of its rounding interval are scaled by 10^-k, with k chosen
+** so that the interval is between 10^k and 10^(k+1) wide, using one 126-bit
+** approximation g of 10^-k and round-to-odd products, which keeps every
+** comparison with a decimal candidate exact. At most one candidate with one
+** digit less fits in the interval; otherwise the two neighbours of v at 10^k
+** are tried and the closer one wins (ties to even). That is the shortest
+** decimal that reads back to v and, among those, the closest: CPython's repr().
+** g comes from the shared table of numtables.c: g = floor(T / 4) + 1.
+*/
+#include <string.h>
+
+#include "num.h"
+#include "numtables.h"
+
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 jj_u128;
+#endif
+
+/* Word-at-a-time tricks need little-endian loads (a test build may define JJ_SWAR to 0). */
+#ifndef JJ_SWAR
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JJ_SWAR 1
+#else
+#define JJ_SWAR 0
+#endif
+#endif
+
+#define MASK63 ((UINT64_C(1) << 63) - 1)
+#define FRAC_MASK ((UINT64_C(1) << 52) - 1)
+
+/* "00" .. "99": two digits per table lookup. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Powers of ten that fit in uint64, for digit counting. */
+static const uint64_t pow10_u64[20] = {UINT64_C(1),
+                                       UINT64_C(10),
+                                       UINT64_C(100),
+                                       UINT64_C(1000),
+                                       UINT64_C(10000),
+                                       UINT64_C(100000),
+                                       UINT64_C(1000000),
+                                       UINT64_C(10000000),
+                                       UINT64_C(100000000),
+                                       UINT64_C(1000000000),
+                                       UINT64_C(10000000000),
+                                       UINT64_C(100000000000),
+                                       UINT64_C(1000000000000),
+                                       UINT64_C(10000000000000),
+                                       UINT64_C(100000000000000),
+                                       UINT64_C(1000000000000000),
+                                       UINT64_C(10000000000000000),
+                                       UINT64_C(100000000000000000),
+                                       UINT64_C(1000000000000000000),
+                                       UINT64_C(10000000000000000000)};
+
+/* 64x64 -> 128 bit product; returns the high half, stores the low half. */
+static inline uint64_t mul64(uint64_t a, uint64_t b, uint64_t *lo) {
+#ifdef __SIZEOF_INT128__
+  jj_u128 p = (jj_u128)a * b;
+  *lo = (uint64_t)p;
+  return (uint64_t)(p >> 64);
+#else
+  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+  *lo = (mid << 32) | (uint32_t)p00;
+  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+}
+
+/* Number of decimal digits of f (f >= 1). */
+static inline int count_digits(uint64_t f) {
+#if defined(__GNUC__) || defined(__clang__)
+  int bits = 64 - __builtin_clzll(f);
+#else
+  int bits = 0;
+  for (uint64_t x = f; x; x >>= 1) bits++;
+#endif
+  int t = (bits * 1233) >> 12; /* ~ floor(log10(2^bits)) */
+  return t + (f >= pow10_u64[t]);
+}
+
+/* Write exactly n decimal digits of f (f < 10^n) to dst[0..n), two digits per step. The low 8
+   digits are done in 32-bit arithmetic when f is long. */
+static void write_digits(char *dst, uint64_t f, int n) {
+  char *p = dst + n;
+  if (f >= 100000000) {
+    uint64_t hi = f / 100000000;
+    uint32_t lo = (uint32_t)(f - hi * 100000000);
+    for (int i = 0; i < 4; i++) {
+      uint32_t r = lo % 100;
+      lo /= 100;
+      p -= 2;
+      memcpy(p, digit_pairs + 2 * r, 2);
+    }
+    f = hi;
+  }
+  while (f >= 100) {
+    uint64_t qt = f / 100;
+    uint32_t r = (uint32_t)(f - qt * 100);
+    p -= 2;
+    memcpy(p, digit_pairs + 2 * r, 2);
+    f = qt;
+  }
+  if (f >= 10) {
+    p -= 2;
+    memcpy(p, digit_pairs + 2 * f, 2);
+  } else
+    *--p = (char)('0' + f);
+}
+
+/* Schubfach's round-to-odd product: floor(g * cp / 2^127) with its lowest bit set when the
+   (approximated) remainder is nonzero, where g = g1 * 2^63 + g0. */
+static inline uint64_t rop(uint64_t g1, uint64_t g0, uint64_t cp) {
+  uint64_t x0, x1 = mul64(g0, cp, &x0);
+  uint64_t y0, y1 = mul64(g1, cp, &y0);
+  uint64_t z = (y0 >> 1) + x1;
+  uint64_t vbp = y1 + (z >> 63);
+  (void)x0;
+  return vbp | (((z & MASK63) + MASK63) >> 63);
+}
+
+/* Shortest decimal f * 10^e for the positive finite double with bit pattern bits (not zero).
+   f may carry trailing zeros; the caller strips them. */
+static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
+  int bq = (int)(bits >> 52);
+  uint64_t t = bits & FRAC_MASK, c;
+  int q, irregular = 0;
+  if (bq) {
+    c = t | (UINT64_C(1) << 52);
+    q = bq - 1075;
+    if (q < 0 && q > -53) { /* small integers: v itself is the shortest */
+      uint64_t fi = c >> -q;
+      if (fi << -q == c) {
+        *f = fi;
+        *e = 0;
+        return;
+      }
+    }
+    irregular = t == 0 && bq > 1; /* lower neighbour is only half an ulp away */
+  } else {
+    q = -1074;
+    c = t;
+  }
+  uint64_t out = c & 1; /* odd mantissa: interval endpoints excluded */
+  uint64_t cb = c << 2, cbr = cb + 2, cbl;
+  int k;
+  if (!irregular) {
+    cbl = cb - 2;
+    k = jj_log10_pow2(q);
+  } else {
+    cbl = cb - 1;
+    k = jj_log10_3q_pow2(q);
+  }
+  int h = q + jj_log2_pow10(-k) + 2; /* 1..5 (checked by the generator): cb << h < 2^60 */
+  /* g = floor(10^-k * 2^-r) + 1 with 2^125 <= g < 2^126, split into 63-bit halves */
+  const uint64_t *tp = jj_pow5_128[-k - JJ_POW5_MIN];
+  uint64_t g1 = tp[0] >> 1;
+  uint64_t g0 = (((tp[0] << 62) | (tp[1] >> 2)) & MASK63) + 1;
+  if (g0 >> 63) {
+    g0 = 0;
+    g1++;
+  }
+  uint64_t vb = rop(g1, g0, cb << h);
+  uint64_t vbl = rop(g1, g0, cbl << h);
+  uint64_t vbr = rop(g1, g0, cbr << h);
+  uint64_t s = vb >> 2;
+  if (s >= 10) { /* is there a candidate with one digit less? (at most one fits) */
+    uint64_t sp10 = (s / 10) * 10, tp10 = sp10 + 10;
+    int upin = vbl + out <= sp10 << 2;
+    int wpin = (tp10 << 2) + out <= vbr;
+    if (upin != wpin) {
+      *f = upin ? sp10 : tp10;
+      *e = k;
+      return;
+    }
+  }
+  uint64_t tt = s + 1;
+  int uin = vbl + out <= s << 2;
+  int win = (tt << 2) + out <= vbr;
+  if (uin != win) {
+    *f = uin ? s : tt;
+    *e = k;
+    return;
+  }
+  /* both in the interval: take the closer one (vb against their midpoint), ties to the even one */
+  uint64_t mid = (s + tt) << 1;
+  *f = (vb < mid || (vb == mid && !(s & 1))) ? s : tt;
+  *e = k;
+}
+
+/* Write exactly 8 digits of x (x < 10^8): two independent halves, then pairs, so the
+   dependency chain is two divisions deep instead of four. */
+static inline void write8(char *p, uint32_t x) {
+  uint32_t hi = x / 10000, lo = x - hi * 10000;
+  uint32_t a = hi / 100, b = hi - a * 100, c = lo / 100, d = lo - c * 100;
+  memcpy(p, digit_pairs + 2 * a, 2);
+  memcpy(p + 2, digit_pairs + 2 * b, 2);
+  memcpy(p + 4, digit_pairs + 2 * c, 2);
+  memcpy(p + 6, digit_pairs + 2 * d, 2);
+}
+
+/* Number of '0' characters at the end of the 17 digit characters dig[0..17), whose first
+   nonzero character ends the count. Little-endian: 8 characters at once, the last one being the
+   most significant byte of the loaded word, so a leading-zero count finds the run. */
+static inline int trailing_zero_chars(const char *dig) {
+#if JJ_SWAR && (defined(__GNUC__) || defined(__clang__))
+  const uint64_t zeros = UINT64_C(0x3030303030303030);
+  uint64_t w;
+  memcpy(&w, dig + 9, 8);
+  if (w != zeros) return __builtin_clzll(w ^ zeros) / 8;
+  memcpy(&w, dig + 1, 8);
+  if (w != zeros) return 8 + __builtin_clzll(w ^ zeros) / 8;
+  return 16; /* dig[0] is then the only nonzero digit */
+#else
+  int n = 17;
+  while (dig[n - 1] == '0') n--;
+  return 17 - n;
+#endif
+}
+
+/* Sign, Schubfach digits written 17 at a time and trimmed, then repr()'s layout. */
+size_t jj_num_format_double(double v, char *out) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  char *o = out;
+  if (bits >> 63) *o++ = '-';
+  bits &= ~(UINT64_C(1) << 63);
+  if (bits == 0) {
+    memcpy(o, "0.0", 3);
+    return (size_t)(o - out) + 3;
+  }
+  uint64_t f;
+  int e;
+  to_decimal(bits, &f, &e); /* f < 10^17 */
+
+  /* All 17 digits of f with leading zeros, then trim: no divisions for the trailing zeros.
+     The bytes after the digits are only ever copied past the end of the result. */
+  char dig[48] = {0};
+  uint64_t hi9 = f / 100000000;
+  uint32_t top = (uint32_t)(hi9 / 100000000);
+  dig[0] = (char)('0' + top);
+  write8(dig + 1, (uint32_t)(hi9 - (uint64_t)top * 100000000));
+  write8(dig + 9, (uint32_t)(f - hi9 * 100000000));
+  int nf = count_digits(f);
+  const char *d = dig + 17 - nf;
+  int n = nf - trailing_zero_chars(dig); /* d[0] is not '0', so n >= 1 */
+  int decpt = nf + e;                    /* v = 0.DIGITS * 10^decpt */
+
+  /* Layout. Copies have fixed sizes (no library calls); every store stays below out + 26. */
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) { /* 0.000ddd */
+      memcpy(o, "0.000", 5);
+      memcpy(o + 2 - decpt, d, 17);
+      return (size_t)(o - out) + (size_t)(2 - decpt + n);
+    }
+    memcpy(o, d, 16);
+    if (decpt < n) { /* ddd.ddd: the fraction has n - decpt <= 16 digits */
+      o[decpt] = '.';
+      memcpy(o + decpt + 1, d + decpt, 8);
+      if (n - decpt > 8) memcpy(o + decpt + 9, d + decpt + 8, 8);
+      return (size_t)(o - out) + (size_t)n + 1;
+    }
+    /* ddd000.0: decpt - n <= 15 zeros */
+    memcpy(o + n, "00000000", 8);
+    if (decpt - n > 8) memcpy(o + n + 8, "00000000", 8);
+    o[decpt] = '.';
+    o[decpt + 1] = '0';
+    return (size_t)(o - out) + (size_t)decpt + 2;
+  }
+  /* d.ddde+XX */
+  o[0] = d[0];
+  if (n > 1) {
+    o[1] = '.';
+    memcpy(o + 2, d + 1, 16);
+    o += n + 1;
+  } else
+    o += 1;
+  int x = decpt - 1;
+  *o++ = 'e';
+  if (x < 0) {
+    *o++ = '-';
+    x = -x;
+  } else
+    *o++ = '+';
+  if (x >= 100) {
+    *o++ = (char)('0' + x / 100);
+    x %= 100;
+  }
+  memcpy(o, digit_pairs + 2 * x, 2);
+  return (size_t)(o + 2 - out);
+}
+
+/* Sign, then the magnitude as unsigned (INT64_MIN has no positive int64). */
+size_t jj_num_format_int64(int64_t v, char *out) {
+  char *o = out;
+  uint64_t u = (uint64_t)v;
+  if (v < 0) {
+    *o++ = '-';
+    u = 0 - u; /* well defined for INT64_MIN too */
+  }
+  int n = count_digits(u | (u == 0)); /* 0 has one digit */
+  write_digits(o, u, n);
+  return (size_t)(o - out) + (size_t)n;
+}
