@@ -687,6 +687,23 @@ static int jjOpenEof(sqlite3_vtab_cursor *cur) {
   return ((jjx_cursor *)cur)->eof;
 }
 
+/* How SQLite must treat text the core returned at p.  Text without escapes
+** points into the document's bytes.  When those are the declared document's
+** (t->src: mapped or owned by the table, alive until xDisconnect, which
+** cannot happen while a statement using the table runs), SQLite may keep the
+** pointer (SQLITE_STATIC) and skips a malloc+copy per value: that was the
+** largest cost of a full scan.  Decoded text (in cursor scratch, reused when
+** the cursor moves) and text of a per-scan SOURCE (freed with the cursor)
+** are copied. */
+static sqlite3_destructor_type text_lifetime(const jjx_table *t,
+                                             const jjx_cursor *c,
+                                             const char *p) {
+  if (c->own.doc == NULL && t->src.data && p >= t->src.data &&
+      p < t->src.data + t->src.len)
+    return SQLITE_STATIC;
+  return SQLITE_TRANSIENT;
+}
+
 /* Fail a column with the core's error, prefixed with the source's name. */
 static int column_error(sqlite3_context *ctx, jjx_cursor *c,
                         const jj_error *err) {
@@ -793,7 +810,7 @@ static int jjOpenColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       size_t len;
       r = jj_cursor_text(c->cur, (size_t)col, &p, &len, &err);
       if (r > 0)
-        sqlite3_result_text64(ctx, len ? p : "", len, SQLITE_TRANSIENT,
+        sqlite3_result_text64(ctx, len ? p : "", len, text_lifetime(t, c, p),
                               SQLITE_UTF8);
       break;
     }
