@@ -48,8 +48,8 @@ $(B)/libjalapenojson.a: $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(EXT_SO): $(EXT_OBJ) $(B)/libjalapenojson.a
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $(EXT_OBJ) $(B)/libjalapenojson.a $(LIBS)
+$(EXT_SO): $(EXT_OBJ) $(B)/libjalapenojson.a ext/exports.map
+	$(CC) $(ALL_CFLAGS) -shared -Wl,--version-script=ext/exports.map -o $@ $(EXT_OBJ) $(B)/libjalapenojson.a $(LIBS)
 
 $(B)/tests/%: tests/%.c tests/test.h $(B)/libjalapenojson.a
 	@mkdir -p $(dir $@)
