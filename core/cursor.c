@@ -8,9 +8,7 @@
 ** An accessor converts and checks one value when it is asked for, so a
 ** column that is never read costs one scan of its bytes.
 **
-** The canonical layout is the fast path: `[` then values separated by `,`
-** with no whitespace; whitespace is looked for only when the expected byte
-** is not there.
+** Finding a row's values is rowscan.c's job (jj_row_scan).
 **
 ** Memory: a cursor owns its span array (one entry per column, allocated in
 ** jj_cursor_new) and a chain of scratch chunks for decoded text and bytes;
@@ -39,12 +37,9 @@ struct jj_chunk_data {
 
 /* Fail at byte `at` of row `row`, column `col` (col >= ncol: no column),
 ** with the document's path for nested tables. */
-static jj_code c_fail(const jj_cursor *c, jj_error *err, jj_code code,
-                      int64_t row, size_t col, const char *at, const char *fmt,
-                      ...) JJ_PRINTF(7, 8);
-static jj_code c_fail(const jj_cursor *c, jj_error *err, jj_code code,
-                      int64_t row, size_t col, const char *at, const char *fmt,
-                      ...) {
+jj_code jj_cursor_fail(const jj_cursor *c, jj_error *err, jj_code code,
+                       int64_t row, size_t col, const char *at, const char *fmt,
+                       ...) {
   const jj_doc *d = c->doc;
   int has_col = col < c->ncol;
   jj_where w = {row,
@@ -70,14 +65,14 @@ static size_t token_len(const char *p, const char *end) {
 }
 
 /* "expected <what>, found <token>", or the end of the input. */
-static jj_code c_expected(const jj_cursor *c, jj_error *err, int64_t row,
-                          size_t col, const char *p, const char *what) {
+jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
+                           size_t col, const char *p, const char *what) {
   char s[JJ_SHOW_CAP];
   const char *end = c->doc->end;
   if (p >= end)
-    return c_fail(c, err, JJ_ERR_SYNTAX, row, col, p,
+    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, row, col, p,
                   "unexpected end of input (expected %s)", what);
-  return c_fail(c, err, JJ_ERR_SYNTAX, row, col, p, "expected %s, found %s",
+  return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, row, col, p, "expected %s, found %s",
                 what, jj_show(s, sizeof s, p, token_len(p, end), 1));
 }
 
@@ -159,119 +154,6 @@ static char *scratch(jj_cursor *c, size_t n) {
 /* Rows                                                                */
 /* ------------------------------------------------------------------ */
 
-/* Skip the values after the last expected one (p on the ',') to say how
-** many the row has. */
-static jj_code extra_values(jj_cursor *c, const char *p, const char *open,
-                            int64_t row, jj_error *err) {
-  const char *end = c->doc->end;
-  size_t found = c->ncol;
-  for (;;) {
-    const char *bad = p, *why = "";
-    jj_code code = JJ_ERR_SYNTAX;
-    p = jj_ws(p + 1, end);
-    const char *q = jj_json_skip(p, end, c->doc->max_depth, &bad, &code, &why);
-    if (!q && bad == p && code == JJ_ERR_SYNTAX) return c_expected(c, err, row, c->ncol, p, "a value");
-    if (!q) return c_fail(c, err, code, row, c->ncol, bad, "%s", why);
-    found++;
-    p = jj_ws(q, end);
-    if (p < end && *p == ']') break;
-    if (p >= end || *p != ',')
-      return c_expected(c, err, row, c->ncol, p, "',' or ']' after a value");
-  }
-  return c_fail(c, err, JJ_ERR_ROW, row, c->ncol, open,
-                "expected %zu value%s, found %zu", c->ncol,
-                c->ncol == 1 ? "" : "s", found);
-}
-
-/* Scan row `row` whose '[' is at p, recording one span per column.  On
-** success c->pos is past its ']'. */
-static jj_code scan_row(jj_cursor *c, const char *p, int64_t row,
-                        jj_error *err) {
-  const char *const end = c->doc->end, *const open = p;
-  jj_span *const v = c->v;
-  const size_t n = c->ncol;
-  size_t i = 0;
-  p++;
-  for (;;) {
-    const char *s = p;
-    if (JJ_UNLIKELY(p >= end)) return c_expected(c, err, row, i, p, "a value");
-    switch (*p) {
-      case '"': {
-        int esc = 0;
-        size_t bad = 0;
-        const char *why = "";
-        p = jj_string_scan(s, end, &esc, &bad, &why);
-        if (JJ_UNLIKELY(!p))
-          return c_fail(c, err, JJ_ERR_SYNTAX, row, i, s + bad, "%s", why);
-        v[i].p = s;
-        v[i].n = (size_t)(p - s) | (esc ? JJ_SPAN_ESC : 0);
-        break;
-      }
-      case '-': case '0': case '1': case '2': case '3': case '4':
-      case '5': case '6': case '7': case '8': case '9':
-        p += jj_num_span(p, end);
-        v[i].p = s;
-        v[i].n = (size_t)(p - s);
-        break;
-      case 'n':
-        if (end - p < 4 || memcmp(p, "null", 4) != 0) goto bad_value;
-        p += 4;
-        v[i].p = s;
-        v[i].n = 4;
-        break;
-      case 't':
-        if (end - p < 4 || memcmp(p, "true", 4) != 0) goto bad_value;
-        p += 4;
-        v[i].p = s;
-        v[i].n = 4;
-        break;
-      case 'f':
-        if (end - p < 5 || memcmp(p, "false", 5) != 0) goto bad_value;
-        p += 5;
-        v[i].p = s;
-        v[i].n = 5;
-        break;
-      case '[':
-      case '{': {
-        const char *bad = p, *why = "";
-        jj_code code = JJ_ERR_SYNTAX;
-        p = jj_json_skip(s, end, c->doc->max_depth, &bad, &code, &why);
-        if (!p) return c_fail(c, err, code, row, i, bad, "%s", why);
-        v[i].p = s;
-        v[i].n = (size_t)(p - s);
-        break;
-      }
-      case ' ': case '\t': case '\n': case '\r':
-        p = jj_json_ws(p, end);
-        continue;
-      case ']':
-        if (i == 0)
-          return c_fail(c, err, JJ_ERR_ROW, row, n, open,
-                        "expected %zu value%s, found 0", n, n == 1 ? "" : "s");
-        goto bad_value;
-      default:
-        goto bad_value;
-    }
-    i++;
-    if (JJ_UNLIKELY(p >= end || (*p != ',' && *p != ']'))) p = jj_ws(p, end);
-    if (JJ_LIKELY(p < end && *p == ',')) {
-      if (JJ_UNLIKELY(i == n)) return extra_values(c, p, open, row, err);
-      p++;
-      continue;
-    }
-    if (JJ_LIKELY(p < end && *p == ']')) {
-      if (JJ_UNLIKELY(i != n))
-        return c_fail(c, err, JJ_ERR_ROW, row, n, open,
-                      "expected %zu value%s, found %zu", n, n == 1 ? "" : "s", i);
-      c->pos = p + 1;
-      return JJ_OK;
-    }
-    return c_expected(c, err, row, i - 1, p, "',' or ']' after a value");
-  }
-bad_value:
-  return c_expected(c, err, row, i, p, "a value");
-}
-
 /* The cursor is at the ']' closing the rows: check what follows and the
 ** header's count, then stand at the end.  Returns 0, or -1 with *err. */
 static int finish(jj_cursor *c, const char *p, jj_error *err) {
@@ -282,13 +164,13 @@ static int finish(jj_cursor *c, const char *p, jj_error *err) {
     p = jj_ws(p, end);
     if (p >= end || *p != '}') {
       c->state = JJ_CUR_LOST;
-      return c_expected(c, err, 0, c->ncol, p, "'}' after the rows"), -1;
+      return jj_cursor_expected(c, err, 0, c->ncol, p, "'}' after the rows"), -1;
     }
     p = jj_ws(p + 1, end);
   }
   if (p != end) {
     c->state = JJ_CUR_LOST;
-    return c_fail(c, err, JJ_ERR_SYNTAX, 0, c->ncol, p,
+    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, 0, c->ncol, p,
                   "unexpected data after the document"), -1;
   }
   if (d->count >= 0 && d->count != c->row) {
@@ -336,7 +218,7 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
         c->state = JJ_CUR_LOST;
         char s[64];
         snprintf(s, sizeof s, "',' or ']' after row %lld", (long long)c->row);
-        return c_expected(c, err, 0, c->ncol, p, s), -1;
+        return jj_cursor_expected(c, err, 0, c->ncol, p, s), -1;
       }
     }
     p = jj_ws(p + 1, end);
@@ -351,13 +233,13 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
       const char *bad = p, *why = "";
       jj_code code = JJ_ERR_SYNTAX;
       const char *q = jj_json_skip(p, end, d->max_depth, &bad, &code, &why);
-      return c_fail(c, err, JJ_ERR_ROW, c->row + 1, c->ncol, p,
+      return jj_cursor_fail(c, err, JJ_ERR_ROW, c->row + 1, c->ncol, p,
                     "a row must be an array, found %s",
                     jj_show_value(s, p, q ? (size_t)(q - p) : token_len(p, end))), -1;
     }
-    return c_expected(c, err, c->row + 1, c->ncol, p, "a row"), -1;
+    return jj_cursor_expected(c, err, c->row + 1, c->ncol, p, "a row"), -1;
   }
-  if (scan_row(c, p, c->row + 1, err) != JJ_OK) {
+  if (jj_row_scan(c, p, c->row + 1, err) != JJ_OK) {
     c->state = JJ_CUR_LOST;
     return -1;
   }
@@ -386,7 +268,7 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
   }
   if ((uint64_t)row <= d->nindex) {
     moved(c);
-    if (scan_row(c, d->base + d->index[row - 1], row, err) != JJ_OK) {
+    if (jj_row_scan(c, d->base + d->index[row - 1], row, err) != JJ_OK) {
       c->row = 0; /* cannot happen: the row was scanned before */
       c->pos = d->rows;
       c->state = JJ_CUR_LOST;
@@ -440,10 +322,10 @@ static int misuse(const jj_cursor *c, size_t col, const char *fn,
                    : c->state == JJ_CUR_END  ? "it is past the last row"
                                              : "its last move failed"), -1;
   if (col >= c->ncol)
-    return c_fail(c, err, JJ_ERR_USAGE, c->row, c->ncol, NULL,
+    return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, c->ncol, NULL,
                   "%s: column index %zu is out of range (%zu columns)", fn, col,
                   c->ncol), -1;
-  return c_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
+  return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
                 "%s cannot read %s column", fn, type_words(c->cols[col].type)), -1;
 }
 
@@ -464,7 +346,7 @@ static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
 static int wrong_kind(jj_cursor *c, size_t col, const jj_span *s,
                       const char *what, jj_error *err) {
   char shown[JJ_SHOW_CAP];
-  return c_fail(c, err, JJ_ERR_TYPE, c->row, col, s->p, "expected %s, found %s",
+  return jj_cursor_fail(c, err, JJ_ERR_TYPE, c->row, col, s->p, "expected %s, found %s",
                 what, jj_show_value(shown, s->p, JJ_SPAN_LEN(*s))), -1;
 }
 
@@ -488,7 +370,7 @@ static int decoded(jj_cursor *c, size_t col, const jj_span *s, const char **p,
   const char *why = "";
   size_t m = jj_string_decode(s->p + 1, n, out, &bad, &code, &why);
   if (m == (size_t)-1)
-    return c_fail(c, err, code, c->row, col, s->p, "%s is not %s (%s)",
+    return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s is not %s (%s)",
                   jj_show(shown, sizeof shown, s->p + 1, n, 1),
                   code == JJ_ERR_UTF8 ? "valid UTF-8" : "a valid JSON string",
                   why), -1;
@@ -499,15 +381,15 @@ static int decoded(jj_cursor *c, size_t col, const jj_span *s, const char **p,
 }
 
 /* The contents of string value s: in place when it has no escapes (not
-** yet UTF-8 checked: *checked = 0), else decoded (*checked = 1).  -1 on
-** error. */
+** yet UTF-8 checked: *checked = 0, or 1 when the scan saw only ASCII), else
+** decoded (*checked = 1).  -1 on error. */
 static inline int contents(jj_cursor *c, size_t col, const jj_span *s,
                            const char **p, size_t *len, int *checked,
                            jj_error *err) {
   if (JJ_LIKELY(!(s->n & JJ_SPAN_ESC))) {
     *p = s->p + 1;
-    *len = s->n - 2;
-    *checked = 0;
+    *len = JJ_SPAN_LEN(*s) - 2;
+    *checked = !(s->n & JJ_SPAN_HIGH);
     return 0;
   }
   *checked = 1;
@@ -532,6 +414,25 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
+/* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
+** '-'.  Such a number always fits int64 and reads the same as
+** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
+** and goes to the full parser. */
+static inline int short_int(const char *p, size_t n, int64_t *out) {
+  size_t neg = *p == '-';
+  const char *d = p + neg, *e = p + n;
+  size_t nd = n - neg;
+  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
+  uint64_t v = 0;
+  for (; d < e; d++) {
+    unsigned k = (unsigned)(unsigned char)*d - '0';
+    if (k > 9) return 0;
+    v = v * 10 + k;
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+
 /* A JSON integer that fits int64; fractions, exponents and overflow are
 ** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
 int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
@@ -540,16 +441,17 @@ int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
   char ch = *s->p, shown[JJ_SHOW_CAP];
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
+    if (JJ_LIKELY(short_int(s->p, n, out))) return 1;
     int r = jj_num_parse_int64(s->p, n, out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     jj_show(shown, sizeof shown, s->p, n, 0);
     if (r == JJ_NUM_NOT_INTEGER)
-      return c_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
+      return jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
                     "%s is not an integer", shown), -1;
     if (r == JJ_NUM_RANGE)
-      return c_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
+      return jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
                     "%s does not fit a 64-bit integer", shown), -1;
-    return c_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
+    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
                   "%s is not a valid number", shown), -1;
   }
   if (ch == 'n') return 0;
@@ -564,13 +466,14 @@ int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
   char ch = *s->p, shown[JJ_SHOW_CAP];
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
+    if (JJ_LIKELY(jj_num_short_double(s->p, n, out))) return 1;
     int r = jj_num_parse_double(s->p, n, out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     jj_show(shown, sizeof shown, s->p, n, 0);
     if (r == JJ_NUM_RANGE)
-      return c_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
+      return jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
                     "%s is out of range for a double", shown), -1;
-    return c_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
+    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
                   "%s is not a valid number", shown), -1;
   }
   if (ch == '"') {
@@ -614,7 +517,29 @@ static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
   jj_code code = t == JJ_DATE ? jj_date_parse(p, len, days, &e)
                               : jj_timestamp_parse(p, len, ts, &e);
   if (JJ_LIKELY(code == JJ_OK)) return 0;
-  return c_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
+  return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
+}
+
+/* 1 when p[0..n) is a date "YYYY-MM-DD" that exists: the common case of
+** a date column read as text, decided inline; 0 sends it to jj_date_parse
+** (which accepts exactly the same dates and says why the others fail). */
+static inline int date_ok(const char *p, size_t n) {
+  static const unsigned char mdays[13] = {0,  31, 29, 31, 30, 31, 30,
+                                          31, 31, 30, 31, 30, 31};
+  if (n != 10 || p[4] != '-' || p[7] != '-') return 0;
+  unsigned y0 = (unsigned)(unsigned char)p[0] - '0', y1 = (unsigned)(unsigned char)p[1] - '0';
+  unsigned y2 = (unsigned)(unsigned char)p[2] - '0', y3 = (unsigned)(unsigned char)p[3] - '0';
+  unsigned m0 = (unsigned)(unsigned char)p[5] - '0', m1 = (unsigned)(unsigned char)p[6] - '0';
+  unsigned d0 = (unsigned)(unsigned char)p[8] - '0', d1 = (unsigned)(unsigned char)p[9] - '0';
+  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (m0 > 9) | (m1 > 9) | (d0 > 9) | (d1 > 9))
+    return 0;
+  unsigned m = m0 * 10 + m1, d = d0 * 10 + d1;
+  if (m - 1 > 11 || d - 1 >= mdays[m]) return 0;
+  if (m == 2 && d == 29) { /* leap years only */
+    unsigned y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+    if (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)) return 0;
+  }
+  return 1;
 }
 
 /* Text of an s, d or t column: zero-copy without escapes (UTF-8 checked
@@ -635,10 +560,10 @@ int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
   if (t == JJ_TEXT) {
     if (!checked && JJ_UNLIKELY(!jj_utf8_valid(q, n, NULL))) {
       char shown[JJ_SHOW_CAP];
-      return c_fail(c, err, JJ_ERR_UTF8, c->row, col, s->p, "%s is not valid UTF-8",
+      return jj_cursor_fail(c, err, JJ_ERR_UTF8, c->row, col, s->p, "%s is not valid UTF-8",
                     jj_show(shown, sizeof shown, q, n, 1)), -1;
     }
-  } else {
+  } else if (t != JJ_DATE || !date_ok(q, n)) {
     jj_timestamp ts;
     int32_t days;
     if (check_calendar(c, col, s, t, q, n, &days, &ts, err)) return -1;
@@ -702,7 +627,7 @@ int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
   size_t m = jj_base64_decode(q, n, out, &bad, &why);
   if (m == (size_t)-1) {
     char shown[JJ_SHOW_CAP];
-    return c_fail(c, err, JJ_ERR_BASE64, c->row, col, s->p,
+    return jj_cursor_fail(c, err, JJ_ERR_BASE64, c->row, col, s->p,
                   "%s is not valid base64 (%s)",
                   jj_show(shown, sizeof shown, q, n, 1), why), -1;
   }
@@ -742,6 +667,7 @@ int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
   t->count = -1;
   t->count_at = JJ_NO_OFFSET;
   t->max_depth = d->max_depth > 2 ? d->max_depth - 2 : 0;
+  t->portable = d->portable;
   t->total = -1;
   t->path = path;
   t->outer_row = d->path ? d->outer_row : c->row;

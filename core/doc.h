@@ -49,6 +49,9 @@ struct jj_doc {
   int64_t count;      /* the header's "count", -1 when absent */
   size_t count_at;    /* offset of the "count" value (for JJ_ERR_COUNT) */
   unsigned max_depth; /* nesting allowed inside one value of a row */
+  int portable;       /* 1: scan with the portable scalar code even where
+                      ** SIMD is compiled in (tests compare the two paths);
+                      ** nested documents inherit it */
 
   /* Row index: offsets (from base) of the '[' of rows 1..nindex, appended by
   ** any cursor that scans a row past the frontier.  total is the number of
@@ -66,13 +69,17 @@ struct jj_doc {
 };
 
 /* Where one value of the current row lies.  n holds the length in its low
-** bits and JJ_SPAN_ESC when the value is a string with a backslash. */
+** bits, JJ_SPAN_ESC when the value is a string with a backslash, and
+** JJ_SPAN_HIGH when a string without a backslash has a byte >= 0x80 (one
+** without it is ASCII with no control character, so valid UTF-8 as it
+** stands: the text accessor skips the UTF-8 check). */
 typedef struct jj_span {
   const char *p;
   size_t n;
 } jj_span;
 #define JJ_SPAN_ESC (~(SIZE_MAX >> 1))
-#define JJ_SPAN_LEN(s) ((s).n & ~JJ_SPAN_ESC)
+#define JJ_SPAN_HIGH (JJ_SPAN_ESC >> 1)
+#define JJ_SPAN_LEN(s) ((s).n & ~(JJ_SPAN_ESC | JJ_SPAN_HIGH))
 
 /* A decoded value kept for the rest of the row (text with escapes, bytes),
 ** so reading it twice does not decode it twice.  Valid while gen equals the
@@ -107,6 +114,20 @@ struct jj_cursor {
   jj_chunk *chunks;    /* scratch memory (owned), cur = first with room */
   jj_chunk *cur;
 };
+
+/* Fail at byte `at` of row `row`, column `col` (col >= ncol: no column),
+** with the document's path for nested tables (cursor.c). */
+jj_code jj_cursor_fail(const jj_cursor *c, jj_error *err, jj_code code,
+                       int64_t row, size_t col, const char *at, const char *fmt,
+                       ...) JJ_PRINTF(7, 8);
+/* "expected <what>, found <token>" at p, or the end of the input
+** (cursor.c). */
+jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
+                           size_t col, const char *p, const char *what);
+
+/* Scan row `row` whose '[' is at p into c->v (one span per column) and set
+** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
+jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 
 /* Render a JSON value's text p[0..len) for a message: a string as its
 ** contents in double quotes, an array or object as "an array"/"an object",

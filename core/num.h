@@ -5,6 +5,7 @@
 #ifndef JJ_NUM_H
 #define JJ_NUM_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,42 @@ int jj_num_parse_int64(const char *p, size_t len, int64_t *out);
    zero or the correctly rounded subnormal. "-0", "-0.0", "-0e5" give -0.0. Grammar as above ->
    JJ_NUM_SYNTAX. Exponents of any length saturate (no integer overflow). */
 int jj_num_parse_double(const char *p, size_t len, double *out);
+
+/* The most common float, inline: [-](0|[1-9][0-9]*)[.[0-9]+] with at most 15 digits in all
+   ("19.99", "-0.5", "42").  The digits are then an exact integer w < 2^53 and 10^f an exact
+   double, so w / 10^f is one correctly rounded IEEE division: the value jj_num_parse_double gives
+   (Clinger's fast path, which it takes for the same inputs).  Returns 1 with *out set, or 0 (out
+   untouched) for anything else, which the caller passes to jj_num_parse_double. */
+static inline int jj_num_short_double(const char *p, size_t len, double *out) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53
+  static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char *s = p, *e = p + len, *ip, *fp;
+  int neg = len > 0 && *s == '-';
+  uint64_t w = 0;
+  unsigned d;
+  s += neg;
+  if (e - s > 16) return 0;
+  for (ip = s; s < e && (d = (unsigned)(unsigned char)*s - '0') < 10; s++) w = w * 10 + d;
+  if (s == ip || (*ip == '0' && s - ip > 1)) return 0;
+  fp = s; /* no fraction: 10^0 below */
+  if (s < e) {
+    if (*s != '.') return 0;
+    for (fp = ++s; s < e && (d = (unsigned)(unsigned char)*s - '0') < 10; s++) w = w * 10 + d;
+    if (s == fp || s != e || s - ip > 16) return 0; /* the '.' is not a digit */
+  } else if (s - ip > 15) {
+    return 0;
+  }
+  double v = (double)(int64_t)w / p10[e - fp];
+  *out = neg ? -v : v;
+  return 1;
+#else
+  (void)p;
+  (void)len;
+  (void)out;
+  return 0;
+#endif
+}
 
 /* Write the shortest decimal that reads back (round-to-nearest-even) to exactly v, in Python's
    repr() layout ("1.0", "0.0001", "1e+16", "1.5e-05", "5e-324", "-0.0"). v must be finite. Writes

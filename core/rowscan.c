@@ -1,0 +1,416 @@
+/*
+** rowscan.c — finding the values of one row: where each starts and ends,
+** checked for structure (JSON syntax of strings, literals and nested
+** values, the run of a number, the value count), nothing converted and
+** nothing allocated.  cursor.c moves between rows and reads values; this
+** file is its inner loop, the reader's hottest code.
+**
+** Two ways, one answer:
+**   - scan_row_with, the reference: value by value, the first byte says
+**     what the value is; strings are searched for their closing quote 16
+**     bytes at a time with SSE2 (8 at a time portably), numbers for the end
+**     of their run.  Whitespace is looked for only where the canonical byte
+**     is not.  It finds and reports every error.
+**   - scan_row_blocks (SSE2 only), for the common row: masks of 64 bytes at
+**     once (quotes, terminators, number bytes, backslashes and control
+**     bytes, bytes >= 0x80), the inside of strings by a prefix xor of the
+**     quotes, then each value's end is a few bit operations instead of a
+**     load that waits for the previous value's end.  It accepts only rows
+**     whose every value it can vouch for and gives then the same spans and
+**     flags as scan_row_with; for anything else, errors included, it
+**     declines and scan_row_with runs.
+** A string notes whether it holds a byte >= 0x80 (JJ_SPAN_HIGH), so pure
+** ASCII text skips the UTF-8 check when read.  A document's `portable` flag
+** selects the scalar code (tests compare both paths on the same input).
+*/
+#include <string.h>
+
+#include "doc.h"
+
+#if defined(__SSE2__) && !defined(JJ_NO_SIMD)
+#include <emmintrin.h>
+#define JJ_SSE2 1
+#endif
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                     \
+    (defined(__GNUC__) || defined(__clang__))
+#define JJ_LE_CTZ 1
+#endif
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* The high bit of every byte of w that is '"', '\\' or below 0x20; exact
+** up to the first such byte (borrows may flag bytes after it), which is
+** all string_end needs. */
+static inline uint64_t special_mask(uint64_t w) {
+  uint64_t q = w ^ (ONES * '"');
+  uint64_t b = w ^ (ONES * '\\');
+  uint64_t zq = (q - ONES) & ~q;
+  uint64_t zb = (b - ONES) & ~b;
+  uint64_t lt = (w - ONES * 0x20) & ~w;
+  return (zq | zb | lt) & HIGHS;
+}
+
+/* Skip the values after the last expected one (p on the ',') to say how
+** many the row has. */
+static jj_code extra_values(jj_cursor *c, const char *p, const char *open,
+                            int64_t row, jj_error *err) {
+  const char *end = c->doc->end;
+  size_t found = c->ncol;
+  for (;;) {
+    const char *bad = p, *why = "";
+    jj_code code = JJ_ERR_SYNTAX;
+    p = jj_ws(p + 1, end);
+    const char *q = jj_json_skip(p, end, c->doc->max_depth, &bad, &code, &why);
+    if (!q && bad == p && code == JJ_ERR_SYNTAX) return jj_cursor_expected(c, err, row, c->ncol, p, "a value");
+    if (!q) return jj_cursor_fail(c, err, code, row, c->ncol, bad, "%s", why);
+    found++;
+    p = jj_ws(q, end);
+    if (p < end && *p == ']') break;
+    if (p >= end || *p != ',')
+      return jj_cursor_expected(c, err, row, c->ncol, p, "',' or ']' after a value");
+  }
+  return jj_cursor_fail(c, err, JJ_ERR_ROW, row, c->ncol, open,
+                "expected %zu value%s, found %zu", c->ncol,
+                c->ncol == 1 ? "" : "s", found);
+}
+
+/* What the first byte of a value says it is (scan_row dispatches on it). */
+enum { V_BAD, V_STR, V_NUM, V_NULL, V_TRUE, V_FALSE, V_NEST, V_WS, V_CLOSE };
+static const unsigned char value_kind[256] = {
+    ['"'] = V_STR, ['-'] = V_NUM, ['0'] = V_NUM, ['1'] = V_NUM, ['2'] = V_NUM,
+    ['3'] = V_NUM, ['4'] = V_NUM, ['5'] = V_NUM, ['6'] = V_NUM, ['7'] = V_NUM,
+    ['8'] = V_NUM, ['9'] = V_NUM, ['n'] = V_NULL, ['t'] = V_TRUE, ['f'] = V_FALSE,
+    ['['] = V_NEST, ['{'] = V_NEST, [' '] = V_WS, ['\t'] = V_WS, ['\n'] = V_WS,
+    ['\r'] = V_WS, [']'] = V_CLOSE};
+
+/* Bytes of a number token (jj_num_span's set): the parsers check the
+** grammar when the value is read. */
+static const unsigned char num_byte[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+    ['7'] = 1, ['8'] = 1, ['9'] = 1, ['+'] = 1, ['-'] = 1, ['.'] = 1, ['e'] = 1,
+    ['E'] = 1};
+
+/* End of the string whose opening quote is at s, the fast way: 16 bytes at
+** a time with SSE2 (simd != 0 and compiled in), else 8 at a time with the
+** bit tricks of text.c, else byte by byte.  Returns a pointer past the
+** closing quote with *flags JJ_SPAN_ESC (a backslash inside) or
+** JJ_SPAN_HIGH (no backslash, some byte >= 0x80), or NULL for anything
+** unusual (a control character, no end): the caller then asks
+** jj_string_scan, which says exactly what is wrong.  Agrees with
+** jj_string_scan on every string it accepts: the first '"' not taken by a
+** backslash ends it. */
+static inline const char *string_end(const char *s, const char *end,
+                                     size_t *flags, int simd) {
+  const char *q = s + 1;
+  unsigned hi = 0;
+  size_t esc = 0;
+  (void)simd;
+  for (;;) {
+#ifdef JJ_SSE2
+    if (simd && end - q >= 16) {
+      const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+      const __m128i c1f = _mm_set1_epi8(0x1f);
+      __m128i sp = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+      sp = _mm_or_si128(sp, _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f));
+      unsigned m = (unsigned)_mm_movemask_epi8(sp);
+      unsigned h = (unsigned)_mm_movemask_epi8(x);
+      if (!m) {
+        hi |= h;
+        q += 16;
+        continue;
+      }
+      unsigned k = (unsigned)__builtin_ctz(m);
+      hi |= h & ((1u << k) - 1);
+      q += k;
+    } else
+#endif
+#ifdef JJ_LE_CTZ
+    if (end - q >= 8) {
+      uint64_t w, m;
+      memcpy(&w, q, 8);
+      m = special_mask(w);
+      if (!m) {
+        hi |= (w & HIGHS) != 0;
+        q += 8;
+        continue;
+      }
+      unsigned k = (unsigned)__builtin_ctzll(m) >> 3;
+      hi |= (w & HIGHS & ((UINT64_C(1) << (8 * k)) - 1)) != 0;
+      q += k;
+    } else
+#endif
+    {
+      for (;;) {
+        if (q >= end) return NULL;
+        unsigned char b = (unsigned char)*q;
+        if (b == '"' || b == '\\' || b < 0x20) break;
+        hi |= b >> 7;
+        q++;
+      }
+    }
+    if (JJ_LIKELY(*q == '"')) {
+      *flags = esc ? JJ_SPAN_ESC : hi ? JJ_SPAN_HIGH : 0;
+      return q + 1;
+    }
+    if (*q != '\\' || end - q < 2 || (unsigned char)q[1] < 0x20) return NULL;
+    esc = 1;
+    q += 2;
+  }
+}
+
+/* End of the number token at s (s[0] is '-' or a digit): past the longest
+** run of num_byte bytes, as jj_num_span measures it.  With SSE2, 16 bytes
+** are classified at once, so the varying lengths of numbers cost no
+** mispredicted loop exits. */
+static inline const char *number_end(const char *s, const char *end, int simd) {
+  const char *q = s + 1;
+  (void)simd;
+#ifdef JJ_SSE2
+  if (simd) {
+    while (end - q >= 16) {
+      const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+      /* '+' ',' '-' '.' '/' '0'-'9' are 0x2b-0x39: keep them but ',' '/' */
+      const __m128i y = _mm_sub_epi8(x, _mm_set1_epi8(0x2b));
+      __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(14)), y);
+      in = _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')), in);
+      in = _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('/')), in);
+      in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+                                           _mm_set1_epi8('e')));
+      unsigned m = ~(unsigned)_mm_movemask_epi8(in) & 0xffffu;
+      if (m) return q + __builtin_ctz(m);
+      q += 16;
+    }
+  }
+#endif
+  while (q < end && num_byte[(unsigned char)*q]) q++;
+  return q;
+}
+
+/* Scan row `row` whose '[' is at p, recording one span per column.  On
+** success c->pos is past its ']'.  Inlined twice below: once with SIMD
+** string scanning, once portable. */
+static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
+                                    jj_error *err, int simd) {
+  const char *const end = c->doc->end, *const open = p;
+  jj_span *const v = c->v;
+  const size_t n = c->ncol;
+  size_t i = 0;
+  p++;
+  for (;;) {
+    const char *s = p;
+    if (JJ_UNLIKELY(p >= end)) return jj_cursor_expected(c, err, row, i, p, "a value");
+    const unsigned kind = value_kind[(unsigned char)*p];
+    if (JJ_LIKELY(kind == V_STR)) {
+      size_t flags = 0;
+      p = string_end(s, end, &flags, simd);
+      if (JJ_UNLIKELY(!p)) { /* jj_string_scan says what is wrong */
+        int esc = 0;
+        size_t bad = 0;
+        const char *why = "";
+        p = jj_string_scan(s, end, &esc, &bad, &why);
+        if (!p) return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, row, i, s + bad, "%s", why);
+        flags = esc ? JJ_SPAN_ESC : JJ_SPAN_HIGH; /* HIGH: UTF-8 checked on read */
+      }
+      v[i].p = s;
+      v[i].n = (size_t)(p - s) | flags;
+    } else if (JJ_LIKELY(kind == V_NUM)) {
+      p = number_end(p, end, simd);
+      v[i].p = s;
+      v[i].n = (size_t)(p - s);
+    } else switch (kind) {
+      case V_NULL:
+        if (end - p < 4 || memcmp(p, "null", 4) != 0) goto bad_value;
+        p += 4;
+        v[i].p = s;
+        v[i].n = 4;
+        break;
+      case V_TRUE:
+        if (end - p < 4 || memcmp(p, "true", 4) != 0) goto bad_value;
+        p += 4;
+        v[i].p = s;
+        v[i].n = 4;
+        break;
+      case V_FALSE:
+        if (end - p < 5 || memcmp(p, "false", 5) != 0) goto bad_value;
+        p += 5;
+        v[i].p = s;
+        v[i].n = 5;
+        break;
+      case V_NEST: {
+        const char *bad = p, *why = "";
+        jj_code code = JJ_ERR_SYNTAX;
+        p = jj_json_skip(s, end, c->doc->max_depth, &bad, &code, &why);
+        if (!p) return jj_cursor_fail(c, err, code, row, i, bad, "%s", why);
+        v[i].p = s;
+        v[i].n = (size_t)(p - s);
+        break;
+      }
+      case V_WS:
+        p = jj_json_ws(p, end);
+        continue;
+      case V_CLOSE:
+        if (i == 0)
+          return jj_cursor_fail(c, err, JJ_ERR_ROW, row, n, open,
+                        "expected %zu value%s, found 0", n, n == 1 ? "" : "s");
+        goto bad_value;
+      default:
+        goto bad_value;
+    }
+    i++;
+    if (JJ_LIKELY(p < end && *p == ',')) {
+      if (JJ_UNLIKELY(i == n)) return extra_values(c, p, open, row, err);
+      p++;
+      continue;
+    }
+    p = jj_ws(p, end);
+    if (JJ_LIKELY(p < end && *p == ']')) {
+      if (JJ_UNLIKELY(i != n))
+        return jj_cursor_fail(c, err, JJ_ERR_ROW, row, n, open,
+                      "expected %zu value%s, found %zu", n, n == 1 ? "" : "s", i);
+      c->pos = p + 1;
+      return JJ_OK;
+    }
+    if (p < end && *p == ',') {
+      if (JJ_UNLIKELY(i == n)) return extra_values(c, p, open, row, err);
+      p++;
+      continue;
+    }
+    return jj_cursor_expected(c, err, row, i - 1, p, "',' or ']' after a value");
+  }
+bad_value:
+  return jj_cursor_expected(c, err, row, i, p, "a value");
+}
+
+#ifdef JJ_SSE2
+/* Bit k of each mask describes byte k of a 64-byte window. */
+typedef struct row_masks {
+  uint64_t quote; /* '"' */
+  uint64_t term;  /* ',' or ']' (a value's terminator when outside strings) */
+  uint64_t odd;   /* '\\' or a byte below 0x20: the fast path gives up */
+  uint64_t high;  /* bytes >= 0x80 */
+  uint64_t num;   /* number bytes (num_byte) */
+} row_masks;
+
+/* The masks of 16 bytes at w, shifted to bit sh of the window's masks. */
+static inline void chunk_masks(const char *w, int sh, row_masks *m) {
+  const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)w);
+  const __m128i comma = _mm_set1_epi8(','), c1f = _mm_set1_epi8(0x1f);
+  const __m128i is_comma = _mm_cmpeq_epi8(x, comma);
+  m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << sh;
+  m->term |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                 _mm_or_si128(is_comma, _mm_cmpeq_epi8(x, _mm_set1_epi8(']')))) << sh;
+  m->odd |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+                             _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f))) << sh;
+  m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(x) << sh;
+  /* '+' ',' '-' '.' '/' '0'-'9' are 0x2b-0x39: all but ',' and '/'; and e E */
+  const __m128i y = _mm_sub_epi8(x, _mm_set1_epi8(0x2b));
+  __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(14)), y);
+  in = _mm_andnot_si128(_mm_or_si128(is_comma, _mm_cmpeq_epi8(x, _mm_set1_epi8('/'))), in);
+  in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+                                       _mm_set1_epi8('e')));
+  m->num |= (uint64_t)(unsigned)_mm_movemask_epi8(in) << sh;
+}
+
+/* The masks of w[0..64) (the caller checked the 64 bytes exist). */
+static inline void window_masks(const char *w, row_masks *m) {
+  *m = (row_masks){0, 0, 0, 0, 0};
+  chunk_masks(w, 0, m);
+  chunk_masks(w + 16, 16, m);
+  chunk_masks(w + 32, 32, m);
+  chunk_masks(w + 48, 48, m);
+}
+
+/* Bits from the first '"' of each pair up to (not including) its mate:
+** "inside a string" for a window that starts outside one, as long as no
+** backslash comes first. */
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* The row at p ('[') the fast way, for the common row: values separated
+** by ',' with no whitespace, no backslash or control byte, no nested value,
+** no value longer than about 60 bytes, at least 64 bytes left.  The masks
+** of 64 bytes are computed at once, so finding each value's end is a few
+** bit operations instead of a chain of dependent loads.  Returns 1 with
+** every span set and c->pos past the ']', exactly as scan_row_with would
+** set them (the same spans and flags), or 0 when the row is not that
+** simple or has an error: the caller then scans it with scan_row_with,
+** which also finds and reports any error.  Only accepts: nothing here
+** reports an error. */
+static inline int scan_row_blocks(jj_cursor *c, const char *p) {
+  const char *const end = c->doc->end;
+  jj_span *const v = c->v;
+  const size_t n = c->ncol;
+  const char *w = p + 1; /* a window starts at a value's first byte */
+  size_t i = 0;
+  for (;;) {
+    row_masks m;
+    if (end - w < 64) return 0;
+    window_masks(w, &m);
+    uint64_t term = m.term & ~prefix_xor(m.quote), done = 0;
+    unsigned start = 0;
+    while (term) {
+      const uint64_t tb = term & (0 - term); /* the next terminator's bit */
+      const uint64_t range = (tb - 1) & ~done; /* the value's bytes */
+      const unsigned e = (unsigned)__builtin_ctzll(tb);
+      const char *s = w + start;
+      const size_t len = e - start;
+      size_t flags = 0;
+      term ^= tb;
+      done |= (tb - 1) | tb;
+      if ((m.odd & range) || !range) return 0;
+      if (*s == '"') {
+        if ((m.quote & range) != ((range & (0 - range)) | (tb >> 1)) || len < 2) return 0;
+        flags = (m.high & range) ? JJ_SPAN_HIGH : 0;
+      } else if (value_kind[(unsigned char)*s] == V_NUM) {
+        if ((m.num & range) != range) return 0;
+      } else if (!(len == 4 && (memcmp(s, "null", 4) == 0 || memcmp(s, "true", 4) == 0)) &&
+                 !(len == 5 && memcmp(s, "false", 5) == 0)) {
+        return 0;
+      }
+      v[i].p = s;
+      v[i].n = len | flags;
+      i++;
+      if (w[e] == ']') {
+        if (i != n) return 0;
+        c->pos = w + e + 1;
+        return 1;
+      }
+      if (i == n) return 0;
+      start = e + 1;
+    }
+    if (start == 0) return 0; /* one value fills the window */
+    w += start;
+  }
+}
+#endif
+
+/* The two instances of scan_row_with. */
+static jj_code scan_row_simd(jj_cursor *c, const char *p, int64_t row,
+                             jj_error *err) {
+  return scan_row_with(c, p, row, err, 1);
+}
+static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
+                                 jj_error *err) {
+  return scan_row_with(c, p, row, err, 0);
+}
+
+/* See doc.h: the block path first where it is compiled in and allowed,
+** else (or when it declines) the value-by-value scan. */
+jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
+  if (c->doc->portable) return scan_row_portable(c, p, row, err);
+#ifdef JJ_SSE2
+  if (JJ_LIKELY(scan_row_blocks(c, p))) return JJ_OK;
+#endif
+  return scan_row_simd(c, p, row, err);
+}
