@@ -23,9 +23,6 @@
 #include "num.h"
 #include "numtables.h"
 
-#ifdef __SIZEOF_INT128__
-__extension__ typedef unsigned __int128 jj_u128;
-#endif
 
 #define INF_BITS UINT64_C(0x7FF0000000000000)
 /* Keeps the rare slow paths (and their 500-byte big integers) out of the hot function's frame. */
@@ -108,21 +105,6 @@ static inline void scan_digits(const char **ps, const char *end, uint64_t *w) {
   }
   *ps = s;
   *w = v;
-}
-
-/* 64x64 -> 128 bit product; returns the high half, stores the low half. */
-static inline uint64_t mul64(uint64_t a, uint64_t b, uint64_t *lo) {
-#ifdef __SIZEOF_INT128__
-  jj_u128 p = (jj_u128)a * b;
-  *lo = (uint64_t)p;
-  return (uint64_t)(p >> 64);
-#else
-  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-  *lo = (mid << 32) | (uint32_t)p00;
-  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
 }
 
 /* Number of leading zero bits of x (x != 0). */
@@ -295,13 +277,13 @@ static uint64_t eisel_lemire(uint64_t w, int q, uint64_t *trunc) {
   uint64_t wn = w << lz;
   const uint64_t *t = jj_pow5_128[q - JJ_POW5_MIN];
   int base = jj_log2_pow10(q) - lz + 1012;
-  uint64_t lo, hi = mul64(wn, t[0], &lo);
+  uint64_t lo, hi = jj_mul64(wn, t[0], &lo);
   uint64_t r = round_top(hi, lo, base, 0, 0, 0, 0, trunc);
 #ifdef JJ_NUM_TEST_EXACT /* test builds only: every case goes to the exact fallback */
   return UNDECIDED;
 #endif
   if (r != UNDECIDED) return r;
-  uint64_t l_lo, l_hi = mul64(wn, t[1], &l_lo);
+  uint64_t l_lo, l_hi = jj_mul64(wn, t[1], &l_lo);
   lo += l_hi;
   hi += lo < l_hi;
   return round_top(hi, lo, base, 1, l_lo, wn, q >= 0 && q <= JJ_POW5_EXACT_MAX, trunc);

@@ -16,9 +16,6 @@
 #include "num.h"
 #include "numtables.h"
 
-#ifdef __SIZEOF_INT128__
-__extension__ typedef unsigned __int128 jj_u128;
-#endif
 
 /* Word-at-a-time tricks need little-endian loads (a test build may define JJ_SWAR to 0). */
 #ifndef JJ_SWAR
@@ -60,21 +57,6 @@ static const uint64_t pow10_u64[20] = {UINT64_C(1),
                                        UINT64_C(100000000000000000),
                                        UINT64_C(1000000000000000000),
                                        UINT64_C(10000000000000000000)};
-
-/* 64x64 -> 128 bit product; returns the high half, stores the low half. */
-static inline uint64_t mul64(uint64_t a, uint64_t b, uint64_t *lo) {
-#ifdef __SIZEOF_INT128__
-  jj_u128 p = (jj_u128)a * b;
-  *lo = (uint64_t)p;
-  return (uint64_t)(p >> 64);
-#else
-  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-  *lo = (mid << 32) | (uint32_t)p00;
-  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
-}
 
 /* Number of decimal digits of f (f >= 1). */
 static inline int count_digits(uint64_t f) {
@@ -120,8 +102,8 @@ static void write_digits(char *dst, uint64_t f, int n) {
 /* Schubfach's round-to-odd product: floor(g * cp / 2^127) with its lowest bit set when the
    (approximated) remainder is nonzero, where g = g1 * 2^63 + g0. */
 static inline uint64_t rop(uint64_t g1, uint64_t g0, uint64_t cp) {
-  uint64_t x0, x1 = mul64(g0, cp, &x0);
-  uint64_t y0, y1 = mul64(g1, cp, &y0);
+  uint64_t x0, x1 = jj_mul64(g0, cp, &x0);
+  uint64_t y0, y1 = jj_mul64(g1, cp, &y0);
   uint64_t z = (y0 >> 1) + x1;
   uint64_t vbp = y1 + (z >> 63);
   (void)x0;

@@ -31,4 +31,23 @@ static inline int jj_log10_pow2(int x) { return jj_mulshift_floor(x, 78913, 18, 
 /* floor(log10(3/4*2^q)), -1200 <= q <= 1100; constants verified exhaustively by the generator. */
 static inline int jj_log10_3q_pow2(int x) { return jj_mulshift_floor(x, 157827, 19, -65507); }
 
+/* 64x64 -> 128 bit product, shared by the parser and the printer: returns
+   the high half and stores the low half. */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 jj_u128;
+#endif
+static inline uint64_t jj_mul64(uint64_t a, uint64_t b, uint64_t *lo) {
+#ifdef __SIZEOF_INT128__
+  jj_u128 p = (jj_u128)a * b;
+  *lo = (uint64_t)p;
+  return (uint64_t)(p >> 64);
+#else
+  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+  *lo = (mid << 32) | (uint32_t)p00;
+  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+}
+
 #endif /* JJ_NUMTABLES_H */

@@ -150,6 +150,24 @@ def render():
         h.append("/* %s; constants verified exhaustively by the generator. */" % doc)
         h.append("static inline int %s(int x) { return jj_mulshift_floor(x, %d, %d, %d); }\n"
                  % (fn, mul, shift, add))
+    h.append("/* 64x64 -> 128 bit product, shared by the parser and the printer: returns\n"
+             "   the high half and stores the low half. */")
+    h.append("#ifdef __SIZEOF_INT128__\n"
+             "__extension__ typedef unsigned __int128 jj_u128;\n"
+             "#endif\n"
+             "static inline uint64_t jj_mul64(uint64_t a, uint64_t b, uint64_t *lo) {\n"
+             "#ifdef __SIZEOF_INT128__\n"
+             "  jj_u128 p = (jj_u128)a * b;\n"
+             "  *lo = (uint64_t)p;\n"
+             "  return (uint64_t)(p >> 64);\n"
+             "#else\n"
+             "  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;\n"
+             "  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;\n"
+             "  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;\n"
+             "  *lo = (mid << 32) | (uint32_t)p00;\n"
+             "  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);\n"
+             "#endif\n"
+             "}\n")
     h.append("#endif /* JJ_NUMTABLES_H */")
     return "\n".join(c_src), "\n".join(h) + "\n"
 
