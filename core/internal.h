@@ -119,6 +119,22 @@ const char *jj_string_scan(const char *p, const char *end, int *has_escape,
 size_t jj_string_decode(const char *p, size_t len, char *out, size_t *bad,
                         jj_code *code, const char **why);
 
+/* Word-at-a-time string scanning (text.c, rowscan.c).  JJ_ONES has 0x01 in
+** every byte, JJ_HIGHS 0x80.  jj_special_mask(w) sets the high bit of every
+** byte of w that is '"', '\\' or below 0x20; it is exact up to the first
+** such byte (borrows may flag bytes after it), which is all a search for
+** the first special byte needs. */
+#define JJ_ONES UINT64_C(0x0101010101010101)
+#define JJ_HIGHS UINT64_C(0x8080808080808080)
+static inline uint64_t jj_special_mask(uint64_t w) {
+  uint64_t q = w ^ (JJ_ONES * '"');
+  uint64_t b = w ^ (JJ_ONES * '\\');
+  uint64_t zq = (q - JJ_ONES) & ~q;
+  uint64_t zb = (b - JJ_ONES) & ~b;
+  uint64_t lt = (w - JJ_ONES * 0x20) & ~w;
+  return (zq | zb | lt) & JJ_HIGHS;
+}
+
 /* Check the contents of a JSON string with no backslash: UTF-8 only (raw
 ** control characters were already refused by jj_string_scan).  1 valid, 0
 ** not, *bad as jj_utf8_valid. */

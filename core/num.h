@@ -9,6 +9,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Eight bytes at a time (SWAR: digit runs in the parser, digit pairs in the
+   printer) needs little-endian 8-byte loads.  A test build may define JJ_SWAR
+   to 0 to check the portable loops. */
+#ifndef JJ_SWAR
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JJ_SWAR 1
+#else
+#define JJ_SWAR 0
+#endif
+#endif
+
 /* Result codes of the number parsers. */
 enum { JJ_NUM_OK = 0, JJ_NUM_SYNTAX = 1, JJ_NUM_NOT_INTEGER = 2, JJ_NUM_RANGE = 3 };
 

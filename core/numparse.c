@@ -53,16 +53,6 @@ static const unsigned char num_char[256] = {
 /* True for '0'..'9' (unsigned compare, one branch). */
 static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
 
-/* Eight digits at a time (SWAR) needs a little-endian 8-byte load. */
-#ifndef JJ_SWAR /* a test build may define it to 0 to check the portable digit loop */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JJ_SWAR 1
-#else
-#define JJ_SWAR 0
-#endif
-#endif
-
 #if JJ_SWAR
 /* Load 8 bytes (unaligned, no aliasing issue). */
 static inline uint64_t load8(const char *p) {

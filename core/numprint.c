@@ -17,16 +17,6 @@
 #include "numtables.h"
 
 
-/* Word-at-a-time tricks need little-endian loads (a test build may define JJ_SWAR to 0). */
-#ifndef JJ_SWAR
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define JJ_SWAR 1
-#else
-#define JJ_SWAR 0
-#endif
-#endif
-
 #define MASK63 ((UINT64_C(1) << 63) - 1)
 #define FRAC_MASK ((UINT64_C(1) << 52) - 1)
 

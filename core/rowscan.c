@@ -37,20 +37,6 @@
 #define JJ_LE_CTZ 1
 #endif
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* The high bit of every byte of w that is '"', '\\' or below 0x20; exact
-** up to the first such byte (borrows may flag bytes after it), which is
-** all string_end needs. */
-static inline uint64_t special_mask(uint64_t w) {
-  uint64_t q = w ^ (ONES * '"');
-  uint64_t b = w ^ (ONES * '\\');
-  uint64_t zq = (q - ONES) & ~q;
-  uint64_t zb = (b - ONES) & ~b;
-  uint64_t lt = (w - ONES * 0x20) & ~w;
-  return (zq | zb | lt) & HIGHS;
-}
 
 /* Skip the values after the last expected one (p on the ',') to say how
 ** many the row has. */
@@ -131,14 +117,14 @@ static inline const char *string_end(const char *s, const char *end,
     if (end - q >= 8) {
       uint64_t w, m;
       memcpy(&w, q, 8);
-      m = special_mask(w);
+      m = jj_special_mask(w);
       if (!m) {
-        hi |= (w & HIGHS) != 0;
+        hi |= (w & JJ_HIGHS) != 0;
         q += 8;
         continue;
       }
       unsigned k = (unsigned)__builtin_ctzll(m) >> 3;
-      hi |= (w & HIGHS & ((UINT64_C(1) << (8 * k)) - 1)) != 0;
+      hi |= (w & JJ_HIGHS & ((UINT64_C(1) << (8 * k)) - 1)) != 0;
       q += k;
     } else
 #endif

@@ -21,9 +21,6 @@
 
 #include "internal.h"
 
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                     \
     (defined(__GNUC__) || defined(__clang__))
@@ -41,17 +38,6 @@ static const unsigned char special[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,  /* 0x50 '\\' */
 };
 
-/* The high bit of every byte of w that is '"', '\\' or below 0x20 (exact
-** for "is there any"; see the file comment for which bits are reliable). */
-static inline uint64_t special_mask(uint64_t w) {
-  uint64_t q = w ^ (ONES * '"');
-  uint64_t b = w ^ (ONES * '\\');
-  uint64_t zq = (q - ONES) & ~q;
-  uint64_t zb = (b - ONES) & ~b;
-  uint64_t lt = (w - ONES * 0x20) & ~w;
-  return (zq | zb | lt) & HIGHS;
-}
-
 /* First byte in [s, end) that is special, or end.  Used by the scanner and
 ** the escaper to skip plain runs quickly. */
 static const char *find_special(const char *s, const char *end) {
@@ -59,9 +45,9 @@ static const char *find_special(const char *s, const char *end) {
     uint64_t w0, w1, m;
     memcpy(&w0, s, 8);
     memcpy(&w1, s + 8, 8);
-    m = special_mask(w0);
+    m = jj_special_mask(w0);
     if (!m) {
-      m = special_mask(w1);
+      m = jj_special_mask(w1);
       if (!m) {
         s += 16;
         continue;
@@ -101,13 +87,13 @@ int jj_utf8_valid(const char *p, size_t len, size_t *bad) {
         uint64_t w0, w1;
         memcpy(&w0, s, 8);
         memcpy(&w1, s + 8, 8);
-        if ((w0 | w1) & HIGHS) break;
+        if ((w0 | w1) & JJ_HIGHS) break;
         s += 16;
       }
       if (e - s >= 8) {
         uint64_t w;
         memcpy(&w, s, 8);
-        if (!(w & HIGHS)) s += 8;
+        if (!(w & JJ_HIGHS)) s += 8;
       }
       while (s < e && *s < 0x80) s++;
       continue;
