@@ -433,26 +433,37 @@ static inline int short_int(const char *p, size_t n, int64_t *out) {
   return 1;
 }
 
+/* The error of a number the parsers refused with code r (num.h): broken
+** grammar is JJ_ERR_SYNTAX; a fraction in an integer column or a value out
+** of range (`out_of_range` says which range) is JJ_ERR_RANGE.  Returns -1. */
+static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
+                       const char *out_of_range, jj_error *err) {
+  char shown[JJ_SHOW_CAP];
+  jj_show(shown, sizeof shown, s->p, JJ_SPAN_LEN(*s), 0);
+  if (r == JJ_NUM_NOT_INTEGER)
+    jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
+                   "%s is not an integer", shown);
+  else if (r == JJ_NUM_RANGE)
+    jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p, "%s %s", shown,
+                   out_of_range);
+  else
+    jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
+                   "%s is not a valid number", shown);
+  return -1;
+}
+
 /* A JSON integer that fits int64; fractions, exponents and overflow are
 ** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
 int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
   const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
   if (!s) return -1;
-  char ch = *s->p, shown[JJ_SHOW_CAP];
+  char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
     if (JJ_LIKELY(short_int(s->p, n, out))) return 1;
     int r = jj_num_parse_int64(s->p, n, out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
-    jj_show(shown, sizeof shown, s->p, n, 0);
-    if (r == JJ_NUM_NOT_INTEGER)
-      return jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
-                    "%s is not an integer", shown), -1;
-    if (r == JJ_NUM_RANGE)
-      return jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
-                    "%s does not fit a 64-bit integer", shown), -1;
-    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
-                  "%s is not a valid number", shown), -1;
+    return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
   }
   if (ch == 'n') return 0;
   return wrong_kind(c, col, s, "an integer", err);
@@ -463,18 +474,13 @@ int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
 int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
   const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
   if (!s) return -1;
-  char ch = *s->p, shown[JJ_SHOW_CAP];
+  char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
     if (JJ_LIKELY(jj_num_short_double(s->p, n, out))) return 1;
     int r = jj_num_parse_double(s->p, n, out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
-    jj_show(shown, sizeof shown, s->p, n, 0);
-    if (r == JJ_NUM_RANGE)
-      return jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
-                    "%s is out of range for a double", shown), -1;
-    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
-                  "%s is not a valid number", shown), -1;
+    return number_fail(c, col, s, r, "is out of range for a double", err);
   }
   if (ch == '"') {
     const char *p;
