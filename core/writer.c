@@ -14,8 +14,14 @@
 ** jj_writer_new.  Top-level rows are separated by ",\n", nested rows by ",".
 **
 ** Speed: every value reserves its worst-case size once, then writes
-** straight into the buffer (no per-byte bounds checks); text is escaped by
-** jj_string_escape, which copies runs of plain bytes with one memcpy.
+** straight into the buffer (no per-byte bounds checks).  The common case of
+** a value is inline: the column types are cached in flat arrays (a `level`
+** per schema), the room check is one comparison, and the uncommon cases
+** (header not written, dead writer, wrong kind, buffer full) go to one
+** out-of-line function that does the full checks in their usual order.
+** Text that is plain printable ASCII (nothing to escape, nothing to
+** validate) is checked and copied 8 bytes at a time in one pass; any other
+** text is checked by jj_utf8_valid and escaped by jj_string_escape.
 **
 ** Nesting: a stack of frames, one per open table (frame 0 is the document).
 ** A frame knows its schema, how many values the current row has, and how
@@ -39,9 +45,21 @@
 /* Sink mode: pass the buffer on once it holds this much. */
 #define FLUSH_AT 65536
 
+/* The column types of one schema (the top level or a nested table) as a
+** flat array, so the value path reads a byte instead of calling into
+** schema.c; sub[i] is the level of nested column i.  Built once by
+** jj_writer_new (level_new) and freed by jj_writer_free (level_free). */
+typedef struct level {
+  size_t ncols;
+  struct level **sub;    /* ncols entries, NULL unless JJ_TABLE; or NULL
+                         ** when the schema has no nested column */
+  unsigned char types[]; /* ncols jj_type letters */
+} level;
+
 /* One open table. */
 typedef struct frame {
   const jj_schema *s; /* borrowed from the writer's schema */
+  const level *lv;    /* the cached types of s, owned by the writer */
   size_t ncols;
   size_t col;   /* values written in the current row */
   int64_t rows; /* rows ended in this table */
@@ -56,6 +74,7 @@ struct jj_writer {
   size_t meta_len;
   int started;  /* the header is written */
   int finished; /* jj_writer_finish succeeded */
+  level *top;   /* owned: the cached types of `schema` (level_free) */
   frame *stack; /* owned, max_depth frames */
   size_t depth; /* index of the innermost open table */
   size_t max_depth;
@@ -207,6 +226,35 @@ static size_t schema_depth(const jj_schema *s) {
   return deepest + 1;
 }
 
+/* Free a level and the levels below it.  NULL is a no-op. */
+static void level_free(level *lv) {
+  if (!lv) return;
+  if (lv->sub)
+    for (size_t i = 0; i < lv->ncols; i++) level_free(lv->sub[i]);
+  free(lv->sub);
+  free(lv);
+}
+
+/* The cached types of s and of its nested tables; NULL when out of
+** memory.  Freed with level_free. */
+static level *level_new(const jj_schema *s) {
+  size_t n = jj_schema_columns(s);
+  level *lv = malloc(sizeof *lv + n);
+  if (!lv) return NULL;
+  lv->ncols = n;
+  lv->sub = NULL;
+  for (size_t i = 0; i < n; i++) {
+    lv->types[i] = (unsigned char)jj_schema_type(s, i);
+    if (lv->types[i] != JJ_TABLE) continue;
+    if (!lv->sub && !(lv->sub = calloc(n, sizeof *lv->sub))) goto oom;
+    if (!(lv->sub[i] = level_new(jj_schema_table(s, i)))) goto oom;
+  }
+  return lv;
+oom:
+  level_free(lv); /* sub entries not yet built are NULL (calloc) */
+  return NULL;
+}
+
 /* The writer borrows s; its frames are sized by the schema's nesting.  In
 ** sink mode the buffer starts at its full 64 KiB so it never grows for
 ** ordinary values. */
@@ -228,11 +276,13 @@ jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
   w->ctx = ctx;
   w->max_depth = depth;
   w->stack = calloc(w->max_depth, sizeof *w->stack);
-  if (!w->stack || jj_buf_reserve(&w->out, sink ? FLUSH_AT + 4096 : 4096)) {
+  w->top = level_new(s);
+  if (!w->stack || !w->top || jj_buf_reserve(&w->out, sink ? FLUSH_AT + 4096 : 4096)) {
     jj_writer_free(w);
     goto oom;
   }
   w->stack[0].s = s;
+  w->stack[0].lv = w->top;
   w->stack[0].ncols = jj_schema_columns(s);
   jj_error_clear(&w->err);
   return w;
@@ -340,29 +390,17 @@ static jj_code too_many(jj_writer *w) {
                   f->ncols);
 }
 
-/* Start a value of kind t (0: null, fits any column) that needs at most
-** `need` bytes: check the row and column, reserve, write the separator.
-** Returns where the value goes (out.len not yet advanced), or NULL with
-** the writer dead. */
-static char *value_begin(jj_writer *w, jj_type t, size_t need) {
-  if (JJ_UNLIKELY(!w->started || w->err.code || w->finished) && begin_slow(w))
-    return NULL;
-  frame *f = &w->stack[w->depth];
-  if (JJ_UNLIKELY(f->col >= f->ncols)) {
-    too_many(w);
-    return NULL;
-  }
-  jj_type ct = jj_schema_type(f->s, f->col);
-  if (JJ_UNLIKELY(t && t != ct)) {
-    kind_fail(w, "column \"%s\" is %s column: use %s",
-              jj_schema_name(f->s, f->col, NULL), kind_name(ct), call_for(ct));
-    return NULL;
-  }
-  if (JJ_UNLIKELY(need > SIZE_MAX - 8 || jj_buf_reserve(&w->out, need + 8))) {
-    nomem(w);
-    return NULL;
-  }
-  char *d = w->out.p + w->out.len;
+/* Room for `need` more bytes plus the separator and slack, without
+** growing the buffer. */
+static inline int has_room(const jj_writer *w, size_t need) {
+  size_t room = w->out.cap - w->out.len;
+  return room >= 8 && room - 8 >= need;
+}
+
+/* Write the separator before a value (",\n[" or "," or "[" as the row
+** and table call for) at d; returns where the value goes. */
+static inline char *put_separator(const jj_writer *w, const frame *f,
+                                  char *d) {
   if (f->col == 0) {
     if (f->rows) {
       *d++ = ',';
@@ -375,8 +413,51 @@ static char *value_begin(jj_writer *w, jj_type t, size_t need) {
   return d;
 }
 
+/* The checks of a value's start, in the order errors are reported: the
+** writer's state, the column count, the column's kind.  JJ_OK when the
+** value may go on, else the writer is dead. */
+static jj_code value_check(jj_writer *w, jj_type t) {
+  if (JJ_UNLIKELY(!w->started || w->err.code || w->finished) && begin_slow(w))
+    return w->err.code;
+  frame *f = &w->stack[w->depth];
+  if (JJ_UNLIKELY(f->col >= f->ncols)) return too_many(w);
+  jj_type ct = (jj_type)f->lv->types[f->col];
+  if (JJ_UNLIKELY(t && t != ct))
+    return kind_fail(w, "column \"%s\" is %s column: use %s",
+                     jj_schema_name(f->s, f->col, NULL), kind_name(ct),
+                     call_for(ct));
+  return JJ_OK;
+}
+
+/* Grow the buffer for `need` bytes plus separator and slack. */
+static jj_code value_reserve(jj_writer *w, size_t need) {
+  if (JJ_UNLIKELY(need > SIZE_MAX - 8 || jj_buf_reserve(&w->out, need + 8)))
+    return nomem(w);
+  return JJ_OK;
+}
+
+/* value_begin when anything is unusual: every check, then the room. */
+static char *value_begin_slow(jj_writer *w, jj_type t, size_t need) {
+  if (value_check(w, t) || value_reserve(w, need)) return NULL;
+  return put_separator(w, &w->stack[w->depth], w->out.p + w->out.len);
+}
+
+/* Start a value of kind t (0: null, fits any column) that needs at most
+** `need` bytes: check the row and column, reserve, write the separator.
+** Returns where the value goes (out.len not yet advanced), or NULL with
+** the writer dead.  Inline: this is every value's path. */
+static inline char *value_begin(jj_writer *w, jj_type t, size_t need) {
+  frame *f = &w->stack[w->depth];
+  if (JJ_UNLIKELY(!w->started || w->err.code || w->finished ||
+                  f->col >= f->ncols ||
+                  (t && t != (jj_type)f->lv->types[f->col]) ||
+                  !has_room(w, need)))
+    return value_begin_slow(w, t, need);
+  return put_separator(w, f, w->out.p + w->out.len);
+}
+
 /* The value ended at d: count it, flush when the buffer is full. */
-static jj_code value_end(jj_writer *w, char *d) {
+static inline jj_code value_end(jj_writer *w, char *d) {
   w->out.len = (size_t)(d - w->out.p);
   w->stack[w->depth].col++;
   if (w->sink && w->out.len >= FLUSH_AT) return flush(w);
@@ -392,6 +473,57 @@ static jj_code put_string(jj_writer *w, jj_type t, const char *p, size_t len) {
   w->out.len = (size_t)(d - w->out.p);
   jj_string_escape(&w->out, p, len); /* cannot fail: room is reserved */
   return value_end(w, w->out.p + w->out.len);
+}
+
+/* Bytes that JSON text needs no escape for and that are valid UTF-8 on
+** their own: printable ASCII 0x20-0x7F except '"' and '\\' (the escaping
+** rule itself lives in jj_string_escape, text.c). */
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Nonzero when one of the 8 bytes of w is not plain: a high bit, a
+** control character, '"' or '\\'.  Exact as a yes/no (the carries of the
+** subtractions only reach bytes above a byte that already matched). */
+static inline uint64_t not_plain8(uint64_t w) {
+  uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+  return (w | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+          ((b - ONES) & ~b)) &
+         HIGHS;
+}
+
+/* Copy p[0..len) to d when every byte is plain, 8 bytes at a time (the
+** last word overlaps the one before; d has room for len rounded up to 8).
+** Returns 1 when copied, 0 when some byte is not plain (d then holds
+** garbage that the caller overwrites). */
+static inline int copy_plain(char *d, const char *p, size_t len) {
+  uint64_t x, bad = 0;
+  if (len >= 8) {
+    size_t i = 0;
+    for (; i + 8 < len; i += 8) {
+      memcpy(&x, p + i, 8);
+      bad |= not_plain8(x);
+      memcpy(d + i, &x, 8);
+    }
+    memcpy(&x, p + len - 8, 8);
+    bad |= not_plain8(x);
+    memcpy(d + len - 8, &x, 8);
+    return bad == 0;
+  }
+  if (len >= 4) { /* two 4-byte words, overlapping when len < 8 */
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + len - 4, 4);
+    x = (uint64_t)a | (uint64_t)b << 32;
+    memcpy(d, &a, 4);
+    memcpy(d + len - 4, &b, 4);
+    return not_plain8(x) == 0;
+  }
+  for (size_t i = 0; i < len; i++) { /* 0-3 bytes */
+    unsigned char c = (unsigned char)p[i];
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return 0;
+    d[i] = (char)c;
+  }
+  return 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -439,16 +571,44 @@ jj_code jj_writer_bool(jj_writer *w, int v) {
   return value_end(w, d + (v ? 4 : 5));
 }
 
-/* Text must be valid UTF-8; it is escaped minimally (internal.h). */
+/* Text must be valid UTF-8; it is escaped minimally (internal.h).  Plain
+** ASCII is copied by copy_plain in the same pass that checks it; anything
+** else goes the slow way (jj_utf8_valid, then jj_string_escape).  Errors
+** come in the same order on both paths: the place (state, column kind),
+** then UTF-8, then memory. */
 jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
   char shown[JJ_SHOW_CAP];
-  if (JJ_UNLIKELY(!jj_utf8_valid(p, len, NULL))) {
-    /* check the place first so a kind error wins over a UTF-8 error */
-    if (!value_begin(w, JJ_TEXT, 0)) return w->err.code;
+  frame *f = &w->stack[w->depth];
+  if (JJ_LIKELY(w->started && !w->err.code && !w->finished &&
+                f->col < f->ncols && f->lv->types[f->col] == JJ_TEXT &&
+                len < SIZE_MAX / 2 && has_room(w, len + 2))) {
+    /* room: the quotes and the text; the separator is in the slack */
+    char *d = put_separator(w, f, w->out.p + w->out.len);
+    if (JJ_LIKELY(copy_plain(d + 1, p, len))) {
+      d[0] = '"';
+      d[len + 1] = '"';
+      return value_end(w, d + len + 2);
+    }
+  }
+  if (value_check(w, JJ_TEXT)) return w->err.code;
+  if (JJ_UNLIKELY(!jj_utf8_valid(p, len, NULL)))
     return value_fail(w, JJ_ERR_UTF8, "%s is not valid UTF-8",
                       jj_show(shown, sizeof shown, p, len, 1));
-  }
   return put_string(w, JJ_TEXT, p, len);
+}
+
+/* 1 when p[0..len) is certainly a date without asking the calendar:
+** "YYYY-MM-DD" digits with month 01-12 and day 01-28, which every month of
+** every year has.  0 says nothing: jj_date_parse (chrono.c, the one place
+** that knows the calendar) decides then and words the error. */
+static inline int date_surely_valid(const char *p, size_t len) {
+  if (len != 10 || p[4] != '-' || p[7] != '-') return 0;
+  unsigned bad = 0;
+  for (int i = 0; i < 10; i++)
+    if (i != 4 && i != 7) bad |= (unsigned)((unsigned char)p[i] - '0') > 9;
+  unsigned m = (unsigned)(p[5] - '0') * 10 + (unsigned)(p[6] - '0');
+  unsigned d = (unsigned)(p[8] - '0') * 10 + (unsigned)(p[9] - '0');
+  return !bad && m - 1 < 12 && d - 1 < 28;
 }
 
 /* Dates are checked by chrono.c; its message follows the place. */
@@ -456,7 +616,8 @@ jj_code jj_writer_date(jj_writer *w, const char *p, size_t len) {
   jj_error e;
   char *d = value_begin(w, JJ_DATE, 12);
   if (!d) return w->err.code;
-  if (JJ_UNLIKELY(jj_date_parse(p, len, NULL, &e)))
+  if (JJ_UNLIKELY(!date_surely_valid(p, len)) &&
+      jj_date_parse(p, len, NULL, &e))
     return value_fail(w, e.code, "%s", e.message);
   d[0] = '"';
   memcpy(d + 1, p, 10);
@@ -533,6 +694,7 @@ jj_code jj_writer_begin_table(jj_writer *w) {
   frame *inner = &w->stack[++w->depth]; /* depth < max_depth: the schema
                                         ** has a level below this one */
   inner->s = jj_schema_table(f->s, f->col);
+  inner->lv = f->lv->sub[f->col];
   inner->ncols = jj_schema_columns(inner->s);
   inner->col = 0;
   inner->rows = 0;
@@ -566,7 +728,8 @@ jj_code jj_writer_end_row(jj_writer *w) {
     return w->err.code;
   frame *f = &w->stack[w->depth];
   if (JJ_UNLIKELY(f->col < f->ncols)) return short_row(w);
-  if (jj_buf_reserve(&w->out, 1)) return nomem(w);
+  if (JJ_UNLIKELY(w->out.len == w->out.cap) && jj_buf_reserve(&w->out, 1))
+    return nomem(w);
   w->out.p[w->out.len++] = ']'; /* the first value opened the row */
   f->col = 0;
   f->rows++;
@@ -616,6 +779,7 @@ void jj_writer_free(jj_writer *w) {
   jj_buf_free(&w->out);
   free(w->meta);
   free(w->stack);
+  level_free(w->top);
   free(w);
 }
 

@@ -128,6 +128,13 @@ typedef struct jjx_buf {
   int oom; /* set when an append failed */
 } jjx_buf;
 int jjx_buf_append(jjx_buf *b, const void *p, size_t n); /* 0, or -1 OOM */
+/* Grow so that n more bytes fit after len: 0, or -1 OOM (unchanged). */
+int jjx_buf_grow(jjx_buf *b, size_t n);
+/* The same, inline when the room is already there (the common case), so a
+** caller can reserve once and then store straight into p + len. */
+static inline int jjx_buf_reserve(jjx_buf *b, size_t n) {
+  return b->cap - b->len >= n ? 0 : jjx_buf_grow(b, n);
+}
 int jjx_buf_sink(void *ctx, const char *data, size_t len);
 void jjx_buf_free(jjx_buf *b);
 

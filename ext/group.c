@@ -40,6 +40,7 @@ typedef struct group_col {
   unsigned kinds;      /* K_* seen */
   jj_schema *nested;   /* jj: the first document's schema; jj_schema_free */
   int64_t nested_row;  /* the row that document came from */
+  jj_type written;     /* xFinal: the column's type in the document */
 } group_col;
 
 typedef struct group_ctx {
@@ -48,6 +49,7 @@ typedef struct group_ctx {
   int64_t rows;        /* rows seen */
   group_col *cols;     /* ncol entries; sqlite3_free */
   jjx_buf values;      /* the buffered values, row by row */
+  size_t limit;        /* SQLITE_LIMIT_LENGTH, read at the first row */
 } group_ctx;
 
 /* ---------------------------------------------------------------------- */
@@ -204,11 +206,25 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
 /* xStep                                                                   */
 /* ---------------------------------------------------------------------- */
 
+/* 1 when p[0..len) is certainly a date without asking the calendar:
+** "YYYY-MM-DD" digits with month 01-12 and day 01-28, which every month of
+** every year has (core/writer.c takes the same shortcut).  0 says
+** nothing: jj_date_parse (core/chrono.c, the one place that knows the
+** calendar) decides then and words the error. */
+static inline int date_surely_valid(const char *p, size_t len) {
+  if (!p || len != 10 || p[4] != '-' || p[7] != '-') return 0;
+  unsigned bad = 0;
+  for (int i = 0; i < 10; i++)
+    if (i != 4 && i != 7) bad |= (unsigned)((unsigned char)p[i] - '0') > 9;
+  unsigned m = (unsigned)(p[5] - '0') * 10 + (unsigned)(p[6] - '0');
+  unsigned d = (unsigned)(p[8] - '0') * 10 + (unsigned)(p[9] - '0');
+  return !bad && m - 1 < 12 && d - 1 < 28;
+}
+
 /* Check a value against its column's explicit type.  0, or -1 with the
-** error reported. */
+** error reported.  st is the value's storage class. */
 static int check_explicit(sqlite3_context *ctx, group_ctx *g, group_col *c,
-                          sqlite3_value *v) {
-  int st = sqlite3_value_type(v);
+                          sqlite3_value *v, int st) {
   jj_error err;
   switch (c->type) {
     case JJ_INT:
@@ -315,38 +331,117 @@ static int check_inferred(sqlite3_context *ctx, group_ctx *g, group_col *c,
   return 0;
 }
 
-/* Append one value to the buffer: tag, then 8 bytes or length and bytes. */
-static int buffer_value(group_ctx *g, sqlite3_value *v) {
-  unsigned char tag;
-  int st = sqlite3_value_type(v);
+/* memcpy(d, p, n) without a library call for the short values that are
+** the common case: overlapping word copies (reads stay inside p[0..n)). */
+static inline void copy_bytes(unsigned char *d, const void *src, size_t n) {
+  const unsigned char *p = src;
+  if (n > 16) {
+    memcpy(d, p, n);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = p[i];
+  }
+}
+
+/* Append a TEXT or BLOB value p[0..n) with its tag and 4-byte length.  0,
+** or -1 when out of memory. */
+static inline int buffer_bytes(jjx_buf *b, unsigned char tag, const void *p,
+                               size_t n) {
+  uint32_t n32 = (uint32_t)n; /* n is below SQLite's length limit */
+  if (jjx_buf_reserve(b, 5 + n)) return -1;
+  unsigned char *d = (unsigned char *)b->p + b->len;
+  d[0] = tag;
+  memcpy(d + 1, &n32, 4);
+  copy_bytes(d + 5, p, n);
+  b->len += 5 + n;
+  return 0;
+}
+
+/* Append one value of storage class st to the buffer: its tag, then 8
+** bytes for INTEGER and REAL or a 4-byte length and the bytes for TEXT and
+** BLOB.  One room check and direct stores, no call per field.  0, or -1
+** when out of memory. */
+static inline int buffer_value(jjx_buf *b, sqlite3_value *v, int st) {
+  unsigned char *d;
   switch (st) {
-    case SQLITE_INTEGER: {
-      sqlite3_int64 i = sqlite3_value_int64(v);
-      tag = TAG_INT;
-      return jjx_buf_append(&g->values, &tag, 1) ||
-             jjx_buf_append(&g->values, &i, 8);
-    }
+    case SQLITE_INTEGER:
     case SQLITE_FLOAT: {
-      double d = sqlite3_value_double(v);
-      tag = TAG_REAL;
-      return jjx_buf_append(&g->values, &tag, 1) ||
-             jjx_buf_append(&g->values, &d, 8);
+      if (jjx_buf_reserve(b, 9)) return -1;
+      d = (unsigned char *)b->p + b->len;
+      if (st == SQLITE_INTEGER) {
+        sqlite3_int64 i = sqlite3_value_int64(v);
+        d[0] = TAG_INT;
+        memcpy(d + 1, &i, 8);
+      } else {
+        double x = sqlite3_value_double(v);
+        d[0] = TAG_REAL;
+        memcpy(d + 1, &x, 8);
+      }
+      b->len += 9;
+      return 0;
     }
     case SQLITE_TEXT:
     case SQLITE_BLOB: {
       const void *p = st == SQLITE_TEXT ? (const void *)sqlite3_value_text(v)
                                         : sqlite3_value_blob(v);
-      uint32_t n = (uint32_t)sqlite3_value_bytes(v);
-      tag = st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB;
+      size_t n = (size_t)sqlite3_value_bytes(v);
       if (st == SQLITE_TEXT && !p) return -1;
-      return jjx_buf_append(&g->values, &tag, 1) ||
-             jjx_buf_append(&g->values, &n, 4) ||
-             jjx_buf_append(&g->values, p, n);
+      return buffer_bytes(b, st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB, p, n);
     }
     default:
-      tag = TAG_NULL;
-      return jjx_buf_append(&g->values, &tag, 1);
+      if (jjx_buf_reserve(b, 1)) return -1;
+      b->p[b->len++] = TAG_NULL;
+      return 0;
   }
+}
+
+/* 1 when a[0..n) and b[0..n) are the same bytes: words compared as
+** wholes (overlapping at the end), since names are short and this runs for
+** every name of every row. */
+static inline int same_bytes(const char *a, const char *b, size_t n) {
+  if (n >= 8) {
+    uint64_t x, y, diff = 0;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      diff |= x ^ y;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return (diff | (x ^ y)) == 0;
+  }
+  if (n >= 4) {
+    uint32_t x0, y0, x1, y1;
+    memcpy(&x0, a, 4);
+    memcpy(&y0, b, 4);
+    memcpy(&x1, a + n - 4, 4);
+    memcpy(&y1, b + n - 4, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  unsigned diff = 0;
+  for (size_t i = 0; i < n; i++) diff |= (unsigned char)(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+/* 1 when the name argument of a later row is still c's name: TEXT with
+** the same bytes (names are normally constants). */
+static inline int same_name(sqlite3_value *name, const group_col *c) {
+  if (sqlite3_value_type(name) != SQLITE_TEXT ||
+      (size_t)sqlite3_value_bytes(name) != c->arg_len)
+    return 0;
+  const char *p = (const char *)sqlite3_value_text(name);
+  return p && same_bytes(p, c->arg, c->arg_len);
 }
 
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -364,18 +459,21 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   g->rows++;
-  if (g->ncol == 0 && first_row(ctx, g, argc, argv)) {
-    g->failed = 1;
-    return;
+  if (g->ncol == 0) {
+    if (first_row(ctx, g, argc, argv)) {
+      g->failed = 1;
+      return;
+    }
+    g->limit = (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
+                                     SQLITE_LIMIT_LENGTH, -1);
   }
+  /* Each value is checked, then buffered: a failed row leaves a partial
+  ** row behind, which is never read (the aggregate has failed). */
   for (int i = 0; i < g->ncol; i++) {
     group_col *c = &g->cols[i];
     sqlite3_value *name = argv[2 * i], *v = argv[2 * i + 1];
     /* the names are normally constants; a name that changes is an error */
-    if (g->rows > 1 &&
-        (sqlite3_value_type(name) != SQLITE_TEXT ||
-         (size_t)sqlite3_value_bytes(name) != c->arg_len ||
-         memcmp(sqlite3_value_text(name), c->arg, c->arg_len) != 0)) {
+    if (g->rows > 1 && !same_name(name, c)) {
       jjx_ctx_err(ctx, "jj_group: row %lld: the name of column %d changed "
                        "from \"%s\"",
                   (long long)g->rows, i + 1, c->arg);
@@ -383,17 +481,31 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       return;
     }
     int st = sqlite3_value_type(v);
-    if (st == SQLITE_NULL) continue;
-    unsigned k = st == SQLITE_INTEGER ? K_INT
-                 : st == SQLITE_FLOAT ? K_REAL
-                 : st == SQLITE_TEXT  ? K_TEXT
-                                      : K_BLOB;
-    if (c->type ? check_explicit(ctx, g, c, v) : check_inferred(ctx, g, c, k, st))
-      return;
-    c->kinds |= k;
-  }
-  for (int i = 0; i < g->ncol; i++) {
-    if (buffer_value(g, argv[2 * i + 1])) {
+    if (c->type == JJ_DATE && st == SQLITE_TEXT) {
+      /* the usual explicit column, dates: the text is read once, and a date
+      ** that is surely valid skips the calendar (check_explicit) */
+      const char *p = (const char *)sqlite3_value_text(v);
+      size_t n = (size_t)sqlite3_value_bytes(v);
+      if (!date_surely_valid(p, n) && check_explicit(ctx, g, c, v, st)) return;
+      c->kinds |= K_TEXT;
+      if (!p || buffer_bytes(&g->values, TAG_TEXT, p, n)) {
+        sqlite3_result_error_nomem(ctx);
+        g->failed = 1;
+        return;
+      }
+      continue;
+    }
+    if (st != SQLITE_NULL) {
+      unsigned k = st == SQLITE_INTEGER ? K_INT
+                   : st == SQLITE_FLOAT ? K_REAL
+                   : st == SQLITE_TEXT  ? K_TEXT
+                                        : K_BLOB;
+      if (c->type ? check_explicit(ctx, g, c, v, st)
+                  : check_inferred(ctx, g, c, k, st))
+        return;
+      c->kinds |= k;
+    }
+    if (buffer_value(&g->values, v, st)) {
       sqlite3_result_error_nomem(ctx);
       g->failed = 1;
       return;
@@ -401,8 +513,7 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   /* the document is at least as long as its values: stop at SQLite's limit
   ** now rather than after buffering everything */
-  sqlite3 *db = sqlite3_context_db_handle(ctx);
-  if (g->values.len > (size_t)sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1)) {
+  if (g->values.len > g->limit) {
     sqlite3_result_error_toobig(ctx);
     g->failed = 1;
   }
@@ -447,7 +558,7 @@ done:
 }
 
 /* Write one buffered value; *pp advances past it.  row is for messages. */
-static jj_code write_value(sqlite3_context *ctx, jj_writer *w,
+static inline jj_code write_value(sqlite3_context *ctx, jj_writer *w,
                            const group_col *c, jj_type type,
                            const unsigned char **pp, int64_t row) {
   const unsigned char *p = *pp;
@@ -516,6 +627,7 @@ static void group_free(group_ctx *g) {
 /* Build the schema, write every buffered row, hand the document over. */
 static void finish(sqlite3_context *ctx, group_ctx *g) {
   jj_error err;
+  jjx_buf out = {NULL, 0, 0, 0}; /* the document; handed to SQLite */
   jj_writer *w = NULL;
   jj_code code = JJ_OK;
   jj_schema *s = jj_schema_new();
@@ -524,6 +636,7 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
     group_col *c = &g->cols[i];
     jj_type t = column_type(c);
     jj_schema *nested = NULL;
+    c->written = t;
     if (t == JJ_TABLE) {
       if (!c->nested) {
         jjx_ctx_err(ctx, "jj_group: column \"%.*s\" is NULL in every row: a "
@@ -541,7 +654,19 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
       goto done;
     }
   }
-  w = jj_writer_new(s, NULL, NULL, &err);
+  /* A large document: the writer passes its output on in 64 KiB chunks to
+  ** `out`, sized up front from the buffered values (each becomes about as
+  ** many bytes of text, plus a separator and, for short values, a little
+  ** more), so the document is usually built without growing (copying) it.
+  ** A small one is built in the writer's own buffer, which starts small. */
+  int to_out = g->values.len >= 65536;
+  if (to_out && g->values.len < SIZE_MAX / 2 &&
+      jjx_buf_reserve(&out, g->values.len + (size_t)g->rows *
+                                                ((size_t)g->ncol * 4 + 4) +
+                                            4096))
+    goto nomem;
+  w = jj_writer_new(s, to_out ? jjx_buf_sink : NULL, to_out ? &out : NULL,
+                    &err);
   if (!w) {
     if (err.code == JJ_ERR_NOMEM) goto nomem;
     jjx_ctx_err(ctx, "jj_group: %s", err.message);
@@ -550,26 +675,33 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
   const unsigned char *p = (const unsigned char *)g->values.p;
   for (int64_t row = 1; row <= g->rows && code == JJ_OK; row++) {
     for (int i = 0; i < g->ncol && code == JJ_OK; i++)
-      code = write_value(ctx, w, &g->cols[i], jj_schema_type(s, (size_t)i),
-                         &p, row);
+      code = write_value(ctx, w, &g->cols[i], g->cols[i].written, &p, row);
     if (code == JJ_OK) code = jj_writer_end_row(w);
   }
   if (code == JJ_OK) code = jj_writer_finish(w);
   if (code != JJ_OK) {
     const jj_error *we = jj_writer_error(w);
-    if (code == JJ_ERR_NOMEM || we->code == JJ_ERR_NOMEM) goto nomem;
+    if (code == JJ_ERR_NOMEM || we->code == JJ_ERR_NOMEM || out.oom)
+      goto nomem; /* out.oom: the sink failed, the writer says JJ_ERR_IO */
     if (we->code != JJ_OK) jjx_ctx_err(ctx, "jj_group: %s", we->message);
     goto done; /* else write_value reported it */
   }
-  size_t len;
-  char *doc = jj_writer_take(w, &len);
-  if (!doc) goto nomem;
-  /* no copy: SQLite frees the document with jj_free */
-  sqlite3_result_text64(ctx, doc, len, jj_free, SQLITE_UTF8);
+  /* no copy: SQLite takes the buffer and frees it with sqlite3_free (the
+  ** writer's own buffer with jj_free) */
+  if (to_out) {
+    sqlite3_result_text64(ctx, out.p, out.len, sqlite3_free, SQLITE_UTF8);
+    memset(&out, 0, sizeof out);
+  } else {
+    size_t len;
+    char *doc = jj_writer_take(w, &len);
+    if (!doc) goto nomem;
+    sqlite3_result_text64(ctx, doc, len, jj_free, SQLITE_UTF8);
+  }
   goto done;
 nomem:
   sqlite3_result_error_nomem(ctx);
 done:
+  jjx_buf_free(&out);
   jj_writer_free(w);
   jj_schema_free(s);
 }

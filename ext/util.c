@@ -57,24 +57,28 @@ int jjx_rc(jj_code code) {
 }
 
 /* Grow by doubling; the buffer is unchanged when the allocation fails. */
-int jjx_buf_append(jjx_buf *b, const void *p, size_t n) {
-  if (b->cap - b->len < n) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < n) {
-      if (cap > SIZE_MAX / 2) {
-        b->oom = 1;
-        return -1;
-      }
-      cap *= 2;
-    }
-    char *q = sqlite3_realloc64(b->p, cap);
-    if (!q) {
+int jjx_buf_grow(jjx_buf *b, size_t n) {
+  if (b->cap - b->len >= n) return 0;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap - b->len < n) {
+    if (cap > SIZE_MAX / 2) {
       b->oom = 1;
       return -1;
     }
-    b->p = q;
-    b->cap = cap;
+    cap *= 2;
   }
+  char *q = sqlite3_realloc64(b->p, cap);
+  if (!q) {
+    b->oom = 1;
+    return -1;
+  }
+  b->p = q;
+  b->cap = cap;
+  return 0;
+}
+
+int jjx_buf_append(jjx_buf *b, const void *p, size_t n) {
+  if (jjx_buf_reserve(b, n)) return -1;
   if (n) memcpy(b->p + b->len, p, n);
   b->len += n;
   return 0;

@@ -82,3 +82,30 @@ SELECT jj_group('a', 1, 'b');
 SELECT jj_group();
 SELECT jj_group(name, 1) FROM (SELECT 'a' AS name UNION ALL SELECT 'b');
 SELECT jj_group('a', 1) OVER ();
+.print '-- names are compared in full every row, whatever their length (a byte changed in the middle)'
+SELECT jj_group(name, 1) FROM (SELECT 'ab' AS name UNION ALL SELECT 'aX');
+SELECT jj_group(name, 1) FROM (SELECT 'price' AS name UNION ALL SELECT 'prXce');
+SELECT jj_group(name, '2024-01-01') FROM (SELECT 'joined:d' AS name UNION ALL SELECT 'joXned:d');
+SELECT jj_group(name, 1) FROM (SELECT 'customer_tag' AS name UNION ALL SELECT 'cuXtomer_tag');
+SELECT jj_group(name, 1) FROM (SELECT 'a_rather_long_column_name' AS name UNION ALL SELECT 'a_rather_lonX_column_name');
+SELECT jj_group(name, 1) FROM (SELECT 'same' AS name UNION ALL SELECT 'same' UNION ALL SELECT 'same ');
+SELECT jj_group(name, 1) FROM (SELECT 'same' AS name UNION ALL SELECT CAST('same' AS BLOB));
+.print '-- dates: days 01-28 need no calendar; the rest are checked by it'
+SELECT jj_group('d:d', column1) FROM (VALUES ('0000-01-01'), ('9999-12-31'), ('2024-02-29'),
+  ('2000-02-29'), ('2023-01-31'), ('2023-04-30'), ('2023-12-28'));
+SELECT jj_group('d:d', column1) FROM (VALUES ('2023-01-28'), ('1900-02-29'));
+SELECT jj_group('d:d', column1) FROM (VALUES ('2023-01-28'), ('2023-04-31'));
+SELECT jj_group('d:d', column1) FROM (VALUES ('2023-04-31'), (5));
+SELECT jj_group('d:d', column1) FROM (VALUES ('2023-02-29'), (5));
+SELECT jj_group('d:d', '2023-13-01');
+SELECT jj_group('d:d', '2023-00-10');
+SELECT jj_group('d:d', '2023-01-00');
+SELECT jj_group('d:d', '2023/01/01');
+SELECT jj_group('d:d', '2023-01-0:');
+SELECT jj_group('d:d', '2023-1-01');
+SELECT jj_group('d:d', '');
+.print '-- text of every length from 0 to 20, with and without bytes to escape'
+SELECT jj_group('n', length(t), 't', t) FROM (
+  SELECT substr('abcdefghijklmnopqrst', 1, value) AS t FROM generate_series(0, 20)
+  UNION ALL SELECT substr('ab"cd\ef' || char(9) || 'ghijklmnopqrst', 1, value) FROM generate_series(0, 20)
+  UNION ALL SELECT substr('Tromsø Tromsø Tromsø', 1, value) FROM generate_series(1, 21, 4));

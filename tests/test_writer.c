@@ -377,6 +377,132 @@ TEST(writer_rejects_wrong_value_counts) {
   jj_schema_free(s);
 }
 
+/* The plain-ASCII fast path and the escaping path must agree byte for
+** byte: text of every length from 0 to 40 with one special byte at every
+** position (and none), checked against jj_string_escape, the rule itself.
+** Enough rows that the buffer grows while they are written. */
+TEST(writer_text_of_every_length_and_shape_matches_the_escaping_rule) {
+  static const char *const cols[] = {"t:s"};
+  static const char *const specials[] = {"\"", "\\", "\x01", "\x1f", "\x7f",
+                                         " ", "\xc3\xa9", "\xe2\x82\xac",
+                                         "\xf0\x9f\x98\x80"};
+  jj_schema *s = schema_of(cols, 1);
+  jj_writer *w = jj_writer_new(s, NULL, NULL, NULL);
+  jj_buf want = {NULL, 0, 0};
+  const char *head = H "\"columns\":[\"t\"],\"types\":[\"s\"],\"rows\":[\n";
+  CHECK_EQ_INT(jj_buf_append(&want, head, strlen(head)), 0);
+  int rows = 0;
+  for (size_t len = 0; len <= 40; len++) {
+    for (size_t k = 0; k <= sizeof specials / sizeof specials[0]; k++) {
+      for (size_t pos = 0; pos < (k ? len : 1); pos++) {
+        char in[48];
+        size_t n = len;
+        for (size_t i = 0; i < len; i++) in[i] = (char)('a' + i % 26);
+        if (k) { /* the special sequence replaces the bytes from pos on */
+          size_t sl = strlen(specials[k - 1]);
+          if (pos + sl > len) continue;
+          memcpy(in + pos, specials[k - 1], sl);
+        }
+        CHECK_EQ_INT(jj_writer_text(w, in, n), JJ_OK);
+        CHECK_EQ_INT(jj_writer_end_row(w), JJ_OK);
+        if (rows++) CHECK_EQ_INT(jj_buf_append(&want, ",\n", 2), 0);
+        CHECK_EQ_INT(jj_buf_append(&want, "[", 1), 0);
+        CHECK_EQ_INT(jj_string_escape(&want, in, n), 0);
+        CHECK_EQ_INT(jj_buf_append(&want, "]", 1), 0);
+      }
+    }
+  }
+  CHECK(rows > 2000);
+  CHECK_EQ_INT(jj_buf_append(&want, "\n]}", 3), 0);
+  size_t len = 0;
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_OK);
+  char *got = jj_writer_take(w, &len);
+  CHECK_EQ_MEM(got, len, want.p, want.len);
+  jj_free(got);
+  jj_buf_free(&want);
+  jj_writer_free(w);
+  jj_schema_free(s);
+}
+
+/* Invalid UTF-8 anywhere in text of any length is refused, whichever path
+** the text would have taken. */
+TEST(writer_rejects_invalid_utf8_at_every_position_and_length) {
+  static const char *const cols[] = {"t:s"};
+  static const char *const bad[] = {"\xff", "\x80", "\xc3", "\xed\xa0\x80"};
+  jj_schema *s = schema_of(cols, 1);
+  for (size_t len = 1; len <= 24; len++) {
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      size_t bl = strlen(bad[k]);
+      for (size_t pos = 0; pos + bl <= len; pos++) {
+        char in[32];
+        memset(in, 'x', len);
+        memcpy(in + pos, bad[k], bl);
+        jj_writer *w = jj_writer_new(s, NULL, NULL, NULL);
+        CHECK_EQ_INT(jj_writer_text(w, "ok", 2), JJ_OK);
+        CHECK_EQ_INT(jj_writer_end_row(w), JJ_OK);
+        CHECK_EQ_INT(jj_writer_text(w, in, len), JJ_ERR_UTF8);
+        const jj_error *e = jj_writer_error(w);
+        CHECK_EQ_INT(e->row, 2);
+        CHECK_EQ_INT(e->column, 0);
+        CHECK(strncmp(e->message, "row 2, column \"t\": \"", 20) == 0);
+        CHECK(strstr(e->message, "\" is not valid UTF-8") != NULL);
+        jj_writer_free(w);
+      }
+    }
+  }
+  jj_schema_free(s);
+}
+
+/* Dates: days 01-28 of months 01-12 are taken without the calendar; every
+** other text goes to chrono.c, which accepts the real 29ths, 30ths and
+** 31sts and words each refusal. */
+TEST(writer_checks_every_date_field_on_both_paths) {
+  static const char *const cols[] = {"d:d"};
+  static const char *const good[] = {"0000-01-01", "9999-12-31", "2023-02-28",
+                                     "2024-02-29", "2000-02-29", "2023-01-31",
+                                     "2023-04-30", "2023-12-01"};
+  static const struct {
+    const char *in;
+    const char *msg;
+  } bad[] = {
+      {"2023-02-29", "\"2023-02-29\" is not a date (2023 is not a leap year)"},
+      {"1900-02-29", "\"1900-02-29\" is not a date (1900 is not a leap year)"},
+      {"2023-04-31", "\"2023-04-31\" is not a date (April has 30 days)"},
+      {"2023-13-01", "\"2023-13-01\" is not a date (month 13 does not exist)"},
+      {"2023-00-10", "\"2023-00-10\" is not a date (month 00 does not exist)"},
+      /*     ^ month 00 */
+      {"2023-01-00", "\"2023-01-00\" is not a date (day 00 does not exist)"},
+      {"2023/01/01", "\"2023/01/01\" is not a date (expected YYYY-MM-DD)"},
+      /*    ^ a slash where the dash goes */
+      {"2023-01-0:", "\"2023-01-0:\" is not a date (expected YYYY-MM-DD)"},
+      /*          ^ ':' follows '9' */
+      {"2023-01-0/", "\"2023-01-0/\" is not a date (expected YYYY-MM-DD)"},
+      /*          ^ '/' precedes '0' */
+      {"2023-1-01", "\"2023-1-01\" is not a date (expected YYYY-MM-DD)"},
+      {"2023-01-011", "\"2023-01-011\" is not a date (expected YYYY-MM-DD)"},
+  };
+  jj_schema *s = schema_of(cols, 1);
+  jj_writer *w = jj_writer_new(s, NULL, NULL, NULL);
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    CHECK_EQ_INT(jj_writer_date(w, good[i], 10), JJ_OK);
+    CHECK_EQ_INT(jj_writer_end_row(w), JJ_OK);
+  }
+  check_doc(w, H "\"columns\":[\"d\"],\"types\":[\"d\"],\"rows\":[\n"
+                 "[\"0000-01-01\"],\n[\"9999-12-31\"],\n[\"2023-02-28\"],\n"
+                 "[\"2024-02-29\"],\n[\"2000-02-29\"],\n[\"2023-01-31\"],\n"
+                 "[\"2023-04-30\"],\n[\"2023-12-01\"]\n]}");
+  jj_writer_free(w);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char msg[200];
+    w = jj_writer_new(s, NULL, NULL, NULL);
+    CHECK_EQ_INT(jj_writer_date(w, bad[i].in, strlen(bad[i].in)), JJ_ERR_DATE);
+    snprintf(msg, sizeof msg, "row 1, column \"d\": %s", bad[i].msg);
+    check_err(w, JJ_ERR_DATE, 1, 0, msg);
+    jj_writer_free(w);
+  }
+  jj_schema_free(s);
+}
+
 TEST(writer_checks_text_dates_and_timestamps_naming_the_place) {
   static const char *const cols[] = {"id:i", "user:s", "joined:d", "seen:t"};
   jj_schema *s = schema_of(cols, 4);
@@ -938,6 +1064,9 @@ int main(void) {
   RUN(writer_writes_integers_bytes_and_dates_exactly);
   RUN(writer_rejects_a_value_of_the_wrong_kind);
   RUN(writer_rejects_wrong_value_counts);
+  RUN(writer_text_of_every_length_and_shape_matches_the_escaping_rule);
+  RUN(writer_rejects_invalid_utf8_at_every_position_and_length);
+  RUN(writer_checks_every_date_field_on_both_paths);
   RUN(writer_checks_text_dates_and_timestamps_naming_the_place);
   RUN(writer_errors_inside_nested_tables_spell_out_the_path);
   RUN(writer_rejects_calls_out_of_order);
