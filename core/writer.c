@@ -597,27 +597,12 @@ jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
   return put_string(w, JJ_TEXT, p, len);
 }
 
-/* 1 when p[0..len) is certainly a date without asking the calendar:
-** "YYYY-MM-DD" digits with month 01-12 and day 01-28, which every month of
-** every year has.  0 says nothing: jj_date_parse (chrono.c, the one place
-** that knows the calendar) decides then and words the error. */
-static inline int date_surely_valid(const char *p, size_t len) {
-  if (len != 10 || p[4] != '-' || p[7] != '-') return 0;
-  unsigned bad = 0;
-  for (int i = 0; i < 10; i++)
-    if (i != 4 && i != 7) bad |= (unsigned)((unsigned char)p[i] - '0') > 9;
-  unsigned m = (unsigned)(p[5] - '0') * 10 + (unsigned)(p[6] - '0');
-  unsigned d = (unsigned)(p[8] - '0') * 10 + (unsigned)(p[9] - '0');
-  return !bad && m - 1 < 12 && d - 1 < 28;
-}
-
 /* Dates are checked by chrono.c; its message follows the place. */
 jj_code jj_writer_date(jj_writer *w, const char *p, size_t len) {
   jj_error e;
   char *d = value_begin(w, JJ_DATE, 12);
   if (!d) return w->err.code;
-  if (JJ_UNLIKELY(!date_surely_valid(p, len)) &&
-      jj_date_parse(p, len, NULL, &e))
+  if (JJ_UNLIKELY(jj_date_parse(p, len, NULL, &e) != JJ_OK))
     return value_fail(w, e.code, "%s", e.message);
   d[0] = '"';
   memcpy(d + 1, p, 10);

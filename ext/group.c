@@ -206,21 +206,6 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
 /* xStep                                                                   */
 /* ---------------------------------------------------------------------- */
 
-/* 1 when p[0..len) is certainly a date without asking the calendar:
-** "YYYY-MM-DD" digits with month 01-12 and day 01-28, which every month of
-** every year has (core/writer.c takes the same shortcut).  0 says
-** nothing: jj_date_parse (core/chrono.c, the one place that knows the
-** calendar) decides then and words the error. */
-static inline int date_surely_valid(const char *p, size_t len) {
-  if (!p || len != 10 || p[4] != '-' || p[7] != '-') return 0;
-  unsigned bad = 0;
-  for (int i = 0; i < 10; i++)
-    if (i != 4 && i != 7) bad |= (unsigned)((unsigned char)p[i] - '0') > 9;
-  unsigned m = (unsigned)(p[5] - '0') * 10 + (unsigned)(p[6] - '0');
-  unsigned d = (unsigned)(p[8] - '0') * 10 + (unsigned)(p[9] - '0');
-  return !bad && m - 1 < 12 && d - 1 < 28;
-}
-
 /* Check a value against its column's explicit type.  0, or -1 with the
 ** error reported.  st is the value's storage class. */
 static int check_explicit(sqlite3_context *ctx, group_ctx *g, group_col *c,
@@ -482,11 +467,13 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int st = sqlite3_value_type(v);
     if (c->type == JJ_DATE && st == SQLITE_TEXT) {
-      /* the usual explicit column, dates: the text is read once, and a date
-      ** that is surely valid skips the calendar (check_explicit) */
+      /* the usual explicit column, dates: the text is read once and checked
+      ** by the core's calendar; check_explicit words the error */
       const char *p = (const char *)sqlite3_value_text(v);
       size_t n = (size_t)sqlite3_value_bytes(v);
-      if (!date_surely_valid(p, n) && check_explicit(ctx, g, c, v, st)) return;
+      if ((!p || jj_date_parse(p, n, NULL, NULL) != JJ_OK) &&
+          check_explicit(ctx, g, c, v, st))
+        return;
       c->kinds |= K_TEXT;
       if (!p || buffer_bytes(&g->values, TAG_TEXT, p, n)) {
         sqlite3_result_error_nomem(ctx);
