@@ -7,7 +7,7 @@ set -eu
 
 pkgs="gcc clang make libc6-dev pkg-config zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
 if [ "${1:-}" = bench ]; then
-  pkgs="$pkgs g++ libsimdjson-dev brotli gzip"
+  pkgs="$pkgs g++ libsimdjson-dev brotli gzip valgrind"
 fi
 
 missing=""

@@ -1,0 +1,337 @@
+#!/usr/bin/python3
+"""bench.py - run the benchmark: data, sizes, every measurement in 5 rounds.
+
+Called by bench/run.sh after it has built the programs into build/bench/:
+
+    bench.py [--large] [--yyjson]
+
+1. Generates the data (build/bench/gen, fixed seeds) into bench/data/out/.
+2. Measures the sizes: raw, gzip -6, brotli -q 5 and -q 11 (Debian's tools),
+   cached by the file's SHA-256 in bench/data/out/sizes.json since the data is
+   deterministic.
+3. Runs every measurement as its own process, 5 rounds, each round in its own
+   shuffled order (seeded).  A process checks every one of its runs against
+   the expected checksum; a process that fails stops the benchmark.
+4. Profiles jalapenojson under callgrind where a target is not met.
+5. Writes bench/data/out/results.json; report.py turns it into RESULTS.md and
+   chart.svg.
+"""
+import argparse
+import concurrent.futures
+import datetime
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True   # no __pycache__ in bench/
+import report  # noqa: E402  (the targets decide what to profile)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "bench", "data", "out")
+BIN = os.path.join(ROOT, "build", "bench")
+ROUNDS = 5
+SHUFFLE_SEED = 20240301
+SETS = ("repetitive", "entropy")       # measured for speed
+SIZE_SETS = ("repetitive", "entropy", "orders")
+DEFAULT_ROWS = (1000, 50000)
+LARGE_ROWS = 1000000
+
+C_TASKS = ("all", "price", "city", "middle")
+SQL_TASKS = ("scan", "price", "since", "row")
+SQL_READERS = ("native", "json1", "jjfile", "jjblob")
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+def doc(set_name, rows, ext):
+    return rel(os.path.join(OUT, "%s-%d.%s" % (set_name, rows, ext)))
+
+
+def c_readers(have_yyjson):
+    return ("cjson", "simdjson") + (("yyjson",) if have_yyjson else ()) + ("jj",)
+
+
+def measured(rows, group, task, reader):
+    """What is measured at each size (README.md, "What is measured").
+
+    50,000 rows: everything.  1,000 rows: reduced to fit the 10-minute budget
+    (C: read every value, write, floor; SQLite: full scan and export).
+    1,000,000 rows (--large): everything except the peers whose single run
+    takes seconds (cJSON beyond read-all and write, json1)."""
+    if rows <= 1000:
+        if group == "c":
+            return task in ("all", "write", "memchr")
+        return task in ("scan", "export")
+    if rows >= LARGE_ROWS:
+        if reader == "json1":
+            return False
+        if reader == "cjson":
+            return task in ("all", "write")
+    return True
+
+
+def plan(rows_list, have_yyjson):
+    """Every measurement: a dict with its process's argv."""
+    ms = []
+
+    def add(group, set_name, rows, task, reader, argv):
+        if measured(rows, group, task, reader):
+            ms.append({"group": group, "set": set_name, "rows": rows, "task": task,
+                       "reader": reader, "argv": argv})
+
+    for rows in rows_list:
+        for s in SETS:
+            js, jj, sm = doc(s, rows, "json"), doc(s, rows, "jj"), doc(s, rows, "sum")
+            for task in C_TASKS:
+                for r in c_readers(have_yyjson):
+                    src = jj if r == "jj" else js
+                    add("c", s, rows, task, r, [rel(os.path.join(BIN, "c_" + r)), task, r, src, sm])
+            add("c", s, rows, "write", "cjson", [rel(os.path.join(BIN, "c_cjson")), "write", "cjson", js, js])
+            add("c", s, rows, "write", "jj", [rel(os.path.join(BIN, "c_jj")), "write", "jj", js, jj])
+            add("c", s, rows, "memchr", "floor-json", [rel(os.path.join(BIN, "c_floor")), "memchr", "floor", js])
+            add("c", s, rows, "memchr", "floor-jj", [rel(os.path.join(BIN, "c_floor")), "memchr", "floor", jj])
+            sq = rel(os.path.join(BIN, "sqlite_bench"))
+            for task in SQL_TASKS:
+                for r in SQL_READERS:
+                    add("sql", s, rows, task, r, [sq, task, r, js, jj, sm])
+            for r in ("jj", "json1"):
+                add("sql", s, rows, "export", r, [sq, "export", r, js, jj, sm])
+    for i, m in enumerate(ms):
+        m["id"] = i
+    return ms
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True, **kw).stdout
+
+
+def first_line(argv):
+    try:
+        return run(argv, stderr=subprocess.STDOUT).splitlines()[0].strip()
+    except (OSError, subprocess.CalledProcessError, IndexError):
+        return "unknown"
+
+
+def dpkg_version(pkg):
+    try:
+        return run(["dpkg-query", "-W", "-f=${Version}", pkg], stderr=subprocess.DEVNULL).strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "not installed"
+
+
+def machine_info(have_yyjson):
+    """The header of RESULTS.md: machine, OS, compilers, libraries, commit."""
+    lscpu = run(["lscpu"])
+    model = re.search(r"Model name:\s*(.+)", lscpu)
+    os_name = "unknown"
+    if os.path.exists("/etc/os-release"):
+        m = re.search(r'PRETTY_NAME="?([^"\n]+)', open("/etc/os-release").read())
+        os_name = m.group(1) if m else os_name
+    commit = first_line(["git", "rev-parse", "HEAD"])
+    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).strip() != ""
+    def field(name):
+        f = re.search(r"^%s:\s*(.+)$" % re.escape(name), lscpu, re.M)
+        return f.group(1).strip() if f else None
+
+    flags = (field("Flags") or "").split()
+    detail = ["family %s model %s" % (field("CPU family"), field("Model"))]
+    detail += [x for x in ("avx2", "avx512f") if x in flags]
+    detail += ["%s %s" % (c, field(c + " cache")) for c in ("L2", "L3") if field(c + " cache")]
+    if field("Hypervisor vendor"):
+        detail.append("virtual machine (%s)" % field("Hypervisor vendor"))
+    info = {
+        "cpu": model.group(1).strip() if model else platform.processor(),
+        "cpu_detail": ", ".join(detail),
+        "cores": os.cpu_count(),
+        "os": os_name,
+        "kernel": platform.release(),
+        "cc": first_line(["gcc", "--version"]),
+        "cxx": first_line(["g++", "--version"]),
+        "sqlite": run([os.path.join(BIN, "sqlite_bench"), "version"]).strip(),
+        "cjson": dpkg_version("libcjson-dev"),
+        "simdjson": dpkg_version("libsimdjson-dev"),
+        "zlib": dpkg_version("zlib1g-dev"),
+        "brotli": dpkg_version("libbrotli-dev"),
+        "gzip_tool": first_line(["gzip", "--version"]),
+        "brotli_tool": first_line(["brotli", "--version"]),
+        "yyjson": os.environ.get("YYJSON_VERSION", "") if have_yyjson else "",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit + (" (with uncommitted changes)" if dirty else ""),
+    }
+    return info
+
+
+def sizes(rows_list):
+    """Raw and compressed sizes of every document, cached by content hash."""
+    cache_path = os.path.join(OUT, "sizes.json")
+    try:
+        cache = json.load(open(cache_path))
+    except (OSError, ValueError):
+        cache = {}
+    methods = {"gzip6": ["gzip", "-6", "-n", "-c"], "br5": ["brotli", "-q", "5", "-c"],
+               "br11": ["brotli", "-q", "11", "-c"]}
+    jobs, result = [], {}
+    for rows in rows_list:
+        for s in SIZE_SETS:
+            for fmt in ("json", "jj"):
+                path = os.path.join(OUT, "%s-%d.%s" % (s, rows, fmt))
+                digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+                entry = result.setdefault("%s-%d" % (s, rows), {}).setdefault(fmt, {})
+                entry["raw"] = os.path.getsize(path)
+                for name, argv in methods.items():
+                    key = "%s:%s" % (digest, " ".join(argv))
+                    if key in cache:
+                        entry[name] = cache[key]
+                    else:
+                        jobs.append((entry, name, key, argv + [path]))
+
+    def compress(job):
+        entry, name, key, argv = job
+        n = len(subprocess.run(argv, check=True, stdout=subprocess.PIPE).stdout)
+        return entry, name, key, n
+
+    if jobs:
+        print("bench: compressing %d documents (gzip -6, brotli -q 5 and 11; cached afterwards)"
+              % (len(jobs) // 3), flush=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for entry, name, key, n in pool.map(compress, jobs):
+            entry[name] = n
+            cache[key] = n
+    with open(cache_path, "w") as f:
+        json.dump(cache, f, indent=0, sort_keys=True)
+    return result
+
+
+def estimate(ms):
+    """The time the rounds will take: from the previous run's process times
+    where it measured the same thing, else 0.9 s per process (0.7 s of runs
+    at least, plus start-up, setup and untimed freeing)."""
+    previous = {}
+    try:
+        for m in json.load(open(os.path.join(OUT, "results.json")))["measurements"]:
+            if "wall_s" in m:
+                previous[" ".join(m["argv"])] = sorted(m["wall_s"])[len(m["wall_s"]) // 2]
+    except (OSError, ValueError, KeyError):
+        pass
+    known = sum(1 for m in ms if " ".join(m["argv"]) in previous)
+    per_round = sum(previous.get(" ".join(m["argv"]), 0.9) for m in ms)
+    return "estimated %.1f min (%s)" % (
+        per_round * ROUNDS / 60,
+        "from the previous run's process times" if known == len(ms) else
+        "each process takes at least 0.7 s: 200 ms warm-up, then 500 ms and 15 runs")
+
+
+def measure_once(m, env):
+    """Run one measurement's process; stop the benchmark if it fails."""
+    t0 = time.time()
+    p = subprocess.run(m["argv"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    wall = time.time() - t0
+    line = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+    if p.returncode != 0 or not line.startswith("ok "):
+        sys.stderr.write("bench: FAILED: %s\n%s%s" % (" ".join(m["argv"]), p.stdout, p.stderr))
+        sys.exit(1)
+    fields = dict(kv.split("=", 1) for kv in line.split()[3:])
+    return int(fields["best_ns"]), int(fields["runs"]), int(fields["warm_runs"]), wall
+
+
+def profile(m, env):
+    """Instructions per function of one run of jalapenojson's side (callgrind):
+    the top functions by their own instructions and by instructions
+    including what they call (call-chain roots above 99% left out)."""
+    out = os.path.join(OUT, "callgrind.%d.out" % m["id"])
+    e = dict(env, BENCH_ONCE="1")
+    subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
+                    "--callgrind-out-file=" + out] + m["argv"],
+                   cwd=ROOT, env=e, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    result = {"total_ir": 0}
+    for kind in ("self", "inclusive"):
+        text = run(["callgrind_annotate", "--auto=no", "--inclusive=" + ("yes" if kind == "inclusive" else "no"),
+                    out], stderr=subprocess.DEVNULL)
+        funcs, seen = [], set()
+        for line in text.splitlines():
+            t = re.match(r"\s*([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", line)
+            if t:
+                result["total_ir"] = int(t.group(1).replace(",", ""))
+            f = re.match(r"\s*([\d,]+) \(\s*([\d.]+)%\)\s+(\S+)(?: \[|$)", line)
+            if not f or "PROGRAM TOTALS" in line or float(f.group(2)) > 99.0:
+                continue
+            name = f.group(3)
+            short = name.split(":", 1)[-1]   # inlined copies appear once per file
+            if short in seen:
+                continue
+            seen.add(short)
+            funcs.append({"ir": int(f.group(1).replace(",", "")), "pct": float(f.group(2)), "fn": name})
+        result[kind] = funcs[:12]
+    os.remove(out)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--large", action="store_true", help="add 1,000,000 rows")
+    ap.add_argument("--yyjson", action="store_true", help="build/bench/c_yyjson exists")
+    ap.add_argument("--no-profile", action="store_true", help="skip callgrind profiles")
+    args = ap.parse_args()
+    rows_list = DEFAULT_ROWS + ((LARGE_ROWS,) if args.large else ())
+    os.makedirs(OUT, exist_ok=True)
+    env = dict(os.environ, JJ_EXTENSION=os.path.join(ROOT, "jalapenojson"))
+    started = time.time()
+
+    print("bench: generating data: %s rows" % ", ".join("{:,}".format(r) for r in rows_list), flush=True)
+    subprocess.run([os.path.join(BIN, "gen"), OUT] + [str(r) for r in rows_list], check=True)
+    for rows in rows_list:   # the nested set is for size only; check it reads right once
+        run([os.path.join(BIN, "c_jj"), "nested", "jj", doc("orders", rows, "jj"), doc("orders", rows, "sum")])
+    size_table = sizes(rows_list)
+
+    ms = plan(rows_list, args.yyjson)
+    print("bench: %d measurements x %d rounds = %d processes; %s"
+          % (len(ms), ROUNDS, len(ms) * ROUNDS, estimate(ms)), flush=True)
+    results = {m["id"]: [] for m in ms}
+    for rnd in range(ROUNDS):
+        order = list(ms)
+        random.Random(SHUFFLE_SEED + rnd).shuffle(order)
+        t0 = time.time()
+        for i, m in enumerate(order):
+            results[m["id"]].append(measure_once(m, env))
+            if sys.stdout.isatty():
+                print("\r  round %d/%d: %d/%d" % (rnd + 1, ROUNDS, i + 1, len(order)), end="", flush=True)
+        took = time.time() - t0
+        print("\rbench: round %d/%d done in %.0f s%s" % (
+            rnd + 1, ROUNDS, took,
+            "; about %.1f min to go" % (took * (ROUNDS - rnd - 1) / 60) if rnd + 1 < ROUNDS else ""),
+            flush=True)
+
+    for m in ms:
+        r = results[m["id"]]
+        m["best_ns"] = [x[0] for x in r]
+        m["runs"] = [x[1] for x in r]
+        m["warm_runs"] = [x[2] for x in r]
+        m["wall_s"] = [round(x[3], 3) for x in r]
+
+    data = {"meta": machine_info(args.yyjson), "rounds": ROUNDS, "rows": list(rows_list),
+            "sizes": size_table, "measurements": ms, "profiles": {}}
+    data["meta"]["bench_minutes"] = round((time.time() - started) / 60, 1)
+    if not args.no_profile and not shutil.which("valgrind"):
+        print("bench: valgrind is not installed: no profiles of missed targets", flush=True)
+    elif not args.no_profile:   # the targets decide what to profile
+        for key, m in report.unmet_jj_measurements(data):
+            print("bench: profiling %s (%s) under callgrind" % (" ".join(m["argv"]), key), flush=True)
+            data["profiles"][key] = dict(profile(m, env), argv=m["argv"])
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(data, f, indent=1)
+    print("bench: %.1f min in all; results in %s" % ((time.time() - started) / 60,
+                                                     rel(os.path.join(OUT, "results.json"))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

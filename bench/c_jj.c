@@ -1,0 +1,239 @@
+/*
+** c_jj.c — jalapenojson's core library on the benchmark's tasks.  One
+** measurement per process:
+**
+**   c_jj all|price|city|middle jj DOC.jj DOC.sum
+**   c_jj write jj ROWS.json EXPECTED.jj
+**   c_jj nested jj DOC.jj DOC.sum      (one checked read, not timed)
+**
+** A read run is jj_parse (the header), a cursor, and the values the task
+** asks for, columns found by name with jj_schema_find like the JSON readers
+** find keys: integers with jj_cursor_int (checked to be integers that fit
+** int64), price with jj_cursor_double (grammar checked, correctly rounded),
+** text with jj_cursor_text (pointer + length, UTF-8 checked), dates with
+** jj_cursor_text on the date column, which checks the calendar first (the
+** same check as jj_cursor_date) and gives the text the checksum needs.
+** Columns a task does not read are not converted.  "middle" moves to the
+** row with jj_cursor_seek on a freshly parsed document.  Freeing is not
+** timed.  The write run builds the document from the rows in memory with
+** jj_writer (schema, values, finish, take), dates given as text and so
+** checked by the writer.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "jalapenojson.h"
+#include "rows.h"
+
+typedef struct ctx {
+  const char *task;
+  char *doc;
+  size_t len;
+  int64_t middle;
+  mem_rows rows;
+  expect_doc expect;
+} ctx;
+
+static int report(const jj_error *err) {
+  fprintf(stderr, "bench: jalapenojson: %s\n", err->message);
+  return -1;
+}
+
+/* Add column `col` (of kind `kind`) of the cursor's row to s. */
+static int add_value(jj_cursor *cur, size_t col, enum bench_kind kind, bench_sum *s,
+                     jj_error *err) {
+  int64_t i;
+  double d;
+  const char *p;
+  size_t n;
+  switch (kind) {
+    case KIND_INT:
+      if (jj_cursor_int(cur, col, &i, err) != 1) return -1;
+      bench_add_int(s, i);
+      return 0;
+    case KIND_FLOAT:
+      if (jj_cursor_double(cur, col, &d, err) != 1) return -1;
+      bench_add_float(s, d);
+      return 0;
+    default: /* text, and dates: jj_cursor_text checks a date column's calendar */
+      if (jj_cursor_text(cur, col, &p, &n, err) != 1) return -1;
+      bench_add_text(s, p, n);
+      return 0;
+  }
+}
+
+/* One read run. */
+static int run_read(void *p, bench_sum *s, uint64_t *ns) {
+  ctx *x = (ctx *)p;
+  jj_error err;
+  int rc = 0, more;
+  size_t col[BENCH_COLUMNS];
+  uint64_t t0 = bench_now_ns();
+  jj_doc *doc = jj_parse(x->doc, x->len, &err);
+  if (!doc) return report(&err);
+  const jj_schema *schema = jj_doc_schema(doc);
+  for (int c = 0; c < BENCH_COLUMNS; c++) {
+    int at = jj_schema_find(schema, bench_names[c], strlen(bench_names[c]));
+    if (at < 0) {
+      jj_doc_free(doc);
+      return -1;
+    }
+    col[c] = (size_t)at;
+  }
+  jj_cursor *cur = jj_cursor_new(doc, &err);
+  if (!cur) {
+    jj_doc_free(doc);
+    return report(&err);
+  }
+  switch (x->task[0]) {
+    case 'a':
+      while ((more = jj_cursor_next(cur, &err)) == 1)
+        for (int c = 0; c < BENCH_COLUMNS && rc == 0; c++)
+          rc = add_value(cur, col[c], bench_kinds[c], s, &err);
+      break;
+    case 'p':
+      while ((more = jj_cursor_next(cur, &err)) == 1 && rc == 0)
+        rc = add_value(cur, col[5], KIND_FLOAT, s, &err);
+      break;
+    case 'c':
+      while ((more = jj_cursor_next(cur, &err)) == 1 && rc == 0)
+        rc = add_value(cur, col[2], KIND_TEXT, s, &err);
+      break;
+    default:
+      more = jj_cursor_seek(cur, x->middle, &err);
+      if (more != 1) break;
+      for (int c = 0; c < BENCH_COLUMNS && rc == 0; c++)
+        rc = add_value(cur, col[c], bench_kinds[c], s, &err);
+      more = 0;
+      break;
+  }
+  *ns = bench_now_ns() - t0;
+  if (more < 0 || rc < 0) rc = report(&err);
+  jj_cursor_free(cur);
+  jj_doc_free(doc);
+  return rc;
+}
+
+/* One write run: rows in memory -> jalapenojson text. */
+static int run_write(void *p, bench_sum *s, uint64_t *ns) {
+  ctx *x = (ctx *)p;
+  static const jj_type types[BENCH_COLUMNS] = {JJ_INT, JJ_TEXT, JJ_TEXT, JJ_TEXT,
+                                               JJ_INT, JJ_FLOAT, JJ_DATE};
+  jj_error err;
+  uint64_t t0 = bench_now_ns();
+  jj_schema *schema = jj_schema_new();
+  for (int c = 0; c < BENCH_COLUMNS; c++)
+    if (!schema || jj_schema_add(schema, bench_names[c], strlen(bench_names[c]), types[c], NULL,
+                                 &err) != JJ_OK) {
+      jj_schema_free(schema);
+      return -1;
+    }
+  jj_writer *w = jj_writer_new(schema, NULL, NULL, &err);
+  if (!w) {
+    jj_schema_free(schema);
+    return report(&err);
+  }
+  jj_code rc = JJ_OK;
+  for (size_t i = 0; i < x->rows.n && rc == JJ_OK; i++) {
+    const mem_row *r = &x->rows.rows[i];
+    if ((rc = jj_writer_int(w, r->id)) || (rc = jj_writer_text(w, r->text[0], r->text_len[0])) ||
+        (rc = jj_writer_text(w, r->text[1], r->text_len[1])) ||
+        (rc = jj_writer_text(w, r->text[2], r->text_len[2])) ||
+        (rc = jj_writer_int(w, r->seats)) || (rc = jj_writer_double(w, r->price)) ||
+        (rc = jj_writer_date(w, r->joined, 10)))
+      break;
+    rc = jj_writer_end_row(w);
+  }
+  if (rc == JJ_OK) rc = jj_writer_finish(w);
+  size_t len = 0;
+  char *out = rc == JJ_OK ? jj_writer_take(w, &len) : NULL;
+  *ns = bench_now_ns() - t0;
+  int fail = !out;
+  if (fail) report(jj_writer_error(w));
+  else expect_doc_sum(&x->expect, out, len, s);
+  jj_free(out);
+  jj_writer_free(w);
+  jj_schema_free(schema);
+  return fail ? -1 : 0;
+}
+
+/* Add every value of a (nested) document, in document order, to s: the
+** orders set's checksum.  Used once, to check the nested file. */
+static int sum_nested(jj_doc *doc, bench_sum *s, jj_error *err) {
+  const jj_schema *schema = jj_doc_schema(doc);
+  jj_cursor *cur = jj_cursor_new(doc, err);
+  int more, rc = 0;
+  if (!cur) return -1;
+  while (rc == 0 && (more = jj_cursor_next(cur, err)) == 1) {
+    for (size_t c = 0; c < jj_schema_columns(schema) && rc == 0; c++) {
+      jj_type t = jj_schema_type(schema, c);
+      if (t == JJ_TABLE) {
+        jj_doc *sub = NULL;
+        rc = jj_cursor_table(cur, c, &sub, err) == 1 ? sum_nested(sub, s, err) : -1;
+        jj_doc_free(sub);
+      } else {
+        rc = add_value(cur, c, t == JJ_INT ? KIND_INT : t == JJ_FLOAT ? KIND_FLOAT : KIND_TEXT, s,
+                       err);
+      }
+    }
+  }
+  if (more < 0) rc = -1;
+  jj_cursor_free(cur);
+  return rc;
+}
+
+/* The claims the report makes about jalapenojson's reading, checked before
+** every measurement: jj_cursor_text on a date column rejects a date that
+** does not exist, and jj_cursor_int rejects a number that is not an
+** integer.  If either stopped being true the comparison would be unfair,
+** so the benchmark stops. */
+static void check_reader_checks(void) {
+  static const char doc[] = "{\"jalapenojson\":1,\"columns\":[\"n\",\"d\"],"
+                            "\"types\":[\"i\",\"d\"],\"rows\":[\n[1.5,\"2023-02-29\"]\n]}";
+  jj_error err;
+  jj_doc *d = jj_parse(doc, sizeof doc - 1, &err);
+  jj_cursor *c = d ? jj_cursor_new(d, &err) : NULL;
+  const char *p;
+  size_t n;
+  int64_t i;
+  int ok = c && jj_cursor_next(c, &err) == 1 && jj_cursor_text(c, 1, &p, &n, &err) == -1 &&
+           err.code == JJ_ERR_DATE && jj_cursor_int(c, 0, &i, &err) == -1 &&
+           err.code == JJ_ERR_RANGE;
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  if (!ok) bench_die("%s", "jalapenojson no longer checks dates or integers as README.md says");
+}
+
+int main(int argc, char **argv) {
+  const char *tasks = "all price city middle write nested";
+  if (argc != 5 || strcmp(argv[2], "jj") != 0 || !strstr(tasks, argv[1]))
+    bench_usage(argv[0], tasks);
+  bench_crc_init();
+  check_reader_checks();
+  ctx x;
+  memset(&x, 0, sizeof x);
+  x.task = argv[1];
+  if (strcmp(x.task, "write") == 0) {
+    x.rows = mem_rows_load(argv[3]);
+    x.expect = expect_doc_load(argv[4]);
+    bench_measure(x.task, "jj", run_write, &x, &x.expect.sum);
+    return 0;
+  }
+  size_t sum_len;
+  char *sums = bench_load(argv[4], &sum_len);
+  x.doc = bench_load(argv[3], &x.len);
+  if (strcmp(x.task, "nested") == 0) {
+    bench_sum got, want = bench_expect(sums, "all");
+    jj_error err;
+    memset(&got, 0, sizeof got);
+    jj_doc *doc = jj_parse(x.doc, x.len, &err);
+    int rc = doc ? sum_nested(doc, &got, &err) : -1;
+    jj_doc_free(doc);
+    if (rc != 0) report(&err);
+    bench_check("nested", "jj", rc, &got, &want, 1);
+    printf("ok nested jj checked\n");
+    return 0;
+  }
+  bench_sum want = bench_expect(sums, x.task);
+  x.middle = bench_sum_int(sums, "middle_row");
+  bench_measure(x.task, "jj", run_read, &x, &want);
+  return 0;
+}

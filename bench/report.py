@@ -1,0 +1,492 @@
+#!/usr/bin/python3
+"""report.py - bench/data/out/results.json -> bench/RESULTS.md and bench/chart.svg.
+
+Everything in RESULTS.md is computed from the results of one run: the times
+(median, min and max over the rounds), throughput, the speed ratios against
+each peer, the sizes, and every target of the issue marked met or not met
+with the numbers it was judged on.  The chart shows the speed ratios at
+50,000 rows against each peer, with the target of each comparison.
+"""
+import html
+import json
+import math
+import os
+import statistics
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+RESULTS = os.path.join(BENCH, "data", "out", "results.json")
+
+READER_NAMES = {
+    "cjson": "cJSON", "simdjson": "simdjson (on-demand)", "yyjson": "yyjson", "jj": "jalapenojson",
+    "native": "native table", "json1": "json1 (json_each + ->>)", "jjfile": "jalapenojson, file",
+    "jjblob": "jalapenojson, blob", "floor-json": "memchr, JSON doc", "floor-jj": "memchr, jj doc",
+}
+TASK_NAMES = {
+    ("c", "all"): "read every value", ("c", "price"): "sum(price)", ("c", "city"): "CRC(city)",
+    ("c", "middle"): "the middle row", ("c", "write"): "write every value",
+    ("sql", "scan"): "full scan", ("sql", "price"): "sum(price)",
+    ("sql", "since"): "count WHERE joined >= date", ("sql", "row"): "one row by rowid",
+    ("sql", "export"): "export (jj_group / json_group_array)",
+}
+JSON_PARSERS = ("cjson", "simdjson", "yyjson")
+SET_NAMES = {"repetitive": "repetitive", "entropy": "high-entropy", "orders": "nested orders"}
+SIZE_METHODS = (("raw", "raw"), ("gzip6", "gzip -6"), ("br5", "brotli -q 5"), ("br11", "brotli -q 11"))
+
+
+# ---------------------------------------------------------------------------
+# Reading the results
+# ---------------------------------------------------------------------------
+
+class Results:
+    """The measurements of one run, indexed by (group, set, rows, task, reader)."""
+
+    def __init__(self, data):
+        self.data = data
+        self.by_key = {}
+        for m in data["measurements"]:
+            self.by_key[(m["group"], m["set"], m["rows"], m["task"], m["reader"])] = m
+
+    def get(self, group, set_name, rows, task, reader):
+        return self.by_key.get((group, set_name, rows, task, reader))
+
+    def median_ns(self, *key):
+        m = self.get(*key)
+        return statistics.median(m["best_ns"]) if m else None
+
+    def doc_bytes(self, set_name, rows, fmt):
+        return self.data["sizes"]["%s-%d" % (set_name, rows)][fmt]["raw"]
+
+
+def reader_name(task, reader):
+    """A reader's name in a table; the export task's readers are functions."""
+    if task == "export":
+        return {"jj": "jj_group", "json1": "json_group_array(json_object())"}[reader]
+    return READER_NAMES[reader]
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "-"
+    if ns >= 1e9:
+        return "%.3g s" % (ns / 1e9)
+    if ns >= 1e6:
+        return "%.3g ms" % (ns / 1e6)
+    if ns >= 1e3:
+        return "%.3g µs" % (ns / 1e3)
+    return "%.3g ns" % ns
+
+
+def fmt_ratio(r):
+    """A speed ratio, truncated (never rounded up past a target): 0.68×,
+    9.99×, 12.3×, 1,234×."""
+    if r is None:
+        return "-"
+    digits = 2 if r < 10 else 1 if r < 100 else 0
+    v = math.floor(r * 10 ** digits) / 10 ** digits
+    return "{:,.{d}f}×".format(v, d=digits)
+
+
+def fmt_mbs(nbytes, ns):
+    if not ns:
+        return "-"
+    v = nbytes / (ns / 1e9) / 1e6
+    return "{:,.0f}".format(v) if v >= 100 else "%.3g" % v
+
+
+def fmt_rows(n):
+    return "{:,}".format(n)
+
+
+# ---------------------------------------------------------------------------
+# Targets (bench/README.md, "Targets")
+# ---------------------------------------------------------------------------
+
+def target_rows(res):
+    return [r for r in res.data["rows"] if r >= 50000]
+
+
+def targets(res):
+    """Every target of the issue, judged: a list of dicts with the numbers."""
+    out = []
+
+    def speed(name, group, set_name, rows, task, jj_reader, peer_reader, need, need_text):
+        jj = res.median_ns(group, set_name, rows, task, jj_reader)
+        peer = res.median_ns(group, set_name, rows, task, peer_reader)
+        row = {"name": name, "set": set_name, "rows": rows, "need": need, "need_text": need_text,
+               "jj_reader": jj_reader, "peer": peer_reader, "jj_ns": jj, "peer_ns": peer,
+               "key": (group, set_name, rows, task, jj_reader)}
+        if jj is None or peer is None:
+            row.update(ratio=None, met=None)
+        else:
+            row.update(ratio=peer / jj, met=peer / jj >= need)
+        out.append(row)
+
+    for rows in target_rows(res):
+        for s in ("repetitive", "entropy"):
+            measured = [(res.median_ns("c", s, rows, "all", p), p) for p in JSON_PARSERS
+                        if res.median_ns("c", s, rows, "all", p) is not None]
+            fastest = min(measured)[1] if measured else "simdjson"
+            speed("C, read every value: at least 2× the fastest JSON parser", "c", s, rows, "all",
+                  "jj", fastest, 2.0, "≥ 2×")
+            speed("C, one number column: at least 2× simdjson", "c", s, rows, "price", "jj",
+                  "simdjson", 2.0, "≥ 2×")
+            speed("C, one text column: at least 2× simdjson", "c", s, rows, "city", "jj",
+                  "simdjson", 2.0, "≥ 2×")
+            speed("C, one row: at least 10× simdjson", "c", s, rows, "middle", "jj", "simdjson",
+                  10.0, "≥ 10×")
+            speed("C, write every value: at least 3× cJSON's printer", "c", s, rows, "write", "jj",
+                  "cjson", 3.0, "≥ 3×")
+            for task, label in (("scan", "full scan"), ("price", "sum(price)")):
+                for jr in ("jjfile", "jjblob"):
+                    speed("SQLite, %s: within 2× of the native table" % label, "sql", s, rows, task,
+                          jr, "native", 0.5, "≥ 0.5×")
+                    if rows < 1000000:
+                        speed("SQLite, %s: at least 10× json_each with ->>" % label, "sql", s, rows,
+                              task, jr, "json1", 10.0, "≥ 10×")
+            if rows < 1000000:
+                speed("SQLite, export: jj_group at least 2× json_group_array(json_object())", "sql",
+                      s, rows, "export", "jj", "json1", 2.0, "≥ 2×")
+    return out
+
+
+def size_targets(res):
+    """jalapenojson smaller than JSON: every set, size, compression."""
+    out = []
+    for key, entry in sorted(res.data["sizes"].items()):
+        for method, label in SIZE_METHODS:
+            j, jj = entry["json"][method], entry["jj"][method]
+            out.append({"doc": key, "method": label, "json": j, "jj": jj, "met": jj < j})
+    return out
+
+
+def unmet_jj_measurements(data):
+    """The jalapenojson measurements behind unmet speed targets, one per task
+    and reader, at 50,000 repetitive rows: what bench.py profiles."""
+    res = Results(data)
+    seen, out = set(), []
+    for t in targets(res):
+        if t["met"] is False and t["rows"] == 50000 and t["set"] == "repetitive":
+            k = t["key"]
+            if k in seen:
+                continue
+            seen.add(k)
+            m = res.get(*k)
+            if m:
+                out.append(("%s %s/%s" % (k[0], k[3], k[4]), m))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# RESULTS.md
+# ---------------------------------------------------------------------------
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def met_text(met):
+    return "—" if met is None else ("met" if met else "**not met**")
+
+
+def speed_table(res, group, set_name, rows, tasks, readers, jj_readers):
+    """One table per (set, rows): every task, every reader."""
+    jb, jjb = res.doc_bytes(set_name, rows, "json"), res.doc_bytes(set_name, rows, "jj")
+    header = ["task", "reader", "median", "min", "max", "MB/s of JSON doc", "MB/s of jj doc"]
+    header += ["%s speed ÷ this" % READER_NAMES[j] for j in jj_readers]
+    body = []
+    for task in tasks:
+        for r in readers:
+            m = res.get(group, set_name, rows, task, r)
+            if not m:
+                continue
+            med = statistics.median(m["best_ns"])
+            row = [TASK_NAMES[(group, task)], reader_name(task, r), "**%s**" % fmt_time(med),
+                   fmt_time(min(m["best_ns"])), fmt_time(max(m["best_ns"])),
+                   fmt_mbs(jb, med), fmt_mbs(jjb, med)]
+            for j in jj_readers:
+                jm = res.median_ns(group, set_name, rows, task, j)
+                row.append("-" if r in jj_readers or jm is None else fmt_ratio(med / jm))
+            body.append(row)
+    return table(header, body) if body else ""
+
+
+def floor_line(res, set_name, rows):
+    parts = []
+    for r, label in (("floor-json", "JSON"), ("floor-jj", "jalapenojson")):
+        m = res.get("c", set_name, rows, "memchr", r)
+        if m:
+            med = statistics.median(m["best_ns"])
+            parts.append("%s document (%s bytes): %s (%s MB/s)" % (
+                label, "{:,}".format(res.doc_bytes(set_name, rows, "json" if r == "floor-json" else "jj")),
+                fmt_time(med), fmt_mbs(res.doc_bytes(set_name, rows, "json" if r == "floor-json" else "jj"), med)))
+    return ("Floor, one memchr pass over the bytes: " + "; ".join(parts) + ".") if parts else ""
+
+
+def machine_section(data):
+    m = data["meta"]
+    rows = [
+        ("CPU", "%s, %d cores (%s)" % (m["cpu"], m["cores"], m.get("cpu_detail", ""))),
+        ("OS", "%s, Linux %s" % (m["os"], m["kernel"])),
+        ("C compiler", m["cc"]), ("C++ compiler", m["cxx"]),
+        ("SQLite", m["sqlite"]), ("cJSON", "libcjson-dev " + m["cjson"]),
+        ("simdjson", "libsimdjson-dev " + m["simdjson"]),
+        ("yyjson", ("%s, built from a local source tree (YYJSON_DIR)" % m["yyjson"]) if m["yyjson"]
+         else "left out: YYJSON_DIR was not set (see README.md)"),
+        ("zlib / brotli", "zlib1g-dev %s, libbrotli-dev %s" % (m["zlib"], m["brotli"])),
+        ("compressors", "%s; %s" % (m["gzip_tool"], m["brotli_tool"])),
+        ("date", m["date"]), ("commit", m["commit"]),
+        ("rounds", "%d (median shown; min and max too)" % data["rounds"]),
+        ("duration", "%.1f min for the measurements" % m["bench_minutes"]),
+    ]
+    return table(["", ""], rows)
+
+
+def targets_section(res):
+    out = []
+    rows = []
+    for t in targets(res):
+        measured = "-"
+        if t["jj_ns"] is not None and t["peer_ns"] is not None:
+            task = t["key"][3]
+            measured = "%s %s vs %s %s: **%s**" % (
+                reader_name(task, t["jj_reader"]), fmt_time(t["jj_ns"]),
+                reader_name(task, t["peer"]), fmt_time(t["peer_ns"]), fmt_ratio(t["ratio"]))
+        gap = "-"
+        if t["met"] is False:   # what would close it: the time jalapenojson must reach
+            gap = "at most %s (%.2f× faster than now)" % (fmt_time(t["peer_ns"] / t["need"]),
+                                                        t["need"] / t["ratio"])
+        rows.append([t["name"], SET_NAMES[t["set"]], fmt_rows(t["rows"]), measured, t["need_text"],
+                     met_text(t["met"]), gap])
+    out.append(table(["target", "set", "rows", "measured (speed ratio = peer time ÷ jj time)", "needed",
+                      "result", "jalapenojson needs"], rows))
+    out.append("\nWhere a target is missed, the profiles at the end show where jalapenojson's "
+               "instructions go.")
+    if 1000000 not in res.data["rows"]:
+        out.append("\nThe targets at 1,000,000 rows are judged by `bench/run.sh --large`; this run "
+                   "did not measure them.")
+    srows = []
+    for t in size_targets(res):
+        srows.append([t["doc"], t["method"], "{:,}".format(t["json"]), "{:,}".format(t["jj"]),
+                      "%.1f%%" % (100.0 * t["jj"] / t["json"]), met_text(t["met"])])
+    out.append("\nSize: jalapenojson smaller than JSON, raw and compressed, on every set.\n")
+    out.append(table(["document", "compression", "JSON bytes", "jj bytes", "jj ÷ JSON", "result"], srows))
+    met = sum(1 for t in targets(res) if t["met"]) + sum(1 for t in size_targets(res) if t["met"])
+    judged = sum(1 for t in targets(res) if t["met"] is not None) + len(size_targets(res))
+    out.insert(0, "**%d of %d targets met in this run.**\n" % (met, judged))
+    return "\n".join(out)
+
+
+def reference_section(res):
+    """The issue's reference measurements next to this run's (50,000
+    repetitive rows; the data here is not byte-identical to the issue's)."""
+    refs = [("yyjson, read every value", ("c", "all", "yyjson"), 8.7e6),
+            ("simdjson on-demand, read every value", ("c", "all", "simdjson"), 14.5e6),
+            ("cJSON, read every value", ("c", "all", "cjson"), 52e6),
+            ("simdjson, sum(price)", ("c", "price", "simdjson"), 2.3e6),
+            ("simdjson, the middle row", ("c", "middle", "simdjson"), 1.25e6),
+            ("SQLite native table, sum(price)", ("sql", "price", "native"), 2.4e6),
+            ("SQLite json_each with ->>, sum(price)", ("sql", "price", "json1"), 54e6)]
+    rows = []
+    for label, (g, task, r), ref in refs:
+        here = res.median_ns(g, "repetitive", 50000, task, r)
+        rows.append([label, fmt_time(ref), fmt_time(here)])
+    m = res.get("c", "repetitive", 50000, "memchr", "floor-jj")
+    rows.append(["one pass over the jj document (issue: summing bytes; here: memchr)", fmt_time(0.28e6),
+                 fmt_time(statistics.median(m["best_ns"])) if m else "-"])
+    sz = res.data["sizes"].get("repetitive-50000")
+    if sz:
+        rows.append(["JSON document size", "5.6 MB", "%.2f MB" % (sz["json"]["raw"] / 1e6)])
+        rows.append(["jalapenojson document size", "3.1 MB", "%.2f MB" % (sz["jj"]["raw"] / 1e6)])
+    return table(["50,000 repetitive rows", "issue's reference", "this run"], rows)
+
+
+def sizes_section(res):
+    out = []
+    for s in ("repetitive", "entropy", "orders"):
+        rows = []
+        for r in res.data["rows"]:
+            e = res.data["sizes"]["%s-%d" % (s, r)]
+            row = [fmt_rows(r)]
+            for method, _ in SIZE_METHODS:
+                row += ["{:,}".format(e["json"][method]), "{:,}".format(e["jj"][method]),
+                        "%.1f%%" % (100.0 * e["jj"][method] / e["json"][method])]
+            rows.append(row)
+        header = ["rows"]
+        for _, label in SIZE_METHODS:
+            header += ["JSON, " + label, "jj, " + label, "jj ÷ JSON"]
+        out.append("### %s\n\n%s\n" % (SET_NAMES[s], table(header, rows)))
+    return "\n".join(out)
+
+
+def profiles_section(data):
+    if not data.get("profiles"):
+        return "No jalapenojson target was missed at 50,000 repetitive rows, so nothing was profiled."
+    out = ["Instructions counted by callgrind for one run of jalapenojson's side of each missed "
+           "target (50,000 repetitive rows; loading the input and setting up tables not counted): "
+           "the functions with the most instructions of their own, and with the most including "
+           "what they call. Instructions are not time, but they show where the work is.\n"]
+    for key, p in data["profiles"].items():
+        out.append("#### %s\n\n`%s`: %s instructions in all\n" % (
+            key, " ".join(p["argv"]), "{:,}".format(p["total_ir"])))
+        for kind, label in (("self", "own instructions"), ("inclusive", "including callees")):
+            rows = [[html.escape(f["fn"]), "{:,}".format(f["ir"]), "%.1f%%" % f["pct"]] for f in p.get(kind, [])]
+            if rows:
+                out.append(table(["function (%s)" % label, "instructions", "share"], rows) + "\n")
+    return "\n".join(out)
+
+
+def results_md(data):
+    res = Results(data)
+    parts = ["# Benchmark results\n",
+             "Generated by `bench/run.sh` from the run described below; do not edit by hand. "
+             "What is compared, on what data and how is in [README.md](README.md); the chart of the "
+             "speed ratios is [chart.svg](chart.svg).\n",
+             "## Machine and versions\n", machine_section(data), "",
+             "## Targets\n", targets_section(res), "",
+             "![speed ratios of jalapenojson against each peer](chart.svg)\n",
+             "### The issue's reference numbers next to this run\n", reference_section(res), "",
+             "## Sizes\n", "Raw, then compressed as a server sends it (gzip -6, brotli -q 5 and -q 11). "
+             "jj ÷ JSON below 100% means jalapenojson is smaller.\n", sizes_section(res),
+             "## C: the core reader against the JSON parsers\n",
+             "Time of one run: parse plus the task; the fastest of at least 15 runs and 500 ms "
+             "after a 200 ms warm-up, median (min, max) over %d rounds, one process per number. "
+             "Every run's result was checked against the expected checksum. Ratios above 1× mean "
+             "jalapenojson is faster. **The JSON parsers hand dates back as unchecked strings; "
+             "jalapenojson checks every date it reads (calendar included).**\n" % data["rounds"]]
+    readers = ("cjson", "simdjson", "yyjson", "jj")
+    for rows in data["rows"]:
+        for s in ("repetitive", "entropy"):
+            t = speed_table(res, "c", s, rows, ("all", "price", "city", "middle", "write"), readers, ("jj",))
+            if t:
+                parts += ["### %s, %s rows\n" % (SET_NAMES[s], fmt_rows(rows)), t, "", floor_line(res, s, rows), ""]
+    parts += ["## SQLite: the extension against SQLite's own ways\n",
+              "One process per number; the statement is prepared before timing, a run steps it to "
+              "the end reading every result column (the reset that frees is not timed). "
+              "The native table and json1 run without the extension loaded.\n"]
+    for rows in data["rows"]:
+        for s in ("repetitive", "entropy"):
+            t = speed_table(res, "sql", s, rows, ("scan", "price", "since", "row"),
+                            ("native", "json1", "jjfile", "jjblob"), ("jjfile", "jjblob"))
+            e = speed_table(res, "sql", s, rows, ("export",), ("json1", "jj"), ("jj",))
+            if t or e:
+                parts += ["### %s, %s rows\n" % (SET_NAMES[s], fmt_rows(rows))]
+                parts += [x + "\n" for x in (t, e) if x]
+    parts += ["## Where jalapenojson misses a target: profiles\n", profiles_section(data), ""]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------------------
+# chart.svg: horizontal bars of the speed ratios, log scale, target marks
+# ---------------------------------------------------------------------------
+
+def chart_rows(res, rows):
+    """(label, [(set, ratio, need or None)]) per comparison at `rows` rows:
+    the speed ratio of jalapenojson against one peer on each row set, and
+    the target that applies to that bar (README.md, "Targets")."""
+    sets = ("repetitive", "entropy")
+    peers_c = [p for p in JSON_PARSERS if any(res.get("c", s, rows, "all", p) for s in sets)]
+    fastest = {}
+    for s in sets:
+        ms = [(res.median_ns("c", s, rows, "all", p), p) for p in peers_c
+              if res.median_ns("c", s, rows, "all", p)]
+        fastest[s] = min(ms)[1] if ms else None
+    comps = []  # (label, group, task, jj reader, peer, need(set))
+    for task, need in (("all", 2.0), ("price", 2.0), ("city", 2.0), ("middle", 10.0)):
+        for p in peers_c:
+            if task == "all":
+                rule = (lambda s, p=p: 2.0 if fastest[s] == p else None)
+            else:
+                rule = (lambda s, p=p, n=need: n if p == "simdjson" else None)
+            comps.append(("C %s vs %s" % (TASK_NAMES[("c", task)], READER_NAMES[p].split(" (")[0]),
+                          "c", task, "jj", p, rule))
+    comps.append(("C write every value vs cJSON", "c", "write", "jj", "cjson", lambda s: 3.0))
+    for task in ("scan", "price", "since", "row"):
+        for p, need in (("native", 0.5), ("json1", 10.0)):
+            n = need if task in ("scan", "price") else None
+            comps.append(("SQLite %s vs %s" % (TASK_NAMES[("sql", task)], READER_NAMES[p].split(" (")[0]),
+                          "sql", task, "jjfile", p, lambda s, n=n: n))
+    comps.append(("SQLite export vs json_group_array", "sql", "export", "jj", "json1", lambda s: 2.0))
+    out = []
+    for label, g, task, jr, p, rule in comps:
+        bars = []
+        for s in sets:
+            jj, peer = res.median_ns(g, s, rows, task, jr), res.median_ns(g, s, rows, task, p)
+            if jj and peer:
+                bars.append((s, peer / jj, rule(s)))
+        if bars:
+            out.append((label, bars))
+    return out
+
+
+def chart_svg(data, rows=50000):
+    res = Results(data)
+    comps = chart_rows(res, rows)
+    ratios = [r for _, bars in comps for _, r, _ in bars] + [n for _, bars in comps for *_, n in bars if n]
+    lo = 10 ** math.floor(math.log10(min(ratios + [0.5])))
+    hi = 10 ** math.ceil(math.log10(max(ratios + [10.0])))
+    left, width, bar_h, gap, top = 330, 560, 11, 10, 70
+    height = top + len(comps) * (2 * bar_h + gap) + 60
+
+    def x(v):
+        return left + width * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+
+    e = html.escape
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'font-family="Helvetica, Arial, sans-serif" font-size="12">' % (left + width + 90, height,
+                                                                          left + width + 90, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="10" y="22" font-size="15" font-weight="bold">jalapenojson speed ÷ peer speed, '
+           '%s rows (log scale; right of 1× = jalapenojson faster)</text>' % fmt_rows(rows),
+           '<text x="10" y="42" fill="#444">bars: upper repetitive, lower high-entropy rows; '
+           'green = target met, red = missed, grey = no target; black tick = the target; '
+           'SQLite: the table over the file</text>']
+    v = lo
+    while v <= hi * 1.0001:   # grid at 1, 2, 5 per decade; labels at 10^k, 2 and 0.5
+        for mult in (1, 2, 5):
+            t = v * mult
+            if lo <= t <= hi:
+                xx = x(t)
+                svg.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>' % (
+                    xx, top - 8, xx, height - 45, "#888" if abs(t - 1) < 1e-9 else "#e4e4e4"))
+                if mult == 1 or abs(t - 2) < 1e-9 or abs(t - 0.5) < 1e-9:
+                    svg.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#555">%s×</text>' % (
+                        xx, height - 30, "{:,}".format(int(t)) if t >= 1 else "%g" % t))
+        v *= 10
+    y = top
+    for label, bars in comps:
+        svg.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (left - 8, y + bar_h + 4, e(label)))
+        for i, (s, r, need) in enumerate(bars):
+            by = y + i * bar_h
+            color = "#9e9e9e" if need is None else ("#2e7d32" if r >= need else "#c62828")
+            x0, x1 = x(lo), x(min(max(r, lo), hi))
+            svg.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s: %s</title></rect>' % (
+                x0, by, max(x1 - x0, 1), bar_h - 1, color, e(label), SET_NAMES[s], fmt_ratio(r)))
+            tx = x1
+            if need:
+                xt = x(need)
+                svg.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black" stroke-width="2.5"/>' % (
+                    xt, by - 1, xt, by + bar_h))
+                tx = max(tx, xt + 1)
+            svg.append('<text x="%.1f" y="%d" font-size="10" fill="#222">%s</text>' % (
+                tx + 3, by + bar_h - 2, fmt_ratio(r)))
+        y += 2 * bar_h + gap
+    svg.append('<text x="10" y="%d" fill="#444">Generated by bench/run.sh (%s, commit %s); '
+               'numbers in RESULTS.md.</text>' % (height - 8, e(data["meta"]["date"]), e(data["meta"]["commit"][:12])))
+    svg.append("</svg>")
+    return "\n".join(svg) + "\n"
+
+
+def main():
+    data = json.load(open(RESULTS))
+    with open(os.path.join(BENCH, "RESULTS.md"), "w") as f:
+        f.write(results_md(data))
+    with open(os.path.join(BENCH, "chart.svg"), "w") as f:
+        f.write(chart_svg(data))
+    print("bench: wrote bench/RESULTS.md and bench/chart.svg")
+
+
+if __name__ == "__main__":
+    main()
