@@ -221,7 +221,9 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
         return jj_cursor_expected(c, err, 0, c->ncol, p, s), -1;
       }
     }
-    p = jj_ws(p + 1, end);
+    p++;
+    if (JJ_LIKELY(p < end && *p == '\n')) p++; /* the canonical ",\n" */
+    p = jj_ws(p, end);
   } else {
     p = jj_ws(p, end);
     if (p < end && *p == ']') return finish(c, p, err);
@@ -417,13 +419,28 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
 /* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
 ** '-'.  Such a number always fits int64 and reads the same as
 ** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
-** and goes to the full parser. */
-static inline int short_int(const char *p, size_t n, int64_t *out) {
+** and goes to the full parser.  Up to 8 digits are one 8-byte word ending
+** with the number (bytes before it, from lo on, may be read), so their
+** varying count costs no mispredicted loop exit. */
+static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
   size_t neg = *p == '-';
   const char *d = p + neg, *e = p + n;
   size_t nd = n - neg;
   if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
   uint64_t v = 0;
+#if JJ_SWAR
+  if (nd <= 8 && e - lo >= 8) {
+    const uint64_t keep = ~UINT64_C(0) << (8 * (8 - nd));
+    memcpy(&v, e - 8, 8);
+    v = (v & keep) | (UINT64_C(0x3030303030303030) & ~keep); /* '0'-padded */
+    if (!jj_num_is_8digits(v)) return 0;
+    v = jj_num_8digits(v);
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return 1;
+  }
+#else
+  (void)lo;
+#endif
   for (; d < e; d++) {
     unsigned k = (unsigned)(unsigned char)*d - '0';
     if (k > 9) return 0;
@@ -460,7 +477,7 @@ int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
   char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(short_int(s->p, n, out))) return 1;
+    if (JJ_LIKELY(short_int(s->p, n, c->doc->base, out))) return 1;
     int r = jj_num_parse_int64(s->p, n, out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
@@ -477,7 +494,7 @@ int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
   char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(jj_num_short_double(s->p, n, out))) return 1;
+    if (JJ_LIKELY(jj_num_short_double_in(s->p, n, c->doc->base, c->doc->end, out))) return 1;
     int r = jj_num_parse_double(s->p, n, out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     return number_fail(c, col, s, r, "is out of range for a double", err);

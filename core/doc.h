@@ -113,6 +113,9 @@ struct jj_cursor {
   int state;           /* JJ_CUR_*: LOST after an error in a row */
   jj_chunk *chunks;    /* scratch memory (owned), cur = first with room */
   jj_chunk *cur;
+  int wide;            /* the last row scanned was longer than the 64-byte
+                       ** window of rowscan.c's one-window path: the next
+                       ** row is likely to be as well, so skip that path */
 };
 
 /* Fail at byte `at` of row `row`, column `col` (col >= ncol: no column),

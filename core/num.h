@@ -8,6 +8,7 @@
 #include <float.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Eight bytes at a time (SWAR: digit runs in the parser, digit pairs in the
    printer) needs little-endian 8-byte loads.  A test build may define JJ_SWAR
@@ -44,40 +45,124 @@ int jj_num_parse_int64(const char *p, size_t len, int64_t *out);
    JJ_NUM_SYNTAX. Exponents of any length saturate (no integer overflow). */
 int jj_num_parse_double(const char *p, size_t len, double *out);
 
-/* The most common float, inline: [-](0|[1-9][0-9]*)[.[0-9]+] with at most 15 digits in all
-   ("19.99", "-0.5", "42").  The digits are then an exact integer w < 2^53 and 10^f an exact
-   double, so w / 10^f is one correctly rounded IEEE division: the value jj_num_parse_double gives
-   (Clinger's fast path, which it takes for the same inputs).  Returns 1 with *out set, or 0 (out
-   untouched) for anything else, which the caller passes to jj_num_parse_double. */
-static inline int jj_num_short_double(const char *p, size_t len, double *out) {
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53
+#if JJ_SWAR
+/* True if all 8 bytes of v are ASCII digits: high nibbles are 3 and adding 6 does not carry out
+   (numparse.c's digit runs and jj_num_short_double below). */
+static inline int jj_num_is_8digits(uint64_t v) {
+  return ((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+          (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
+         UINT64_C(0x3333333333333333);
+}
+
+/* Value of 8 ASCII digits (first digit in the lowest byte): pairs, then quads, then halves. */
+static inline uint32_t jj_num_8digits(uint64_t v) {
+  v = (v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * (10 * 256 + 1) >> 8;
+  v = (v & UINT64_C(0x00FF00FF00FF00FF)) * (100 * 65536 + 1) >> 16;
+  return (uint32_t)((v & UINT64_C(0x0000FFFF0000FFFF)) * (UINT64_C(10000) * 4294967296 + 1) >> 32);
+}
+#endif
+
+/* jj_num_short_double_in on a copy of p[0..len) with room around it (for a number too near an
+   edge of the bytes the caller may read; numparse.c). */
+int jj_num_short_double_padded(const char *p, size_t len, double *out);
+
+/* The most common float, inline and nearly without branches that depend on the digits:
+   -?(0|[1-9][0-9]{0,7})(\.[0-9]{1,8})? ("19.99", "-0.5", "42").  The digits are an integer w
+   (< 2^53, checked) and 10^f (f <= 8) an exact double, so w / 10^f is one correctly rounded IEEE
+   division: the value jj_num_parse_double gives (Clinger's fast path, which it takes for the same
+   inputs).  p[0..len) must lie inside [lo, hi), bytes the caller may read: the number is read as
+   8-byte words (its last 8 bytes, and its first 8 when it is longer), which may take in bytes
+   around it, never outside [lo, hi) (near the edges jj_num_short_double_padded works on a copy).
+   Returns 1 with *out set, or 0 (out untouched) for anything else, which the caller passes to
+   jj_num_parse_double. */
+static inline int jj_num_short_double_in(const char *p, size_t len, const char *lo,
+                                         const char *hi, double *out) {
+#if JJ_SWAR && (defined(__GNUC__) || defined(__clang__)) && defined(FLT_EVAL_METHOD) && \
+    FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53
   static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  const char *s = p, *e = p + len, *ip, *fp;
-  int neg = len > 0 && *s == '-';
-  uint64_t w = 0;
-  unsigned d;
-  s += neg;
-  if (e - s > 16) return 0;
-  for (ip = s; s < e && (d = (unsigned)(unsigned char)*s - '0') < 10; s++) w = w * 10 + d;
-  if (s == ip || (*ip == '0' && s - ip > 1)) return 0;
-  fp = s; /* no fraction: 10^0 below */
-  if (s < e) {
-    if (*s != '.') return 0;
-    for (fp = ++s; s < e && (d = (unsigned)(unsigned char)*s - '0') < 10; s++) w = w * 10 + d;
-    if (s == fp || s != e || s - ip > 16) return 0; /* the '.' is not a digit */
-  } else if (s - ip > 15) {
-    return 0;
+  static const uint64_t u10[16] = {1,
+                                   10,
+                                   100,
+                                   1000,
+                                   10000,
+                                   100000,
+                                   1000000,
+                                   10000000,
+                                   100000000,
+                                   1000000000,
+                                   10000000000,
+                                   100000000000,
+                                   1000000000000,
+                                   10000000000000,
+                                   100000000000000,
+                                   1000000000000000};
+  const uint64_t zeros = UINT64_C(0x3030303030303030), ones = UINT64_C(0x0101010101010101);
+  const size_t neg = len > 0 && *p == '-', m = len - neg; /* m: bytes after the sign */
+  const char *s = p + neg;
+  uint64_t a, b, keep, w, bits;
+  size_t k, f;
+  int bad;
+  double v;
+  if (m - 1 > 16) return 0; /* 1 to 17 bytes */
+  if (hi - s < 8 || s + m - lo < 8) return jj_num_short_double_padded(p, len, out);
+  memcpy(&b, s + m - 8, 8); /* the number's last 8 bytes */
+  if (m <= 8) {
+    /* All of it in b's top m bytes: '0' below them, then the bytes before the '.' (if any, at
+       byte k) moved up over it; what is left must be 8 digits. */
+    uint64_t d, dot, below;
+    keep = ~UINT64_C(0) << (8 * (8 - m));
+    b = (b & keep) | (zeros & ~keep);
+    d = b ^ UINT64_C(0x2e2e2e2e2e2e2e2e);
+    dot = (d - ones) & ~d & (ones << 7); /* exact up to the first '.' */
+    dot &= 0 - dot;
+    k = (size_t)__builtin_ctzll(dot | (UINT64_C(1) << 63)) >> 3; /* 7 without a '.' */
+    below = (dot >> 7) - (dot != 0);
+    b = (b & ~(below | (dot >> 7) * 0xFF)) | ((b & below) << 8) | ((uint64_t)(dot != 0) * 0x30);
+    f = 7 - k;
+    k = m - f - (dot != 0); /* integer digits */
+    bad = (!jj_num_is_8digits(b)) | ((dot != 0) & ((k == 0) | (f == 0)));
+    w = jj_num_8digits(b);
+  } else {
+    /* The integer digits at the start of a ('0'-padded on the left), the fraction digits at
+       the end of b. */
+    const uint64_t nib = UINT64_C(0xF0F0F0F0F0F0F0F0);
+    uint64_t t, x;
+    size_t kk, r;
+    memcpy(&a, s, 8);
+    /* A nonzero byte of t is a non-digit byte of a; exact up to the first one (a carry out of a
+       byte >= 0xFA only affects the bytes after it). */
+    t = ((a & nib) | (((a + 6 * ones) & nib) >> 4)) ^ (zeros + 3 * ones);
+    k = t ? (size_t)__builtin_ctzll(t) >> 3 : 8; /* integer digits */
+    kk = k | (k == 0); /* k, kept in 1..8 for the shifts (k == 0 is refused below) */
+    r = m - kk;        /* the '.' and the fraction digits */
+    f = r - 1;
+    bad = (k == 0) | (s[kk] != '.') | (r - 2 > 7);
+    x = (a << (8 * (8 - kk))) | ((zeros >> (8 * kk - 8)) >> 8);
+    keep = ~((~UINT64_C(0) >> (4 * f)) >> (4 * f)); /* the top f bytes of b */
+    b = (b & keep) | (zeros & ~keep);
+    w = jj_num_8digits(x) * u10[f] + jj_num_8digits(b);
+    bad |= (!jj_num_is_8digits(b)) | (w > (UINT64_C(1) << 53));
   }
-  double v = (double)(int64_t)w / p10[e - fp];
-  *out = neg ? -v : v;
+  if (bad | ((*s == '0') & (k > 1))) return 0; /* no leading zero */
+  v = (double)(int64_t)w / p10[f];
+  memcpy(&bits, &v, 8);
+  bits |= (uint64_t)neg << 63;
+  memcpy(out, &bits, 8);
   return 1;
 #else
   (void)p;
   (void)len;
+  (void)lo;
+  (void)hi;
   (void)out;
   return 0;
 #endif
+}
+
+/* jj_num_short_double_in when nothing around p[0..len) may be read. */
+static inline int jj_num_short_double(const char *p, size_t len, double *out) {
+  return jj_num_short_double_in(p, len, p, p + len, out);
 }
 
 /* Write the shortest decimal that reads back (round-to-nearest-even) to exactly v, in Python's

@@ -61,20 +61,17 @@ static inline uint64_t load8(const char *p) {
   return v;
 }
 
-/* True if all 8 bytes of v are ASCII digits: high nibbles are 3 and adding 6 does not carry out. */
-static inline int is_8digits(uint64_t v) {
-  return ((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
-          (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
-         UINT64_C(0x3333333333333333);
-}
-
-/* Value of 8 ASCII digits (first digit in the lowest byte): pairs, then quads, then halves. */
-static inline uint32_t parse_8digits(uint64_t v) {
-  v = (v & UINT64_C(0x0F0F0F0F0F0F0F0F)) * (10 * 256 + 1) >> 8;
-  v = (v & UINT64_C(0x00FF00FF00FF00FF)) * (100 * 65536 + 1) >> 16;
-  return (uint32_t)((v & UINT64_C(0x0000FFFF0000FFFF)) * (UINT64_C(10000) * 4294967296 + 1) >> 32);
-}
 #endif
+
+/* See num.h: the number in the middle of a buffer of spaces, so that the 8-byte words the inline
+   path reads stay inside it.  Longer numbers are not short: 0. */
+int jj_num_short_double_padded(const char *p, size_t len, double *out) {
+  char pad[48];
+  if (len > 18) return 0;
+  memset(pad, ' ', sizeof pad);
+  memcpy(pad + 16, p, len);
+  return jj_num_short_double_in(pad + 16, len, pad, pad + sizeof pad, out);
+}
 
 /* Accumulate a run of digits at *ps into *w (mod 2^64) and advance *ps past it. */
 static inline void scan_digits(const char **ps, const char *end, uint64_t *w) {
@@ -83,8 +80,8 @@ static inline void scan_digits(const char **ps, const char *end, uint64_t *w) {
 #if JJ_SWAR
   while (end - s >= 8) {
     uint64_t chunk = load8(s);
-    if (!is_8digits(chunk)) break;
-    v = v * 100000000 + parse_8digits(chunk);
+    if (!jj_num_is_8digits(chunk)) break;
+    v = v * 100000000 + jj_num_8digits(chunk);
     s += 8;
   }
 #endif

@@ -19,6 +19,10 @@
 **     whose every value it can vouch for and gives then the same spans and
 **     flags as scan_row_with; for anything else, errors included, it
 **     declines and scan_row_with runs.
+**   - scan_row_window (SSE2 only) goes first: the commonest row, strings
+**     and numbers that fit in one 64-byte window, checked all at once on
+**     the masks, so the values cost only the writing of their spans.  It
+**     declines to scan_row_blocks (literals, longer rows) the same way.
 ** A string notes whether it holds a byte >= 0x80 (JJ_SPAN_HIGH), so pure
 ** ASCII text skips the UTF-8 check when read.  A document's `portable` flag
 ** selects the scalar code (tests compare both paths on the same input).
@@ -274,7 +278,8 @@ bad_value:
 /* Bit k of each mask describes byte k of a 64-byte window. */
 typedef struct row_masks {
   uint64_t quote; /* '"' */
-  uint64_t term;  /* ',' or ']' (a value's terminator when outside strings) */
+  uint64_t comma; /* ',' */
+  uint64_t close; /* ']' */
   uint64_t odd;   /* '\\' or a byte below 0x20: the fast path gives up */
   uint64_t high;  /* bytes >= 0x80 */
   uint64_t num;   /* number bytes (num_byte) */
@@ -286,8 +291,8 @@ static inline void chunk_masks(const char *w, int sh, row_masks *m) {
   const __m128i comma = _mm_set1_epi8(','), c1f = _mm_set1_epi8(0x1f);
   const __m128i is_comma = _mm_cmpeq_epi8(x, comma);
   m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << sh;
-  m->term |= (uint64_t)(unsigned)_mm_movemask_epi8(
-                 _mm_or_si128(is_comma, _mm_cmpeq_epi8(x, _mm_set1_epi8(']')))) << sh;
+  m->comma |= (uint64_t)(unsigned)_mm_movemask_epi8(is_comma) << sh;
+  m->close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(']'))) << sh;
   m->odd |= (uint64_t)(unsigned)_mm_movemask_epi8(
                 _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
                              _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f))) << sh;
@@ -303,7 +308,7 @@ static inline void chunk_masks(const char *w, int sh, row_masks *m) {
 
 /* The masks of w[0..64) (the caller checked the 64 bytes exist). */
 static inline void window_masks(const char *w, row_masks *m) {
-  *m = (row_masks){0, 0, 0, 0, 0};
+  *m = (row_masks){0, 0, 0, 0, 0, 0};
   chunk_masks(w, 0, m);
   chunk_masks(w + 16, 16, m);
   chunk_masks(w + 32, 32, m);
@@ -321,6 +326,75 @@ static inline uint64_t prefix_xor(uint64_t x) {
   x ^= x << 16;
   x ^= x << 32;
   return x;
+}
+
+/* Bytes a value the block paths accept may start with: a string's quote or
+** a number's first byte. */
+static const unsigned char value_start[256] = {
+    ['"'] = 1, ['-'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1};
+
+/* The commonest row of all, in one window: strings and numbers only,
+** separated by ',' with no whitespace, the ']' within the 64 bytes at w
+** (the byte after the '['), whose masks are m.  The row is checked with a
+** few operations on whole masks instead of value by value:
+**   - the row's bytes R run up to the first ']' outside strings, and its
+**     terminators T are the ','s outside strings before it;
+**   - no backslash or control byte in R;
+**   - every '"' in R is the first or the last byte of a value: then, as
+**     the terminators are those outside strings, each quote opens a value
+**     that starts with one and closes it at its last byte, and a value
+**     that does not start with a quote holds none;
+**   - every byte of R outside strings and terminators is a number byte;
+**   - every value starts with '"', '-' or a digit (checked as the spans are
+**     written: this also refuses empty values), and there are n of them.
+** Those are exactly the rows of strings and numbers scan_row_with accepts
+** without whitespace, with the same spans and flags.  Returns 1 with every
+** span and c->pos set, or 0 (nothing reported; spans may be overwritten). */
+static inline int scan_row_window(jj_cursor *c, const char *w, const row_masks *m) {
+  jj_span *const v = c->v;
+  const size_t n = c->ncol;
+  if (!m->close) return 0; /* a longer row (the common case of not fitting) */
+  const uint64_t in = prefix_xor(m->quote); /* opening quote .. before closing */
+  const uint64_t closes = m->close & ~in;
+  const uint64_t cb = closes & (0 - closes); /* the row's ']' */
+  const uint64_t row = cb - 1;               /* the row's bytes before it */
+  const uint64_t term = m->comma & ~in & row;
+  const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
+  if (!cb || (m->odd & row) || (m->quote & row & ~(first | last)) ||
+      (row & ~term & ~(in | m->quote) & ~m->num))
+    return 0;
+  uint64_t t = term, high = m->high & row;
+  unsigned start = 0, ok = 1, e;
+  size_t i = 0;
+  if (!high) { /* pure ASCII: no flags to work out */
+    for (; t; t &= t - 1, i++) {
+      e = (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = e - start;
+      start = e + 1;
+    }
+  } else {
+    for (; t; t &= t - 1, i++) {
+      const uint64_t hv = high & ((t & (0 - t)) - 1); /* the value's bytes >= 0x80 */
+      e = (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+      high ^= hv;
+      start = e + 1;
+    }
+  }
+  /* the last value, up to the ']' */
+  e = (unsigned)__builtin_ctzll(cb);
+  if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
+  v[i].p = w + start;
+  v[i].n = (size_t)(e - start) | (high ? JJ_SPAN_HIGH : 0);
+  c->pos = w + e + 1;
+  return 1;
 }
 
 /* The row at p ('[') the fast way, for the common row: values separated
@@ -343,7 +417,7 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
     row_masks m;
     if (end - w < 64) return 0;
     window_masks(w, &m);
-    uint64_t term = m.term & ~prefix_xor(m.quote), done = 0;
+    uint64_t term = (m.comma | m.close) & ~prefix_xor(m.quote), done = 0;
     unsigned start = 0;
     while (term) {
       const uint64_t tb = term & (0 - term); /* the next terminator's bit */
@@ -391,12 +465,21 @@ static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
   return scan_row_with(c, p, row, err, 0);
 }
 
-/* See doc.h: the block path first where it is compiled in and allowed,
-** else (or when it declines) the value-by-value scan. */
+/* See doc.h: the one-window path, then the block path, where they are
+** compiled in and allowed, else (or when they decline) the value-by-value
+** scan. */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
   if (c->doc->portable) return scan_row_portable(c, p, row, err);
 #ifdef JJ_SSE2
-  if (JJ_LIKELY(scan_row_blocks(c, p))) return JJ_OK;
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
+    row_masks m;
+    window_masks(p + 1, &m);
+    if (JJ_LIKELY(scan_row_window(c, p + 1, &m))) return JJ_OK;
+  }
+  if (JJ_LIKELY(scan_row_blocks(c, p))) {
+    c->wide = c->pos - p > 65; /* its ']' was past the first window */
+    return JJ_OK;
+  }
 #endif
   return scan_row_simd(c, p, row, err);
 }

@@ -1,7 +1,8 @@
 /*
 ** test_perf_paths.c — the reader's fast paths give exactly what the plain
-** paths give.  A document scans rows with SIMD (a 64-byte block path for
-** simple rows, SSE2 string and number scanning for the rest) unless its
+** paths give.  A document scans rows with SIMD (a one-window path for
+** rows of strings and numbers, a 64-byte block path for other simple rows,
+** SSE2 string and number scanning for the rest) unless its
 ** `portable` flag (doc.h) asks for the portable scalar code; both run on
 ** the same documents here and must agree on every span, value and error.
 ** Also: the ASCII shortcut of text (strings with a byte >= 0x80 at every
@@ -9,6 +10,7 @@
 ** float and date shortcuts against the full parsers, and seeks on a
 ** pretty-printed document.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,6 +206,32 @@ TEST(scan_paths_agree_on_escapes_around_block_boundaries) {
   }
 }
 
+/* Rows the one-window path must refuse or read exactly as the scalar scan
+** does: quotes in the middle or at one end of a value, values that start
+** with a number byte no number starts with, empty values, literals next to
+** numbers, a ']' or ',' inside strings, too few and too many values; each
+** row followed by enough bytes for the 64-byte window. */
+TEST(scan_paths_agree_on_odd_rows_in_one_window) {
+  static const char *const rows[] = {
+      "[\"a\",1]", "[\"a\"b\",1]", "[\"ab,1]", "[1\",\"a\"]", "[\"a\",1\"]",
+      "[\"\",-]", "[\"\"\"\",1]", "[\"a\",+1]", "[\"a\",.5]", "[\"a\",e5]",
+      "[\"a\",-e]", "[,1]", "[\"a\",]", "[]", "[\"a\",1,2]", "[\"a\"]",
+      "[\"]\",\"],\"]", "[\"a\",1e]", "[\"a\",nul]", "[\"a\",null]", "[\"a\",1null]",
+      "[\"a\",true]", "[\"\xc3\xa9\",1]", "[\"a\",\"\xc3\xa9\"]", "[\"a\" ,1]",
+      "[\"a\",[1]]", "[\"a\\\"\",1]", "[\"\",\"\"]", "[\"\"\",1]", "[\"a\",1]]"};
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    jj_buf b = {NULL, 0, 0};
+    header(&b, 2, "s");
+    put(&b, rows[k]);
+    put(&b, ",\n[\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",2]\n]}");
+    char *doc = malloc(b.len);
+    memcpy(doc, b.p, b.len);
+    if (!CHECK(paths_agree(doc, b.len))) fprintf(stderr, "     row %s\n", rows[k]);
+    free(doc);
+    jj_buf_free(&b);
+  }
+}
+
 /* A string with one byte >= 0x80 at position k (valid "é", or a stray
 ** 0xFF) after `lead` bytes of padding, for every k and alignment: the
 ** text is handed out as it stands when valid and refused when not, on
@@ -278,6 +306,114 @@ TEST(short_double_matches_the_full_parser) {
   }
 }
 
+/* Compare jj_num_short_double_in on t[0..len) (inside [lo, hi)) with the
+** full parser: bit for bit when it accepts; and it must accept every
+** number of the shape it promises (`shape`) when the platform has the fast
+** path.  1 when all is well. */
+static int short_double_agrees(const char *t, size_t len, const char *lo, const char *hi,
+                               int shape, int have_fast) {
+  double a = 0, b = 0;
+  int fast = jj_num_short_double_in(t, len, lo, hi, &a);
+  int full = jj_num_parse_double(t, len, &b);
+  uint64_t x, y;
+  memcpy(&x, &a, 8);
+  memcpy(&y, &b, 8);
+  if (fast && (full != JJ_NUM_OK || x != y)) return 0;
+  if (have_fast && shape && !fast) return 0;
+  return 1;
+}
+
+/* Every shape -?D{1,8}(.D{0,8})? with random digits (leading zeros now
+** and then, which only "0" and "0.x" may have), read where the 8-byte
+** loads reach into random neighbouring bytes (digits, '.', '-' and
+** others) and where they must not (an exact-size copy, caught by ASan),
+** gives the full parser's double; near misses (".5", "5.", "00.5",
+** "1.2.3", "1e5", 9 digits) are declined or agree. */
+TEST(short_double_shapes_match_the_full_parser_exhaustively) {
+  static const char around[] = "0123456789.-+eE,] \"x\xff";
+  double one;
+  int have_fast = jj_num_short_double("1.5", 3, &one);
+  int bad = 0;
+  for (size_t ni = 0; ni <= 9; ni++) {
+    for (size_t nf = 0; nf <= 9; nf++) {
+      for (int k = 0; k < 400 && bad < 5; k++) {
+        char s[40], wide[80];
+        size_t n = 0;
+        int neg = k & 1, shape = ni >= 1 && ni <= 8 && nf <= 8;
+        if (neg) s[n++] = '-';
+        for (size_t i = 0; i < ni; i++) s[n++] = (char)('0' + pick(10));
+        if (ni > 1 && s[neg] == '0') shape = 0; /* a leading zero */
+        if (nf || k % 7 == 0) s[n++] = '.';
+        if (!nf && k % 7 == 0) shape = 0; /* "5." */
+        for (size_t i = 0; i < nf; i++) s[n++] = (char)('0' + pick(10));
+        uint64_t w = 0; /* the digits as an integer: up to 2^53 only */
+        for (size_t i = 0; i < n; i++)
+          if (s[i] >= '0' && s[i] <= '9') w = w * 10 + (uint64_t)(s[i] - '0');
+        if (w > (UINT64_C(1) << 53)) shape = 0;
+        if (k % 50 == 3) { /* a stray byte somewhere */
+          s[pick(n)] = around[pick(sizeof around - 1)];
+          shape = 0;
+        }
+        char *exact = malloc(n);
+        memcpy(exact, s, n);
+        for (size_t i = 0; i < sizeof wide; i++) wide[i] = around[pick(sizeof around - 1)];
+        size_t at = pick(sizeof wide - n + 1);
+        memcpy(wide + at, s, n);
+        if (!CHECK(short_double_agrees(exact, n, exact, exact + n, shape, have_fast) &&
+                   short_double_agrees(wide + at, n, wide, wide + sizeof wide, shape,
+                                       have_fast))) {
+          fprintf(stderr, "     input %.*s\n", (int)n, s);
+          bad++;
+        }
+        free(exact);
+      }
+    }
+  }
+  static const char *const odd[] = {".5", "5.", "00.5", "-00.5", "01", "1.2.3", "1e5", "-",
+                                    "--1", "1.-5", "123456789", "123456789.5",
+                                    "99999999.99999999", "-0", "-0.0", "0.00000000"};
+  for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+    size_t n = strlen(odd[k]);
+    char wide[40];
+    memset(wide, '7', sizeof wide);
+    memcpy(wide + 16, odd[k], n);
+    int shape = k >= 13;
+    if (!CHECK(short_double_agrees(odd[k], n, odd[k], odd[k] + n, shape, have_fast) &&
+               short_double_agrees(wide + 16, n, wide, wide + sizeof wide, shape, have_fast)))
+      fprintf(stderr, "     input %s\n", odd[k]);
+  }
+}
+
+/* A float column read through the cursor: a leading zero goes past the
+** inline shortcut to the full parser, which refuses it with the same
+** error as always; "-0.0" keeps its sign. */
+TEST(float_column_refuses_a_leading_zero_through_the_full_parser) {
+  static const char doc[] =
+      "{\"jalapenojson\":1,\"columns\":[\"p\"],\"types\":[\"f\"],\"rows\":[\n"
+      "[19.99],\n[-0.0],\n"
+      "[00.5]\n]}";
+  /*    ^ byte 75 */
+  jj_error e;
+  jj_doc *d = jj_parse(doc, sizeof doc - 1, &e);
+  jj_cursor *c = jj_cursor_new(d, &e);
+  double v = 0;
+  CHECK_EQ_INT(jj_cursor_next(c, &e), 1);
+  CHECK_EQ_INT(jj_cursor_double(c, 0, &v, &e), 1);
+  CHECK(v == 19.99);
+  CHECK_EQ_INT(jj_cursor_next(c, &e), 1);
+  CHECK_EQ_INT(jj_cursor_double(c, 0, &v, &e), 1);
+  CHECK(v == 0 && signbit(v));
+  CHECK_EQ_INT(jj_cursor_next(c, &e), 1);
+  CHECK_EQ_INT(jj_cursor_double(c, 0, &v, &e), -1);
+  CHECK_EQ_INT(e.code, JJ_ERR_SYNTAX);
+  CHECK_EQ_INT(e.offset, 75);
+  CHECK_EQ_INT(e.row, 3);
+  CHECK_EQ_INT(e.column, 0);
+  CHECK_EQ_STR(e.message, "row 3, column \"p\", byte 75: 00.5 is not a valid number");
+  jj_cursor_free(c);
+  jj_doc_free(d);
+}
+
 /* Integers through the cursor (inline shortcut for up to 18 digits) read
 ** as jj_num_parse_int64 reads them, errors included. */
 TEST(short_int_matches_the_full_parser) {
@@ -305,6 +441,42 @@ TEST(short_int_matches_the_full_parser) {
     jj_doc_free(d);
     jj_buf_free(&b);
   }
+}
+
+/* Random integers of 1 to 19 digits (signs, leading zeros, a stray byte
+** now and then) through the cursor, read where the inline word reaches
+** into the bytes before them: the same as jj_num_parse_int64, value and
+** verdict. */
+TEST(short_int_matches_the_full_parser_on_random_integers) {
+  static const char stray[] = ".e+-E"; /* number bytes, never first: the row scans */
+  jj_buf b = {NULL, 0, 0};
+  char vals[3000][24];
+  header(&b, 1, "i");
+  for (int k = 0; k < 3000; k++) {
+    size_t n = 0, nd = 1 + pick(19);
+    if (pick(3) == 0) vals[k][n++] = '-';
+    for (size_t i = 0; i < nd; i++) vals[k][n++] = (char)('0' + pick(10));
+    if (n > 1 && pick(40) == 0) vals[k][1 + pick(n - 1)] = stray[pick(sizeof stray - 1)];
+    vals[k][n] = 0;
+    put(&b, k ? ",\n[" : "[");
+    put(&b, vals[k]);
+    put(&b, "]");
+  }
+  put(&b, "\n]}");
+  jj_error e;
+  jj_doc *d = jj_parse(b.p, b.len, &e);
+  jj_cursor *c = jj_cursor_new(d, &e);
+  for (int k = 0; k < 3000 && jj_cursor_next(c, &e) == 1; k++) {
+    int64_t got = 0, want = 0;
+    int r = jj_cursor_int(c, 0, &got, &e);
+    int w = jj_num_parse_int64(vals[k], strlen(vals[k]), &want);
+    if (!CHECK(r == (w == JJ_NUM_OK ? 1 : -1) && (r != 1 || got == want)))
+      fprintf(stderr, "     input %s\n", vals[k]);
+  }
+  CHECK_EQ_INT(jj_cursor_row(c), 3000);
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  jj_buf_free(&b);
 }
 
 /* A date column read as text accepts exactly the dates jj_date_parse
@@ -383,9 +555,13 @@ TEST(seeks_on_a_pretty_printed_document_find_the_stepped_rows) {
 int main(void) {
   RUN(scan_paths_agree_on_random_documents);
   RUN(scan_paths_agree_on_escapes_around_block_boundaries);
+  RUN(scan_paths_agree_on_odd_rows_in_one_window);
   RUN(text_with_a_high_byte_at_every_position_is_utf8_checked);
   RUN(short_double_matches_the_full_parser);
+  RUN(short_double_shapes_match_the_full_parser_exhaustively);
+  RUN(float_column_refuses_a_leading_zero_through_the_full_parser);
   RUN(short_int_matches_the_full_parser);
+  RUN(short_int_matches_the_full_parser_on_random_integers);
   RUN(date_text_shortcut_matches_jj_date_parse);
   RUN(seeks_on_a_pretty_printed_document_find_the_stepped_rows);
   return test_summary("perf_paths");
