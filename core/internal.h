@@ -112,10 +112,10 @@ const char *jj_string_scan(const char *p, const char *end, int *has_escape,
 /* Decode the contents of a JSON string (between the quotes, escapes
 ** included) into out, which must have room for len bytes (decoding never
 ** grows).  out may be NULL to check only; the return value is then the
-** length the output would have.  Checks escapes (\uXXXX pairs, lone surrogates are errors) and
-** UTF-8.  Returns the decoded length, or (size_t)-1 with *bad the offset in
-** p of the problem, *code JJ_ERR_SYNTAX (bad escape) or JJ_ERR_UTF8, and
-** *why a static reason. */
+** length the output would have.  Checks escapes (\uXXXX pairs, lone
+** surrogates are errors) and UTF-8.  Returns the decoded length, or
+** (size_t)-1 with *bad the offset in p of the problem, *code JJ_ERR_SYNTAX
+** (bad escape) or JJ_ERR_UTF8, and *why a static reason. */
 size_t jj_string_decode(const char *p, size_t len, char *out, size_t *bad,
                         jj_code *code, const char **why);
 
