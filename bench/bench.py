@@ -137,7 +137,9 @@ def machine_info(have_yyjson):
         m = re.search(r'PRETTY_NAME="?([^"\n]+)', open("/etc/os-release").read())
         os_name = m.group(1) if m else os_name
     commit = first_line(["git", "rev-parse", "HEAD"])
-    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"]).strip() != ""
+    # The run's own outputs do not make the measured code "uncommitted".
+    dirty = run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                 ":!bench/RESULTS.md", ":!bench/chart.svg"]).strip() != ""
     def field(name):
         f = re.search(r"^%s:\s*(.+)$" % re.escape(name), lscpu, re.M)
         return f.group(1).strip() if f else None
