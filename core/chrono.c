@@ -113,13 +113,9 @@ jj_code jj_date_parse(const char *p, size_t len, int32_t *days,
                       jj_error *err) {
   char why[64], shown[JJ_SHOW_CAP];
   int32_t n;
-  /* The common case first, without the calendar: month 01-12 and day 01-28
-  ** exist in every year (the writer and jj_group check every date they are
-  ** given, so this is on their hot path). */
-  if (len == 10 && !days && date_shape(p)) {
-    unsigned m = (unsigned)num(p + 5, 2), d = (unsigned)num(p + 8, 2);
-    if (m - 1 < 12 && d - 1 < 28) return JJ_OK;
-  }
+  /* The common case first, inline (the writer and jj_group check every date
+  ** they are given, so this is on their hot path). */
+  if (!days && jj_date_ok(p, len)) return JJ_OK;
   if (len != 10 || !date_shape(p)) {
     snprintf(why, sizeof why, "expected YYYY-MM-DD");
   } else if (date_check(p, &n, why, sizeof why)) {

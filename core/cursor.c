@@ -531,6 +531,19 @@ static const char *string_words(jj_type t) {
   return t == JJ_DATE ? "a date string" : t == JJ_TIMESTAMP ? "a timestamp string" : "a string";
 }
 
+/* The contents of a string value of a text, date or timestamp column t
+** (see contents): 1, 0 for null, -1 for another kind of value or bad
+** contents. */
+static inline int string_value(jj_cursor *c, size_t col, const jj_span *s,
+                               jj_type t, const char **q, size_t *n,
+                               int *checked, jj_error *err) {
+  if (JJ_UNLIKELY(*s->p != '"')) {
+    if (*s->p == 'n') return 0;
+    return wrong_kind(c, col, s, string_words(t), err);
+  }
+  return contents(c, col, s, q, n, checked, err) ? -1 : 1;
+}
+
 /* Check a date or timestamp's text, the calendar's message prefixed with
 ** the place. */
 static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
@@ -543,28 +556,6 @@ static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
   return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
 }
 
-/* 1 when p[0..n) is a date "YYYY-MM-DD" that exists: the common case of
-** a date column read as text, decided inline; 0 sends it to jj_date_parse
-** (which accepts exactly the same dates and says why the others fail). */
-static inline int date_ok(const char *p, size_t n) {
-  static const unsigned char mdays[13] = {0,  31, 29, 31, 30, 31, 30,
-                                          31, 31, 30, 31, 30, 31};
-  if (n != 10 || p[4] != '-' || p[7] != '-') return 0;
-  unsigned y0 = (unsigned)(unsigned char)p[0] - '0', y1 = (unsigned)(unsigned char)p[1] - '0';
-  unsigned y2 = (unsigned)(unsigned char)p[2] - '0', y3 = (unsigned)(unsigned char)p[3] - '0';
-  unsigned m0 = (unsigned)(unsigned char)p[5] - '0', m1 = (unsigned)(unsigned char)p[6] - '0';
-  unsigned d0 = (unsigned)(unsigned char)p[8] - '0', d1 = (unsigned)(unsigned char)p[9] - '0';
-  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (m0 > 9) | (m1 > 9) | (d0 > 9) | (d1 > 9))
-    return 0;
-  unsigned m = m0 * 10 + m1, d = d0 * 10 + d1;
-  if (m - 1 > 11 || d - 1 >= mdays[m]) return 0;
-  if (m == 2 && d == 29) { /* leap years only */
-    unsigned y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-    if (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)) return 0;
-  }
-  return 1;
-}
-
 /* Text of an s, d or t column: zero-copy without escapes (UTF-8 checked
 ** for s, the calendar for d and t), else decoded into scratch memory. */
 int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
@@ -572,21 +563,17 @@ int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
   const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
   if (!s) return -1;
   jj_type t = c->cols[col].type;
-  if (JJ_UNLIKELY(*s->p != '"')) {
-    if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, string_words(t), err);
-  }
   const char *q;
   size_t n;
-  int checked;
-  if (contents(c, col, s, &q, &n, &checked, err)) return -1;
+  int checked, r = string_value(c, col, s, t, &q, &n, &checked, err);
+  if (r <= 0) return r;
   if (t == JJ_TEXT) {
     if (!checked && JJ_UNLIKELY(!jj_utf8_valid(q, n, NULL))) {
       char shown[JJ_SHOW_CAP];
       return jj_cursor_fail(c, err, JJ_ERR_UTF8, c->row, col, s->p, "%s is not valid UTF-8",
                     jj_show(shown, sizeof shown, q, n, 1)), -1;
     }
-  } else if (t != JJ_DATE || !date_ok(q, n)) {
+  } else if (t != JJ_DATE || !jj_date_ok(q, n)) {
     jj_timestamp ts;
     int32_t days;
     if (check_calendar(c, col, s, t, q, n, &days, &ts, err)) return -1;
@@ -602,14 +589,10 @@ static int calendar(jj_cursor *c, size_t col, jj_type t, int32_t *days,
   const jj_span *s = value(c, col, t, t, t,
                            t == JJ_DATE ? "jj_cursor_date" : "jj_cursor_timestamp", err);
   if (!s) return -1;
-  if (JJ_UNLIKELY(*s->p != '"')) {
-    if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, string_words(t), err);
-  }
   const char *q;
   size_t n;
-  int checked;
-  if (contents(c, col, s, &q, &n, &checked, err)) return -1;
+  int checked, r = string_value(c, col, s, t, &q, &n, &checked, err);
+  if (r <= 0) return r;
   return check_calendar(c, col, s, t, q, n, days, ts, err) ? -1 : 1;
 }
 

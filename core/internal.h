@@ -148,6 +148,33 @@ int jj_string_escape(jj_buf *b, const char *p, size_t len);
 #define JJ_ESCAPED_MAX(len) ((len) * 6 + 2)
 
 /* ---------------------------------------------------------------------- */
+/* Dates (chrono.c has the rest)                                           */
+/* ---------------------------------------------------------------------- */
+
+/* 1 when p[0..n) is a date "YYYY-MM-DD" that exists, decided inline: the
+** common case of every date read or written.  0 means "ask jj_date_parse"
+** (chrono.c), which accepts exactly the same dates, computes days and says
+** why the others fail; test_chrono checks the two agree on every day. */
+static inline int jj_date_ok(const char *p, size_t n) {
+  static const unsigned char mdays[13] = {0,  31, 29, 31, 30, 31, 30,
+                                          31, 31, 30, 31, 30, 31};
+  if (n != 10 || p[4] != '-' || p[7] != '-') return 0;
+  unsigned y0 = (unsigned)(unsigned char)p[0] - '0', y1 = (unsigned)(unsigned char)p[1] - '0';
+  unsigned y2 = (unsigned)(unsigned char)p[2] - '0', y3 = (unsigned)(unsigned char)p[3] - '0';
+  unsigned m0 = (unsigned)(unsigned char)p[5] - '0', m1 = (unsigned)(unsigned char)p[6] - '0';
+  unsigned d0 = (unsigned)(unsigned char)p[8] - '0', d1 = (unsigned)(unsigned char)p[9] - '0';
+  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (m0 > 9) | (m1 > 9) | (d0 > 9) | (d1 > 9))
+    return 0;
+  unsigned m = m0 * 10 + m1, d = d0 * 10 + d1;
+  if (m - 1 > 11 || d - 1 >= mdays[m]) return 0;
+  if (m == 2 && d == 29) { /* leap years only */
+    unsigned y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+    if (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)) return 0;
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Base64, standard alphabet with padding (base64.c)                       */
 /* ---------------------------------------------------------------------- */
 

@@ -182,6 +182,30 @@ TEST(date_days_round_trip_every_day_of_0000_to_9999) {
   CHECK_EQ_INT(bad_parse, 0);
 }
 
+/* The inline check (internal.h: jj_date_ok, used by the cursor and by
+** jj_date_parse's fast path) and the calendar that words errors
+** (jj_date_parse with days wanted) agree on every YYYY-MM-DD with months
+** 00-13 and days 00-32 of every year. */
+TEST(date_inline_check_agrees_with_the_calendar_everywhere) {
+  long mismatches = 0, accepted = 0;
+  char text[11];
+  for (int y = 0; y <= 9999; y++)
+    for (int m = 0; m <= 13; m++)
+      for (int d = 0; d <= 32; d++) {
+        snprintf(text, sizeof text, "%04d-%02d-%02d", y, m, d);
+        int32_t days;
+        int slow = jj_date_parse(text, 10, &days, NULL) == JJ_OK;
+        int fast = jj_date_ok(text, 10);
+        int parse = jj_date_parse(text, 10, NULL, NULL) == JJ_OK;
+        if (fast != slow || parse != slow) {
+          if (mismatches++ < 5) fprintf(stderr, "     disagree on %s\n", text);
+        }
+        accepted += slow;
+      }
+  CHECK_EQ_INT(mismatches, 0);
+  CHECK_EQ_INT(accepted, 3652425); /* the days of 0000-01-01..9999-12-31 */
+}
+
 TEST(date_format_refuses_days_outside_0000_to_9999) {
   char out[10];
   CHECK_EQ_INT(jj_date_format(DAY_FIRST - 1, out), JJ_ERR_DATE);
@@ -479,6 +503,7 @@ int main(void) {
   RUN(date_rejects_text_not_shaped_yyyy_mm_dd);
   RUN(date_parse_accepts_null_error);
   RUN(date_days_round_trip_every_day_of_0000_to_9999);
+  RUN(date_inline_check_agrees_with_the_calendar_everywhere);
   RUN(date_format_refuses_days_outside_0000_to_9999);
   RUN(timestamp_reads_utc_instant_and_zone);
   RUN(timestamp_fraction_of_1_to_9_digits_scales_to_nanos);
