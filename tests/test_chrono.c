@@ -188,7 +188,7 @@ TEST(date_days_round_trip_every_day_of_0000_to_9999) {
 ** 00-13 and days 00-32 of every year. */
 TEST(date_inline_check_agrees_with_the_calendar_everywhere) {
   long mismatches = 0, accepted = 0;
-  char text[32]; /* room for any int, so no truncation warning */
+  char text[48]; /* room for any three ints: no truncation warning */
   for (int y = 0; y <= 9999; y++)
     for (int m = 0; m <= 13; m++)
       for (int d = 0; d <= 32; d++) {
