@@ -111,6 +111,7 @@ void jj_cursor_free(jj_cursor *c) {
   }
   free(c->dec);
   free(c->v);
+  jj_buf_free(&c->object);
   free(c);
 }
 

@@ -116,6 +116,8 @@ struct jj_cursor {
   int wide;            /* the last row scanned was longer than the 64-byte
                        ** window of rowscan.c's one-window path: the next
                        ** row is likely to be as well, so skip that path */
+  jj_buf object;       /* jj_cursor_object's row text (owned), reused for
+                       ** every row so a record scan allocates once */
 };
 
 /* Fail at byte `at` of row `row`, column `col` (col >= ncol: no column),

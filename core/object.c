@@ -9,43 +9,44 @@
 ** jalapenojson.h documents.  Everything goes through the public cursor
 ** accessors, so every value is checked exactly as a reader would.
 **
-** The object collects in a local buffer and goes to the sink in one call
-** once every value of the row has been read and checked, so a bad value
-** never leaves half an object behind in the output.  The buffer is freed
-** before returning, on every path.
+** The object collects in the cursor's buffer (doc.h: reused for every row,
+** freed with the cursor) and goes to the sink in one call once every value
+** of the row has been read and checked, so a bad value never leaves half an
+** object behind in the output.
 */
 #include <math.h>
 #include <string.h>
 
+#include "doc.h"
 #include "internal.h"
 
-/* The output of one call: local buffer (owned, freed by
-** jj_cursor_object) plus the caller's sink. */
+/* The output of one call: the top-level cursor's buffer (borrowed) plus
+** the caller's sink.  Nested rows write into the same buffer. */
 typedef struct out {
-  jj_buf b;
+  jj_buf *b;
   jj_sink sink;
   void *ctx;
 } out;
 
 /* Pass the buffer on; JJ_ERR_IO when the sink refuses. */
 static jj_code flush(out *o, jj_error *err) {
-  size_t n = o->b.len;
-  o->b.len = 0;
-  if (n && o->sink(o->ctx, o->b.p, n))
+  size_t n = o->b->len;
+  o->b->len = 0;
+  if (n && o->sink(o->ctx, o->b->p, n))
     return jj_fail(err, JJ_ERR_IO, NULL, "write failed");
   return JJ_OK;
 }
 
 /* Append bytes; out of memory is the only failure. */
 static jj_code put(out *o, const char *p, size_t n, jj_error *err) {
-  if (jj_buf_append(&o->b, p, n))
+  if (jj_buf_append(o->b, p, n))
     return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
   return JJ_OK;
 }
 
 /* Append p[0..n) as a JSON string. */
 static jj_code put_escaped(out *o, const char *p, size_t n, jj_error *err) {
-  if (jj_string_escape(&o->b, p, n))
+  if (jj_string_escape(o->b, p, n))
     return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
   return JJ_OK;
 }
@@ -105,13 +106,13 @@ static jj_code put_value(jj_cursor *c, size_t col, jj_type t, out *o,
       size_t len;
       r = jj_cursor_bytes(c, col, &p, &len, err);
       if (r > 0) {
-        if (len > SIZE_MAX / 2 || jj_buf_reserve(&o->b, JJ_BASE64_LEN(len) + 2))
+        if (len > SIZE_MAX / 2 || jj_buf_reserve(o->b, JJ_BASE64_LEN(len) + 2))
           return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
-        char *d = o->b.p + o->b.len;
+        char *d = o->b->p + o->b->len;
         *d++ = '"';
         d += jj_base64_encode(p, len, d);
         *d++ = '"';
-        o->b.len = (size_t)(d - o->b.p);
+        o->b->len = (size_t)(d - o->b->p);
         return JJ_OK;
       }
       break;
@@ -145,16 +146,16 @@ static jj_code put_row(jj_cursor *c, out *o, jj_error *err) {
   return code ? code : put(o, "}", 1, err);
 }
 
-/* Render the row, then pass it on; the local buffer is freed here. */
+/* Render the row, then pass it on. */
 jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx, jj_error *err) {
   jj_error local;
-  out o = {{NULL, 0, 0}, sink, ctx};
+  out o = {&c->object, sink, ctx};
   if (!err) err = &local; /* the accessors' codes are read back from it */
   if (jj_cursor_row(c) <= 0)
     return jj_fail(err, JJ_ERR_USAGE, NULL,
                    "jj_cursor_object needs a cursor on a row");
+  c->object.len = 0; /* whatever a failed call left */
   jj_code code = put_row(c, &o, err);
   if (!code) code = flush(&o, err);
-  jj_buf_free(&o.b);
   return code;
 }
