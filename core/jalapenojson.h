@@ -324,6 +324,12 @@ jj_code jj_writer_end_table(jj_writer *w);
 ** canonically; nested tables are copied row by row). The source column's
 ** type must equal the writer's column type (and nested schemas match). */
 jj_code jj_writer_copy(jj_writer *w, jj_cursor *c, size_t col);
+/* Copy every remaining row of the cursor (jj_cursor_next to the end) into
+** the current table (the top level, or a nested table opened with
+** jj_writer_begin_table), each row ended.  The cursor's schema must equal
+** the table's; the writer must be at the start of a row.  A reader error
+** becomes the writer's error. */
+jj_code jj_writer_copy_rows(jj_writer *w, jj_cursor *c);
 /* End the current row: every column must have had a value. */
 jj_code jj_writer_end_row(jj_writer *w);
 /* Rows written so far at the top level. */

@@ -773,6 +773,7 @@ void jj_writer_free(jj_writer *w) {
 /* ---------------------------------------------------------------------- */
 
 static jj_code copy_value(jj_writer *w, jj_cursor *c, size_t col, jj_type t);
+static jj_code copy_rows(jj_writer *w, jj_cursor *c);
 
 /* A nested table, row by row (schemas already known to be equal). */
 static jj_code copy_table(jj_writer *w, jj_cursor *c, size_t col) {
@@ -784,19 +785,27 @@ static jj_code copy_table(jj_writer *w, jj_cursor *c, size_t col) {
   jj_code code = jj_writer_begin_table(w);
   jj_cursor *sc = code ? NULL : jj_cursor_new(sub, &e);
   if (!code && !sc) code = adopt(w, &e);
-  const jj_schema *s = jj_doc_schema(sub);
-  size_t n = jj_schema_columns(s);
-  while (!code) {
-    r = jj_cursor_next(sc, &e);
-    if (r < 0) code = adopt(w, &e);
-    if (r <= 0) break;
-    for (size_t k = 0; k < n && !code; k++)
-      code = copy_value(w, sc, k, jj_schema_type(s, k));
-    if (!code) code = jj_writer_end_row(w);
-  }
+  if (!code) code = copy_rows(w, sc);
   if (!code) code = jj_writer_end_table(w);
   jj_cursor_free(sc);
   jj_doc_free(sub);
+  return code;
+}
+
+/* Every remaining row of c, each value read with its accessor and written
+** unchecked (the caller made sure c's schema is the current table's). */
+static jj_code copy_rows(jj_writer *w, jj_cursor *c) {
+  const jj_schema *s = jj_doc_schema(jj_cursor_doc(c));
+  size_t n = jj_schema_columns(s);
+  jj_error e;
+  jj_code code = JJ_OK;
+  int r;
+  while (!code && (r = jj_cursor_next(c, &e)) != 0) {
+    if (r < 0) return adopt(w, &e);
+    for (size_t k = 0; k < n && !code; k++)
+      code = copy_value(w, c, k, jj_schema_type(s, k));
+    if (!code) code = jj_writer_end_row(w);
+  }
   return code;
 }
 
@@ -842,6 +851,22 @@ static jj_code copy_value(jj_writer *w, jj_cursor *c, size_t col, jj_type t) {
     }
   }
   return r < 0 ? adopt(w, &e) : jj_writer_null(w);
+}
+
+/* Copy the rest of a reader's rows into the current table: the schemas
+** must be equal, checked once, then every value is copied unchecked. */
+jj_code jj_writer_copy_rows(jj_writer *w, jj_cursor *c) {
+  if (JJ_UNLIKELY(!w->started || w->err.code || w->finished) && begin_slow(w))
+    return w->err.code;
+  frame *f = &w->stack[w->depth];
+  size_t differs = 0;
+  if (f->col != 0)
+    return kind_fail(w, "jj_writer_copy_rows needs the start of a row "
+                        "(%zu of its %zu values are written)", f->col, f->ncols);
+  if (!jj_schema_equal(f->s, jj_doc_schema(jj_cursor_doc(c)), &differs))
+    return kind_fail(w, "the source's columns differ from the table's (from "
+                        "column %zu)", differs + 1);
+  return copy_rows(w, c);
 }
 
 /* Copy one value from a reader: the column kinds (and nested schemas)

@@ -526,18 +526,12 @@ static jj_code write_nested(jj_writer *w, const char *p, size_t len,
   jj_doc *doc = jj_parse(p, len, err);
   jj_cursor *cur = NULL;
   jj_code code = JJ_ERR_NOMEM;
-  int r;
   if (!doc) return err->code;
-  size_t n = jj_schema_columns(jj_doc_schema(doc));
   cur = jj_cursor_new(doc, err);
   if (!cur) goto done;
   if ((code = jj_writer_begin_table(w)) != JJ_OK) goto done;
-  while ((r = jj_cursor_next(cur, err)) == 1) {
-    for (size_t i = 0; i < n; i++)
-      if ((code = jj_writer_copy(w, cur, i)) != JJ_OK) goto done;
-    if ((code = jj_writer_end_row(w)) != JJ_OK) goto done;
-  }
-  code = r < 0 ? err->code : jj_writer_end_table(w);
+  if ((code = jj_writer_copy_rows(w, cur)) != JJ_OK) goto done;
+  code = jj_writer_end_table(w);
 done:
   jj_cursor_free(cur);
   jj_doc_free(doc);

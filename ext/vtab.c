@@ -724,21 +724,14 @@ static int nested_column(sqlite3_context *ctx, jjx_cursor *c, int col) {
   int r = jj_cursor_table(c->cur, (size_t)col, &sub, &err);
   if (r == 0) return SQLITE_OK; /* null */
   if (r < 0) return column_error(ctx, c, &err);
-  const jj_schema *s = jj_doc_schema(sub);
-  size_t n = jj_schema_columns(s);
   c->buf.len = 0;
   c->buf.oom = 0;
-  w = jj_writer_new(s, jjx_buf_sink, &c->buf, &err);
+  w = jj_writer_new(jj_doc_schema(sub), jjx_buf_sink, &c->buf, &err);
   if (!w) goto fail;
   sc = jj_cursor_new(sub, &err);
   if (!sc) goto fail;
-  while ((r = jj_cursor_next(sc, &err)) == 1) {
-    for (size_t i = 0; i < n; i++)
-      if (jj_writer_copy(w, sc, i) != JJ_OK) goto fail_writer;
-    if (jj_writer_end_row(w) != JJ_OK) goto fail_writer;
-  }
-  if (r < 0) goto fail;
-  if (jj_writer_finish(w) != JJ_OK) goto fail_writer;
+  if (jj_writer_copy_rows(w, sc) != JJ_OK || jj_writer_finish(w) != JJ_OK)
+    goto fail_writer;
   sqlite3_result_text64(ctx, c->buf.p ? c->buf.p : "", c->buf.len,
                         SQLITE_TRANSIENT, SQLITE_UTF8);
   jj_writer_free(w);

@@ -934,6 +934,44 @@ TEST(writer_copy_reencodes_rows_to_identical_bytes) {
   jj_doc_free(d);
 }
 
+TEST(writer_copy_rows_copies_whole_tables_and_checks_the_schema_once) {
+  jj_error err;
+  jj_doc *d = jj_parse(copy_src, sizeof copy_src - 1, &err);
+  CHECK(d != NULL);
+  if (!d) return;
+  /* equal schemas: the same bytes as value-by-value copying */
+  jj_writer *w = jj_writer_new(jj_doc_schema(d), NULL, NULL, &err);
+  jj_cursor *c = jj_cursor_new(d, &err);
+  CHECK_EQ_INT(jj_writer_copy_rows(w, c), JJ_OK);
+  CHECK_EQ_INT(jj_writer_rows(w), 3);
+  check_doc(w, copy_src);
+  jj_writer_free(w);
+  jj_cursor_free(c);
+  /* another schema: refused before any row is copied */
+  jj_schema *other = jj_schema_new();
+  CHECK_EQ_INT(jj_schema_add(other, "i", 1, JJ_INT, NULL, &err), JJ_OK);
+  CHECK_EQ_INT(jj_schema_add(other, "g", 1, JJ_FLOAT, NULL, &err), JJ_OK);
+  w = jj_writer_new(other, NULL, NULL, &err);
+  c = jj_cursor_new(d, &err);
+  CHECK_EQ_INT(jj_writer_copy_rows(w, c), JJ_ERR_USAGE);
+  CHECK_EQ_STR(jj_writer_error(w)->message,
+               "row 1: the source's columns differ from the table's (from "
+               "column 2)");
+  CHECK_EQ_INT(jj_cursor_row(c), 0);
+  jj_writer_free(w);
+  /* not at the start of a row */
+  w = jj_writer_new(jj_doc_schema(d), NULL, NULL, &err);
+  CHECK_EQ_INT(jj_writer_int(w, 1), JJ_OK);
+  CHECK_EQ_INT(jj_writer_copy_rows(w, c), JJ_ERR_USAGE);
+  CHECK_EQ_STR(jj_writer_error(w)->message,
+               "row 1: jj_writer_copy_rows needs the start of a row (1 of "
+               "its 8 values are written)");
+  jj_writer_free(w);
+  jj_cursor_free(c);
+  jj_schema_free(other);
+  jj_doc_free(d);
+}
+
 TEST(writer_copy_rejects_mismatched_columns_and_passes_reader_errors) {
   static const char src[] =
       H "\"columns\":[\"a\",\"n\"],\"types\":[\"d\",{\"columns\":[\"k\"],"
@@ -1075,6 +1113,7 @@ int main(void) {
   RUN(sink_failure_is_an_io_error_and_kills_the_writer);
   RUN(writer_round_trips_every_value_through_the_reader);
   RUN(writer_copy_reencodes_rows_to_identical_bytes);
+  RUN(writer_copy_rows_copies_whole_tables_and_checks_the_schema_once);
   RUN(writer_copy_rejects_mismatched_columns_and_passes_reader_errors);
   RUN(cursor_object_writes_each_row_as_a_compact_object);
   RUN(cursor_object_reports_the_first_bad_value);
