@@ -71,7 +71,10 @@ typedef enum jj_code {
   JJ_ERR_UTF8,        /* invalid UTF-8 or a lone surrogate escape */
   JJ_ERR_DATE,        /* not a valid YYYY-MM-DD date */
   JJ_ERR_TIMESTAMP,   /* not a valid timestamp */
-  JJ_ERR_BASE64       /* not valid padded standard base64 */
+  JJ_ERR_BASE64,      /* not valid padded standard base64 */
+  JJ_ERR_LIMIT,       /* a size limit was reached: a document larger than
+                      ** max_size once read or decompressed */
+  JJ_ERR_INTERRUPTED  /* the caller's jj_interrupt callback asked to stop */
 } jj_code;
 
 /* Where and what.  `message` is complete and names the place, e.g.
@@ -391,26 +394,82 @@ jj_code jj_decompress(jj_compression kind, const void *in, size_t len,
 jj_code jj_compress(jj_compression kind, int level, const void *in,
                     size_t len, char **out, size_t *out_len, jj_error *err);
 
-/* A document's bytes loaded from a file: mapped when the file is plain
-** (never copied), decompressed into memory when its magic says gzip or its
-** name ends in .br.  Close with jj_file_close. */
+/* Polled by long operations (reading, decompressing) about every MiB of
+** output; a nonzero return stops the operation with JJ_ERR_INTERRUPTED.
+** The SQLite extension passes one that reports sqlite3_interrupt(). */
+typedef int (*jj_interrupt)(void *ctx);
+/* Poll `fn(ctx)` while this inflater works (NULL: never). */
+void jj_inflate_set_interrupt(jj_inflater *z, jj_interrupt fn, void *ctx);
+
+/* How jj_file_open_opts reads.  A zeroed struct is the safe default: a
+** regular file read into memory, no size limit, the whole document. */
+#define JJ_FILE_MMAP 0x1u     /* map a plain file instead of reading it: no
+                              ** copy, but a file truncated while mapped kills
+                              ** the process with SIGBUS (opt in knowingly) */
+#define JJ_FILE_ANY_KIND 0x2u /* also read FIFOs, character devices, sockets
+                              ** and /proc or /sys files (read to the end,
+                              ** still capped by max_size); without it they
+                              ** are refused before any byte is read */
+typedef struct jj_file_opts {
+  uint64_t max_size;      /* the most document bytes to hold, after
+                          ** decompression (JJ_ERR_LIMIT beyond); 0: none */
+  unsigned flags;         /* JJ_FILE_MMAP, JJ_FILE_ANY_KIND */
+  size_t prefix;          /* nonzero: read (or decompress) only the first
+                          ** `prefix` document bytes, enough for a header;
+                          ** jj_file.complete says if that was all of it */
+  jj_interrupt interrupt; /* polled while reading and decompressing; NULL */
+  void *interrupt_ctx;
+} jj_file_opts;
+
+/* A document's bytes loaded from a file: read into memory (or mapped with
+** JJ_FILE_MMAP) when plain, decompressed into memory when its magic says
+** gzip or its name ends in .br.  Close with jj_file_close. */
 typedef struct jj_file {
-  const char *data;          /* the document bytes */
+  const char *data;           /* the document bytes */
   size_t len;
   jj_compression compression; /* how the file was stored */
-  void *map_;                /* private: mmap'd region, or NULL */
-  size_t map_len_;           /* private */
-  char *heap_;               /* private: decompressed buffer, or NULL */
+  int complete;               /* 1: data is the whole document; 0: only the
+                              ** prefix that jj_file_opts.prefix asked for */
+  void *map_;                 /* private: mmap'd region, or NULL */
+  size_t map_len_;            /* private */
+  char *heap_;                /* private: bytes read or decompressed */
+  uint64_t dev_, ino_, size_; /* private: the file read, for jj_file_changed */
+  int64_t mtime_ns_;          /* private */
 } jj_file;
+/* Open `path` as `opts` say (NULL: the defaults above).  Before reading a
+** byte, a path that is not a regular file is refused unless
+** JJ_FILE_ANY_KIND; the open never blocks (O_NONBLOCK until fstat).  On
+** error *f is zeroed (jj_file_close is still safe) and *err says what and
+** names the file. */
+jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
+                          jj_file *f, jj_error *err);
+/* jj_file_open_opts with only a size limit (0: none). */
 jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
                      jj_error *err);
+/* 1 if the file now at `path` is not the one f was read from (another
+** file, or its size or modification time changed), 0 if it is the same,
+** -1 if it cannot be examined (treat as changed). */
+int jj_file_changed(const jj_file *f, const char *path);
+/* Release what jj_file_open set up; the struct is zeroed.  NULL is a
+** no-op. */
 void jj_file_close(jj_file *f);
 
-/* Atomic file writing: bytes go to a temporary file in the target's
-** directory; jj_atomic_commit flushes it to disk and renames it over the
-** target; jj_atomic_abort (or any failure) removes it, so the old file stays
-** as it was and no partial file is left.  Usable as a jj_sink via
-** jj_atomic_sink. */
+/* The compression to write `path` with: ".gz" -> JJ_GZIP, ".br" ->
+** JJ_BROTLI, any other name -> JJ_PLAIN, except names ending in a suffix of
+** another compressor (.zst, .xz, .bz2, .lz4, .lzma, .lz, .Z, .zip, .7z),
+** which are JJ_ERR_USAGE errors naming the supported ones. */
+jj_code jj_compression_for_write(const char *path, jj_compression *kind,
+                                 jj_error *err);
+
+/* Atomic file writing: bytes go to a temporary file ".NAME.jj-tmp-XXXXXX"
+** in the target's directory; jj_atomic_commit flushes it to disk and
+** renames it over the target; jj_atomic_abort (or any failure) removes it,
+** so the old file stays as it was and no partial file is left.  Usable as a
+** jj_sink via jj_atomic_sink.  Only a regular file is replaced: a target
+** that is a FIFO, device, socket or directory is refused; a symbolic link
+** is followed and its target replaced (a dangling link is refused).  The
+** replaced file's mode (and owner, where permitted) is kept; a new file gets
+** 0666 & ~umask. */
 typedef struct jj_atomic jj_atomic;
 jj_atomic *jj_atomic_open(const char *path, jj_error *err);
 int jj_atomic_sink(void *atomic, const char *p, size_t len);
