@@ -1,24 +1,35 @@
 # jalapenojson — build, test, demo.
 #   make          build the library, the SQLite extension ./jalapenojson.so, the tests
-#   make test     install missing Debian packages, build, run every test,
-#                 then the same suite again under ASan+UBSan
-#   make demo     the main job: write a sample document and query it in sqlite3
+#                 (never installs anything)
+#   make deps     install the missing Debian packages README.md lists (tools/deps.sh)
+#   make test     make deps, then build and run every test, the same suite again
+#                 under ASan+UBSan, the core's C tests in the portable build
+#                 (no SWAR, no SIMD) and the checks of generated files
+#   make demo     make deps, then the main job: write a sample document and
+#                 query it in sqlite3
 #   make sanitize the suite under AddressSanitizer + UndefinedBehaviorSanitizer only
 #   make bench    the benchmark (bench/run.sh)
-# Objects go to $(B) (build/ normally, build/san for the sanitizer build).
+# Objects go to $(B) (build/ normally, build/san for the sanitizer build,
+# build/portable for the portable one).
 
 CC      ?= cc
 B       ?= build
 OPT     ?= -O2
 WARN    := -std=c11 -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes
 CFLAGS  ?= $(OPT) -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -fPIC -Icore -Itests
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) $(PORTFLAGS) -fPIC -Icore -Itests
 LIBS    := -lz -lbrotlienc -lbrotlidec -lm
 SANFLAGS_ON := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 ifeq ($(SAN),1)
 SANFLAGS := $(SANFLAGS_ON)
 OPT := -O1
+endif
+# The portable configuration: the byte-at-a-time loops instead of SWAR
+# (num.h) and no SSE2 row scanner (rowscan.c), as on a big-endian or
+# non-x86 machine.
+ifeq ($(PORTABLE),1)
+PORTFLAGS := -DJJ_SWAR=0 -DJJ_NO_SIMD
 endif
 
 CORE_SRC  := $(sort $(wildcard core/*.c))
@@ -28,19 +39,19 @@ EXT_OBJ   := $(EXT_SRC:%.c=$(B)/%.o)
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:%.c=$(B)/%)
 EXT_SO    := $(if $(filter build,$(B)),jalapenojson.so,$(B)/jalapenojson.so)
-DEPS_STAMP := build/.deps-ok
 
-.PHONY: all deps test warnings sanitize demo bench clean
-all: $(DEPS_STAMP) $(B)/libjalapenojson.a $(if $(EXT_SRC),$(EXT_SO)) $(TEST_BIN) $(B)/jj-demo
+.PHONY: all deps test warnings sanitize demo bench clean core-tests
+all: $(B)/libjalapenojson.a $(if $(EXT_SRC),$(EXT_SO)) $(TEST_BIN) $(B)/jj-demo
 
-# Install what is missing from Debian's packages (a no-op when all are there).
-$(DEPS_STAMP): tools/deps.sh
-	@tools/deps.sh
-	@mkdir -p build && touch $@
+# The library and the C test programs only (the portable build).
+core-tests: $(B)/libjalapenojson.a $(TEST_BIN)
+
+# Install the Debian packages README.md lists that are missing (a no-op when
+# all are there).  Only `make deps`, `make test` and `make demo` run it.
 deps:
 	@tools/deps.sh
 
-$(B)/%.o: %.c $(wildcard core/*.h) $(wildcard ext/*.h) | $(DEPS_STAMP)
+$(B)/%.o: %.c $(wildcard core/*.h) $(wildcard ext/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -60,24 +71,28 @@ $(B)/jj-demo: tools/jj-demo.c $(B)/libjalapenojson.a
 
 # Every source compiles without a warning under gcc and clang (as errors).
 WSRC := $(CORE_SRC) $(EXT_SRC) tools/jj-demo.c $(TEST_SRC)
-warnings: $(DEPS_STAMP)
+warnings:
 	@for cc in gcc clang; do for f in $(WSRC); do \
 	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
 	done; done; echo "warnings: gcc and clang clean on $(words $(WSRC)) files"
 
-# The full suite: warnings, plain build, then the sanitizer build; one
+# The full suite: the packages, warnings, the plain build, the sanitizer
+# build, the portable build (warnings are errors there too) with its C
+# tests, and the checks that generated text is current (tests/run.sh); one
 # total line.
-test: $(DEPS_STAMP)
+test: deps
 	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
-	@tests/run.sh build build/san
+	@$(MAKE) --no-print-directory B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
+	@tests/run.sh build build/san build/portable
 
-sanitize: $(DEPS_STAMP)
+sanitize:
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
 	@tests/run.sh build/san
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@tools/demo.sh
 
 bench: all

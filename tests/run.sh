@@ -4,9 +4,14 @@
 #   - every Python test tests/test_*.py BUILD      (same line)
 #   - every SQL script sql/NAME.sql, its output through the sqlite3 CLI
 #     compared in full with sql/NAME.expected     (one check per script)
+# then the checks of the sources themselves, once per run (one check each):
+#   - core/numtables.c and .h are what tools/gen_numtables.py generates
+#   - README.md lists the packages tools/deps.sh installs
 # and end with the total line "N passed, M failed".  A build directory
 # named */san holds the ASan+UBSan build: the sqlite3 and python3
-# processes then get the sanitizer runtimes preloaded.
+# processes then get the sanitizer runtimes preloaded.  One named
+# */portable holds the portable build of the core (no SWAR, no SIMD, no
+# extension): only its C test programs run.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -44,6 +49,7 @@ for b in "$@"; do
     tally "$(basename "$t")"
     [ $rc -ne 0 ] && ! grep -q ' [1-9][0-9]* failed$' "$log" && { echo "  $(basename "$t") exited $rc"; failed=$((failed + 1)); }
   done
+  case "$b" in *portable) continue ;; esac
   for t in tests/test_*.py; do
     [ -f "$t" ] || continue
     # Python itself leaks by design; check only our errors under ASan there.
@@ -72,5 +78,33 @@ for b in "$@"; do
   [ $((sp + sf)) -gt 0 ] && echo "  sql: $sp passed, $sf failed"
   passed=$((passed + sp)); failed=$((failed + sf))
 done
+
+# One check: run the command quietly, show its output when it fails.
+check() {
+  name=$1; shift
+  if "$@" > "$log" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "  FAIL $name:"; sed 's/^/    /' "$log" | head -n 20
+  fi
+}
+# The words between <!-- NAME --> and <!-- /NAME --> in README.md, as a
+# sorted list, against the same from a command's output.
+same_words() {
+  a=$(sed -n "s|.*<!-- $1 -->\(.*\)<!-- /$1 -->.*|\1|p" README.md | tr -d '`' | tr -s ' ' '\n' | sort)
+  shift
+  b=$("$@" | tr -s ' ' '\n' | sort)
+  [ -n "$a" ] && [ "$a" = "$b" ] && return 0
+  echo "README.md lists: $(echo $a)"; echo "$* gives: $(echo $b)"; return 1
+}
+echo "== source checks"
+sp=$passed; sf=$failed
+check "core/numtables.c/.h are stale: run python3 tools/gen_numtables.py" \
+  /usr/bin/python3 -B tools/gen_numtables.py --check
+check "README.md's package list differs from tools/deps.sh" same_words deps tools/deps.sh --list
+check "README.md's benchmark package list differs from tools/deps.sh" same_words deps-bench tools/deps.sh --list bench
+echo "  sources: $((passed - sp)) passed, $((failed - sf)) failed"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

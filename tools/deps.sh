@@ -1,13 +1,28 @@
 #!/bin/sh
 # deps.sh — install the Debian packages this project needs, only those that
 # are missing, so `make test` and `make demo` work on a fresh Debian 12.
-#   tools/deps.sh            build and test dependencies
-#   tools/deps.sh bench      also the benchmark's (g++, simdjson)
+# README.md lists the same packages (tests/run.sh checks that it does).
+#   tools/deps.sh              build and test dependencies (`make deps`)
+#   tools/deps.sh bench        also the benchmark's (bench/run.sh)
+#   tools/deps.sh --list       print the build and test packages, install nothing
+#   tools/deps.sh --list bench print the benchmark's extra packages
 set -eu
 
-pkgs="gcc clang make libc6-dev pkg-config zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
+# gcc and clang (the warnings check uses both), libc6-dev (gcc only
+# recommends it), the libraries and their headers, the sqlite3 shell (SQL
+# tests, demo) and python3 (tests/*.py).
+base="gcc clang make libc6-dev zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
+# g++ and simdjson for the C++ peer, the brotli and gzip tools for the sizes,
+# valgrind (callgrind) for the profiles.
+bench="g++ libsimdjson-dev brotli gzip valgrind"
+
+if [ "${1:-}" = --list ]; then
+  if [ "${2:-}" = bench ]; then echo "$bench"; else echo "$base"; fi
+  exit 0
+fi
+pkgs=$base
 if [ "${1:-}" = bench ]; then
-  pkgs="$pkgs g++ libsimdjson-dev brotli gzip valgrind"
+  pkgs="$pkgs $bench"
 fi
 
 missing=""
