@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh [--large] — the whole benchmark in one command (also `make bench`):
 # build the benchmark programs, generate the data, measure sizes and speed,
-# and write bench/RESULTS.md and bench/chart.svg.  See bench/README.md.
+# write bench/RESULTS.md and bench/chart.svg, and README.md's benchmark
+# paragraph from RESULTS.md (bench/report.py).  See bench/README.md.
 #
 #   bench/run.sh            1,000 and 50,000 rows (about 10 minutes on 2 cores)
 #   bench/run.sh --large    also 1,000,000 rows (much longer)
