@@ -7,6 +7,82 @@
 **   [2,null]
 **   ]}
 **
+** Building: C11; `make` builds the library as build/libjalapenojson.a.  A
+** program needs zlib and brotli (Debian: zlib1g-dev, libbrotli-dev) and the
+** math library, after the library on the link line:
+**
+**   cc -Icore app.c build/libjalapenojson.a -lz -lbrotlienc -lbrotlidec -lm
+**
+** A worked example, reading and writing (tests/test_header_example.c
+** compiles and runs this very text, and fails when the copies differ):
+**
+**   #include <stdio.h>
+**   #include "jalapenojson.h"
+**
+**   // Sum the float column "price" of a document file (plain, gzip or
+**   // brotli).  Returns 0 with *sum set, or -1 with the error printed.
+**   static int sum_price(const char *path, double *sum) {
+**     jj_error err;
+**     jj_file f;
+**     jj_doc *doc = NULL;
+**     jj_cursor *c = NULL;
+**     int rc = -1, col;
+**     *sum = 0;
+**     if (jj_file_open(path, 0, &f, &err) != JJ_OK) goto done;
+**     if (!(doc = jj_parse(f.data, f.len, &err))) goto done;
+**     if (!(c = jj_cursor_new(doc, &err))) goto done;
+**     if ((col = jj_schema_find(jj_doc_schema(doc), "price", 5)) < 0) {
+**       snprintf(err.message, sizeof err.message, "no column \"price\"");
+**       goto done;
+**     }
+**     while ((rc = jj_cursor_next(c, &err)) == 1) {
+**       double v;
+**       // 1: a value, 0: null, -1: an error (a bad value, or not a float
+**       // column); err.message names the row and the column.
+**       int r = jj_cursor_double(c, (size_t)col, &v, &err);
+**       if (r < 0) {
+**         rc = -1;
+**         break;
+**       }
+**       if (r == 1) *sum += v;
+**     }
+**   done:  // rc: 0 after the last row, -1 on an error
+**     if (rc < 0) fprintf(stderr, "%s: %s\n", path, err.message);
+**     jj_cursor_free(c);  // cursors first; every free takes NULL
+**     jj_doc_free(doc);
+**     jj_file_close(&f);  // safe after a failed open too
+**     return rc;
+**   }
+**
+**   // Write a two-row document into memory.  Returns it (NUL-terminated,
+**   // *len bytes) for the caller to free with jj_free, or NULL.
+**   static char *two_rows(size_t *len) {
+**     jj_error err;
+**     jj_schema *s = jj_schema_new();
+**     jj_writer *w = NULL;
+**     char *doc = NULL;
+**     if (jj_schema_add(s, "item", 4, JJ_TEXT, NULL, &err) == JJ_OK &&
+**         jj_schema_add(s, "price", 5, JJ_FLOAT, NULL, &err) == JJ_OK &&
+**         (w = jj_writer_new(s, NULL, NULL, &err)) != NULL) {
+**       // After a failed call every later one returns the same error,
+**       // so the last call's code is enough.
+**       jj_writer_text(w, "tea", 3);
+**       jj_writer_double(w, 2.5);
+**       jj_writer_end_row(w);
+**       jj_writer_text(w, "cake", 4);
+**       jj_writer_null(w);
+**       jj_writer_end_row(w);
+**       if (jj_writer_finish(w) == JJ_OK)
+**         doc = jj_writer_take(w, len);
+**       else
+**         err = *jj_writer_error(w);
+**     }
+**     if (!doc) fprintf(stderr, "%s\n", err.message);
+**     jj_writer_free(w);  // the writer before the schema it borrows
+**     jj_schema_free(s);
+**     return doc;
+**   }
+**
 ** Ownership in one paragraph:
 **   - jj_parse() borrows the bytes: they must stay valid and unchanged until
 **     jj_doc_free().  The document never copies them.
@@ -18,6 +94,22 @@
 **     parent.
 **   - Everything returned as `char *` / `unsigned char *` that the caller
 **     owns is released with jj_free().
+**
+** The rules every declaration follows (each says what is particular to it):
+**   - Results: jj_code is JJ_OK (0) or the failure's code; a function that
+**     returns a pointer returns NULL on failure; the cursor's int results are
+**     1 / 0 / -1 as documented.  A failure fills *err when the function takes
+**     one; `err` may always be NULL (the code or NULL still tells failure).
+**   - NULL handles: every *_free accepts NULL and does nothing; a function
+**     that only reports on a handle (jj_schema_columns, jj_doc_schema,
+**     jj_cursor_row, jj_writer_rows, jj_writer_error, ...) answers the value
+**     its comment gives for NULL; a function that takes a jj_error fails with
+**     JJ_ERR_USAGE.  The one exception is the writer: the calls that write
+**     (jj_writer_set_meta to jj_writer_finish) need a writer, NULL is
+**     undefined behaviour there, so check what jj_writer_new returns.
+**   - Other pointers: an out-parameter (out, p, len, days, ...) must point
+**     to writable memory unless its comment says "may be NULL"; input bytes
+**     given as (pointer, length) may be NULL only when the length is 0.
 **
 ** Threads: there is no global state.  Distinct handles may be used from
 ** distinct threads at the same time; one handle is not safe to share without
@@ -84,17 +176,21 @@ typedef enum jj_code {
 ** 0-based (-1 when none), `offset` is the byte offset in the document
 ** (JJ_NO_OFFSET when there is none, e.g. for a writer error).  Row and column
 ** refer to the outermost table; a nested table's place is spelled out in the
-** message ("row 3, column "items", row 2, column "sku": ..."). */
+** message ("row 3, column "items", row 2, column "sku": ...").  A plain
+** value with no pointers: copy it freely.  A function that succeeds may
+** leave *err as it was or clear it (code JJ_OK); only a failure's is
+** meaningful. */
 #define JJ_NO_OFFSET ((size_t)-1)
 typedef struct jj_error {
   jj_code code;
   size_t offset;
   int64_t row;
   int column;
-  char message[320];
+  char message[320]; /* NUL-terminated UTF-8 */
 } jj_error;
 
-/* A short static name for a code ("syntax", "date", ...). Never NULL. */
+/* A short static name for a code ("syntax", "date", ...): never NULL, and
+** "unknown" for a value that is not a jj_code. */
 const char *jj_code_name(jj_code code);
 
 /* Where output bytes go (writer, compressors, jj_cursor_object).  Return 0
@@ -125,48 +221,65 @@ typedef enum jj_type {
 
 /* A schema: the ordered column names and types of a table.  A document owns
 ** its schema (jj_doc_schema); a caller builds one for the writer with
-** jj_schema_new/jj_schema_add and frees it with jj_schema_free. */
+** jj_schema_new/jj_schema_add and frees it with jj_schema_free.  The
+** accessors below take NULL as a schema of no columns. */
 typedef struct jj_schema jj_schema;
 
-/* Number of columns. */
+/* Number of columns (0 for NULL). */
 size_t jj_schema_columns(const jj_schema *s);
-/* Name of column `col` (unescaped UTF-8, not NUL-terminated unless you use
-** the returned pointer as a C string: it is also NUL-terminated). *len may
-** be NULL.  Returns NULL if col is out of range. */
+/* Name of column `col`: UTF-8, NUL-terminated (a name never contains
+** U+0000), owned by the schema; its length goes to *len (len may be NULL).
+** NULL when s is NULL or col is out of range (*len untouched). */
 const char *jj_schema_name(const jj_schema *s, size_t col, size_t *len);
-/* Type of column `col`; 0 if out of range. */
+/* Type of column `col`; 0 (no jj_type) when s is NULL or col is out of
+** range. */
 jj_type jj_schema_type(const jj_schema *s, size_t col);
-/* Schema of a nested-table column; NULL if `col` is not a nested table. */
+/* Schema of a nested-table column, owned by s; NULL when `col` is not a
+** nested table, is out of range, or s is NULL. */
 const jj_schema *jj_schema_table(const jj_schema *s, size_t col);
-/* Index of the column named name[0..len) (exact byte comparison), or -1. */
+/* Index of the column named name[0..len) (exact byte comparison), or -1
+** (also when s or name is NULL). */
 int jj_schema_find(const jj_schema *s, const char *name, size_t len);
 /* 1 if a and b have the same names and types, recursively; else 0 and, if
 ** `column` is not NULL, *column is the first column that differs (or the
-** shorter schema's column count when only the counts differ). */
+** shorter schema's column count when only the counts differ).  Two NULLs
+** are equal; NULL and a schema differ at column 0. */
 int jj_schema_equal(const jj_schema *a, const jj_schema *b, size_t *column);
 
-/* An empty schema, or NULL when out of memory.  Free with jj_schema_free. */
+/* A new empty schema for the caller to free with jj_schema_free, or NULL
+** when out of memory. */
 jj_schema *jj_schema_new(void);
-/* Append a column.  The name is copied and must be valid UTF-8 and distinct
-** from the others.  For JJ_TABLE, `table` is the nested schema and becomes
-** owned by `s` (even on failure); for other types it must be NULL.
-** Returns JJ_OK or an error code with *err filled (err may be NULL). */
+/* Append a column.  The name is copied and must be valid UTF-8, non-empty,
+** without U+0000 and distinct from the others.  For JJ_TABLE, `table` is
+** the nested schema and becomes owned by `s` (even on failure: do not free
+** it yourself); for other types it must be NULL.  Returns JJ_OK, or the
+** error's code with *err filled (JJ_ERR_USAGE when s is NULL, name is NULL
+** with len > 0, the type is unknown or `table` does not fit it;
+** JJ_ERR_SCHEMA, JJ_ERR_UTF8, JJ_ERR_NOMEM); s is unchanged on failure. */
 jj_code jj_schema_add(jj_schema *s, const char *name, size_t len, jj_type type,
                       jj_schema *table, jj_error *err);
-/* Deep copy, or NULL when out of memory. */
+/* A deep copy for the caller to free with jj_schema_free; NULL when s is
+** NULL or out of memory. */
 jj_schema *jj_schema_copy(const jj_schema *s);
+/* Free a schema the caller owns (from jj_schema_new or jj_schema_copy) with
+** its nested schemas; never a document's (jj_doc_schema).  NULL is a
+** no-op. */
 void jj_schema_free(jj_schema *s);
 /* The schema as the canonical JSON of its header:
 **   {"columns":[...],"types":[...]}
 ** Returns a NUL-terminated string to free with jj_free (length in *len if
-** not NULL), or NULL when out of memory. */
+** not NULL), or NULL when s is NULL or out of memory. */
 char *jj_schema_to_json(const jj_schema *s, size_t *len);
 
 /* ===================================================================== */
 /* Reading                                                                */
 /* ===================================================================== */
 
+/* A parsed document (jj_parse): its schema and where its rows are.  It
+** borrows the bytes it was parsed from. */
 typedef struct jj_doc jj_doc;
+/* A position in a document's rows and the values of the current row
+** (jj_cursor_new). */
 typedef struct jj_cursor jj_cursor;
 
 /* Options for jj_parse_opts. */
@@ -176,55 +289,78 @@ typedef struct jj_cursor jj_cursor;
 #define JJ_DEFAULT_MAX_DEPTH 64
 
 /* Parse the header of the document in data[0..len) (no NUL needed; a UTF-8
-** BOM is an error).  The document borrows `data`.  Returns NULL on error
-** with *err filled (err may be NULL).  Free with jj_doc_free. */
+** BOM is an error).  The document borrows `data`.  Returns a document for
+** the caller to free with jj_doc_free, or NULL with *err filled (NULL data
+** with len 0 is an empty document: JJ_ERR_SYNTAX; with len > 0,
+** JJ_ERR_USAGE). */
 jj_doc *jj_parse(const char *data, size_t len, jj_error *err);
-/* Same with flags (JJ_PARSE_VALIDATE) and a depth limit (0: default). */
+/* jj_parse with flags (JJ_PARSE_VALIDATE: also jj_doc_validate, and fail
+** with its error) and a depth limit (0: JJ_DEFAULT_MAX_DEPTH). */
 jj_doc *jj_parse_opts(const char *data, size_t len, unsigned flags,
                       unsigned max_depth, jj_error *err);
-/* Free a document (and nothing it borrows).  NULL is a no-op.  Cursors on
-** it must be freed first. */
+/* Free a document: its schema and row index, never the bytes it borrows.
+** NULL is a no-op.  Free its cursors and the nested tables read from it
+** (jj_cursor_table) first. */
 void jj_doc_free(jj_doc *doc);
 
-/* The document's schema, owned by the document. */
+/* The document's schema, owned by the document (valid until jj_doc_free);
+** NULL for NULL. */
 const jj_schema *jj_doc_schema(const jj_doc *doc);
-/* The header's "count", or -1 when the header has none. */
+/* The header's "count", or -1 when the header has none (or doc is NULL). */
 int64_t jj_doc_declared_count(const jj_doc *doc);
 /* Number of rows.  Finds the row boundaries (not the values) once, then
-** answers from memory.  Returns -1 on error with *err filled. */
+** answers from memory.  Returns -1 on error with *err filled (JJ_ERR_USAGE
+** for NULL). */
 int64_t jj_doc_rows(jj_doc *doc, jj_error *err);
-/* Check every row and every value.  JJ_OK or the first error. */
+/* Check every row and every value.  JJ_OK or the first error (JJ_ERR_USAGE
+** for NULL). */
 jj_code jj_doc_validate(jj_doc *doc, jj_error *err);
-/* The bytes the document reads (borrowed from the caller of jj_parse). */
+/* The bytes the document reads, borrowed from the caller of jj_parse (for a
+** nested table, its part of them); the length goes to *len (len may be
+** NULL).  NULL for NULL (*len untouched). */
 const char *jj_doc_bytes(const jj_doc *doc, size_t *len);
 
-/* A cursor over rows, positioned before the first row.  NULL on error.
-** Free with jj_cursor_free.  Several cursors may share a document. */
+/* A cursor over rows, positioned before the first row, for the caller to
+** free with jj_cursor_free before the document.  Several cursors may share
+** a document.  NULL on error with *err filled (JJ_ERR_USAGE for a NULL
+** doc, JJ_ERR_NOMEM). */
 jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err);
+/* Free a cursor; the values it handed out in its own memory expire.  NULL
+** is a no-op. */
 void jj_cursor_free(jj_cursor *c);
 /* Move to the next row: 1 when on a row, 0 at the end (after checking the
-** closing brackets and the header's "count"), -1 on error (*err filled). */
+** closing brackets and the header's "count"; again 0 on later calls), -1
+** on error with *err filled (JJ_ERR_USAGE for NULL).  After -1 the cursor
+** is not on a row. */
 int jj_cursor_next(jj_cursor *c, jj_error *err);
-/* Move to row `row` (1-based).  1 when on it, 0 if there is no such row,
-** -1 on error.  Moving forward scans only the structure of the rows in
-** between; rows seen once are found again in constant time. */
+/* Move to row `row` (1-based).  1 when on it, 0 if there is no such row
+** (row < 1 moves before the first row), -1 on error (JJ_ERR_USAGE for
+** NULL).  Moving forward scans only the structure of the rows in between;
+** rows seen once are found again in constant time. */
 int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err);
-/* The current 1-based row number (0 before the first row). */
+/* The current 1-based row number (0 before the first row, and for NULL). */
 int64_t jj_cursor_row(const jj_cursor *c);
-/* The document the cursor reads. */
+/* The document the cursor reads (not owned by the cursor); NULL for NULL. */
 jj_doc *jj_cursor_doc(const jj_cursor *c);
 
 /* Value accessors.  All take the 0-based column and return
 **   1  the value is present and *out is set,
 **   0  the value is null (*out untouched),
 **  -1  error (*err filled): the value does not fit the column's type, or
-**      the accessor does not match the column's type (JJ_ERR_USAGE).
-** err may be NULL. */
-int jj_cursor_is_null(jj_cursor *c, size_t col);
+**      the call is misused (JJ_ERR_USAGE): c is NULL, the cursor is not on
+**      a row, col is out of range, or the accessor does not match the
+**      column's type.
+** err may be NULL; the out-parameters may not. */
 
+/* 1 if the value is null, 0 if not, -1 when c is NULL, not on a row, or
+** col is out of range.  It has no err to fill: the typed accessors report
+** the same misuse as JJ_ERR_USAGE with a message. */
+int jj_cursor_is_null(jj_cursor *c, size_t col);
+/* A JJ_INT value (a JSON integer that fits int64). */
 int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err);
-/* For JJ_FLOAT columns; "NaN", "Infinity", "-Infinity" give those values. */
+/* A JJ_FLOAT value; "NaN", "Infinity", "-Infinity" give those values. */
 int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err);
+/* A JJ_BOOL value: *out is 1 for true, 0 for false. */
 int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err);
 /* Text of a JJ_TEXT, JJ_DATE or JJ_TIMESTAMP column (dates and timestamps
 ** are checked first).  *p points into the document when the string has no
@@ -242,17 +378,21 @@ typedef struct jj_timestamp {
   int16_t zone_minutes; /* the zone written: +05:30 is 330, Z is 0 */
   uint8_t digits;       /* fraction digits written, 0..9 */
 } jj_timestamp;
+/* A JJ_TIMESTAMP value, checked, as numbers. */
 int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
                         jj_error *err);
 /* Decoded bytes of a JJ_BYTES column, in cursor-owned memory valid until
-** the cursor moves. */
+** the cursor moves (*p is not NULL even for 0 bytes). */
 int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
                     size_t *len, jj_error *err);
 /* A nested table value as a document of its own (schema
-** jj_schema_table(schema, col)).  *out is freed with jj_doc_free. */
+** jj_schema_table(schema, col)).  *out borrows the parent document's bytes
+** and schema, not the cursor: free it with jj_doc_free before the parent
+** document (the cursor may move or be freed first). */
 int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err);
 /* The value's JSON text exactly as it stands in the document (structure
-** checked, value not converted), for copying.  Returns 1 (0 for null). */
+** checked, value not converted), any column type, for copying.  Returns 1
+** with *p pointing into the document's bytes, 0 for null, -1 on misuse. */
 int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
                   jj_error *err);
 /* The current row as one plain JSON object keyed by column name, for tools
@@ -261,8 +401,10 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
 ** Every value is checked first.  Floats are written shortest (NaN and the
 ** infinities as the strings "NaN", "Infinity", "-Infinity"), dates and
 ** timestamps as their text, bytes as base64 text, nested tables as arrays
-** of objects, nulls as null.  Bytes go to sink(ctx, ...).  JJ_OK or an
-** error (JJ_ERR_IO when the sink fails). */
+** of objects, nulls as null.  The whole object goes to sink(ctx, ...) in
+** one call once every value is read, so a bad value writes nothing.  JJ_OK
+** or an error: JJ_ERR_IO when the sink fails, JJ_ERR_USAGE when c is NULL
+** or not on a row or sink is NULL, a value's error. */
 jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx,
                          jj_error *err);
 
@@ -270,81 +412,121 @@ jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx,
 /* Calendar helpers (used by reader and writer, handy for callers)        */
 /* ===================================================================== */
 
-/* Check text as a date "YYYY-MM-DD"; JJ_OK or JJ_ERR_DATE with a message
-** that says why ("2023 is not a leap year").  *days may be NULL. */
+/* Check p[0..len) as a date "YYYY-MM-DD" (years 0000-9999, the Gregorian
+** calendar); JJ_OK with *days set (days since 1970-01-01; days may be NULL)
+** or JJ_ERR_DATE with a message that says why ("2023 is not a leap
+** year"). */
 jj_code jj_date_parse(const char *p, size_t len, int32_t *days, jj_error *err);
-/* Write the date `days` since 1970-01-01 as "YYYY-MM-DD" (10 bytes, no NUL).
-** Returns JJ_ERR_DATE when outside years 0000-9999. */
+/* Write the date `days` since 1970-01-01 as "YYYY-MM-DD" (exactly 10 bytes
+** to out, no NUL).  Returns JJ_OK, or JJ_ERR_DATE (out untouched, no
+** jj_error) when outside years 0000-9999. */
 jj_code jj_date_format(int32_t days, char out[10]);
-/* Check text as a timestamp; JJ_OK or JJ_ERR_TIMESTAMP.  out may be NULL. */
+/* Check p[0..len) as a timestamp YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM);
+** JJ_OK with *out set (out may be NULL) or JJ_ERR_TIMESTAMP with *err
+** filled. */
 jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
                            jj_error *err);
-/* Write a timestamp in its zone with `digits` fraction digits (no NUL);
-** returns the length (at most 35), or 0 when out of range. */
+/* Write *ts in its zone with ts->digits fraction digits to out (no NUL);
+** returns the length (at most 35), or 0 when a field is out of range or the
+** date is outside years 0000-9999 (out untouched). */
 size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]);
 
 /* ===================================================================== */
 /* Writing                                                                */
 /* ===================================================================== */
 
+/* A writer of one document (jj_writer_new).  Every call below except
+** jj_writer_new, jj_writer_rows, jj_writer_take, jj_writer_error and
+** jj_writer_free needs a writer: w must not be NULL. */
 typedef struct jj_writer jj_writer;
 
 /* A writer for documents of schema `s` (borrowed: it must outlive the
 ** writer).  With sink NULL the document is built in memory (jj_writer_take);
 ** otherwise bytes are passed to sink(ctx, ...) in chunks of bounded size
 ** (the writer buffers at most 64 KiB plus one value).  The header is written
-** with the first value (or by jj_writer_finish).  NULL on error.  Free with
-** jj_writer_free. */
+** with the first value (or by jj_writer_finish).  Returns a writer for the
+** caller to free with jj_writer_free, or NULL with *err filled
+** (JJ_ERR_USAGE when s is NULL or a table of it has no columns,
+** JJ_ERR_NOMEM). */
 jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
                          jj_error *err);
 /* Optional metadata for the header, written as "meta" between "types" and
-** "rows": any JSON value (checked to be one valid JSON text, and copied).
-** Must be called before the first value. */
+** "rows": any JSON value (checked to be one valid JSON text, and copied;
+** a later call replaces it).  Must be called before the first value.
+** JJ_OK or an error code, which makes the writer fail like any other. */
 jj_code jj_writer_set_meta(jj_writer *w, const char *json, size_t len);
 
 /* Values, in column order.  Each returns JJ_OK or an error code with the
-** writer's error filled (jj_writer_error); after an error the writer only
-** accepts jj_writer_free.  The value must match the column's type: a date
-** column takes jj_writer_date (checked) or jj_writer_date_days, and so on;
-** jj_writer_null fits any column. */
+** writer's error filled (jj_writer_error); after an error every later
+** call returns that same code and writes nothing (jj_writer_take returns
+** NULL; jj_writer_error, jj_writer_rows and jj_writer_free work as ever).
+** The value must match the column's type: a date column takes
+** jj_writer_date (checked) or jj_writer_date_days, and so on;
+** jj_writer_null fits any column.  Too many values for the row, or a call
+** after jj_writer_finish, is JJ_ERR_USAGE. */
+
+/* A null, in a column of any type. */
 jj_code jj_writer_null(jj_writer *w);
+/* A JJ_INT value. */
 jj_code jj_writer_int(jj_writer *w, int64_t v);
-/* NaN and infinities are written as "NaN", "Infinity", "-Infinity". */
+/* A JJ_FLOAT value, written shortest; NaN and infinities as "NaN",
+** "Infinity", "-Infinity". */
 jj_code jj_writer_double(jj_writer *w, double v);
+/* A JJ_BOOL value: any nonzero v is true. */
 jj_code jj_writer_bool(jj_writer *w, int v);
-/* UTF-8 text; invalid UTF-8 is an error (JJ_ERR_UTF8). */
+/* A JJ_TEXT value, p[0..len) in UTF-8 (copied; escaped as JSON needs);
+** invalid UTF-8 is an error (JJ_ERR_UTF8). */
 jj_code jj_writer_text(jj_writer *w, const char *p, size_t len);
+/* A JJ_DATE value as text "YYYY-MM-DD", checked (JJ_ERR_DATE). */
 jj_code jj_writer_date(jj_writer *w, const char *p, size_t len);
+/* A JJ_DATE value as days since 1970-01-01 (JJ_ERR_DATE outside years
+** 0000-9999). */
 jj_code jj_writer_date_days(jj_writer *w, int32_t days);
+/* A JJ_TIMESTAMP value as text, checked (JJ_ERR_TIMESTAMP) and written as
+** given. */
 jj_code jj_writer_timestamp(jj_writer *w, const char *p, size_t len);
+/* A JJ_TIMESTAMP value from numbers (ts must not be NULL), written as
+** jj_timestamp_format writes it (JJ_ERR_TIMESTAMP when it cannot). */
 jj_code jj_writer_timestamp_value(jj_writer *w, const jj_timestamp *ts);
+/* A JJ_BYTES value, p[0..len), written as base64. */
 jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len);
 /* A nested table value: begin, then rows of the nested schema (each ended
-** with jj_writer_end_row), then end. */
+** with jj_writer_end_row), then end.  jj_writer_end_table with no table
+** open, or with a row unfinished, is JJ_ERR_USAGE. */
 jj_code jj_writer_begin_table(jj_writer *w);
 jj_code jj_writer_end_table(jj_writer *w);
 /* Copy column `col` of the cursor's current row (checked, re-encoded
 ** canonically; nested tables are copied row by row). The source column's
-** type must equal the writer's column type (and nested schemas match). */
+** type must equal the writer's column type (and nested schemas match).
+** A reader error becomes the writer's error; a NULL cursor is
+** JJ_ERR_USAGE. */
 jj_code jj_writer_copy(jj_writer *w, jj_cursor *c, size_t col);
 /* Copy every remaining row of the cursor (jj_cursor_next to the end) into
 ** the current table (the top level, or a nested table opened with
 ** jj_writer_begin_table), each row ended.  The cursor's schema must equal
 ** the table's; the writer must be at the start of a row.  A reader error
-** becomes the writer's error. */
+** becomes the writer's error; a NULL cursor is JJ_ERR_USAGE. */
 jj_code jj_writer_copy_rows(jj_writer *w, jj_cursor *c);
-/* End the current row: every column must have had a value. */
+/* End the current row: every column must have had a value (JJ_ERR_USAGE
+** otherwise). */
 jj_code jj_writer_end_row(jj_writer *w);
-/* Rows written so far at the top level. */
+/* Rows ended so far at the top level; -1 for NULL. */
 int64_t jj_writer_rows(const jj_writer *w);
-/* Write the closing "]}" and flush everything to the sink. */
+/* Write the closing "]}" (and the header, when no value was written) and
+** flush everything to the sink.  JJ_ERR_USAGE with a row or nested table
+** unfinished, or when called twice. */
 jj_code jj_writer_finish(jj_writer *w);
 /* After jj_writer_finish with sink NULL: hand over the document (*len
-** bytes, NUL-terminated for convenience) to the caller, who frees it with
-** jj_free.  NULL if there is nothing to take. */
+** bytes, NUL-terminated for convenience; len may be NULL) to the caller,
+** who frees it with jj_free.  NULL if there is nothing to take: w is NULL,
+** not finished, has failed, writes to a sink, or was taken already. */
 char *jj_writer_take(jj_writer *w, size_t *len);
-/* The writer's error (code JJ_OK when none). */
+/* The writer's error (code JJ_OK when none), owned by the writer and valid
+** until jj_writer_free.  For NULL (jj_writer_new failed), a static error
+** with code JJ_ERR_USAGE and message "no writer": never NULL. */
 const jj_error *jj_writer_error(const jj_writer *w);
+/* Free the writer and what it holds (not the schema, not a taken
+** document).  NULL is a no-op. */
 void jj_writer_free(jj_writer *w);
 
 /* ===================================================================== */

@@ -149,11 +149,13 @@ static jj_code put_row(jj_cursor *c, out *o, jj_error *err) {
 /* Render the row, then pass it on. */
 jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx, jj_error *err) {
   jj_error local;
-  out o = {&c->object, sink, ctx};
   if (!err) err = &local; /* the accessors' codes are read back from it */
   if (jj_cursor_row(c) <= 0)
     return jj_fail(err, JJ_ERR_USAGE, NULL,
                    "jj_cursor_object needs a cursor on a row");
+  if (!sink)
+    return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_object needs a sink");
+  out o = {&c->object, sink, ctx};
   c->object.len = 0; /* whatever a failed call left */
   jj_code code = put_row(c, &o, err);
   if (!code) code = flush(&o, err);

@@ -722,7 +722,9 @@ jj_code jj_writer_end_row(jj_writer *w) {
   return JJ_OK;
 }
 
-int64_t jj_writer_rows(const jj_writer *w) { return w->stack[0].rows; }
+int64_t jj_writer_rows(const jj_writer *w) {
+  return w ? w->stack[0].rows : -1;
+}
 
 /* Close the document (the header too, when no row was written) and flush
 ** it in sink mode. */
@@ -747,7 +749,7 @@ jj_code jj_writer_finish(jj_writer *w) {
 
 /* Hand over the finished buffer (caller frees with jj_free); once. */
 char *jj_writer_take(jj_writer *w, size_t *len) {
-  if (!w->finished || w->sink || w->err.code || !w->out.p) return NULL;
+  if (!w || !w->finished || w->sink || w->err.code || !w->out.p) return NULL;
   char *p = w->out.p;
   p[w->out.len] = '\0'; /* room reserved by jj_writer_finish */
   if (len) *len = w->out.len;
@@ -756,7 +758,12 @@ char *jj_writer_take(jj_writer *w, size_t *len) {
   return p;
 }
 
-const jj_error *jj_writer_error(const jj_writer *w) { return &w->err; }
+/* For no writer (jj_writer_new failed), a usage error that says so. */
+const jj_error *jj_writer_error(const jj_writer *w) {
+  static const jj_error none = {JJ_ERR_USAGE, JJ_NO_OFFSET, 0, -1,
+                                "no writer"};
+  return w ? &w->err : &none;
+}
 
 /* Free the buffer (unless taken), the meta copy and the frames. */
 void jj_writer_free(jj_writer *w) {
