@@ -490,10 +490,11 @@ jj_code jj_writer_timestamp(jj_writer *w, const char *p, size_t len);
 jj_code jj_writer_timestamp_value(jj_writer *w, const jj_timestamp *ts);
 /* A JJ_BYTES value, p[0..len), written as base64. */
 jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len);
-/* A nested table value: begin, then rows of the nested schema (each ended
-** with jj_writer_end_row), then end.  jj_writer_end_table with no table
-** open, or with a row unfinished, is JJ_ERR_USAGE. */
+/* Begin a JJ_TABLE value: then rows of the nested schema follow (each
+** ended with jj_writer_end_row), then jj_writer_end_table. */
 jj_code jj_writer_begin_table(jj_writer *w);
+/* End the nested table begun last; it counts as one value of the
+** enclosing row.  JJ_ERR_USAGE with no table open or a row unfinished. */
 jj_code jj_writer_end_table(jj_writer *w);
 /* Copy column `col` of the cursor's current row (checked, re-encoded
 ** canonically; nested tables are copied row by row). The source column's
