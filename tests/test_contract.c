@@ -17,10 +17,10 @@ static const char DOC[] =
     "\"rows\":[\n[1,\"a\",[[true]]],\n[null,null,null]\n]}";
 
 /* err says JJ_ERR_USAGE and has a message. */
-#define CHECK_USAGE(e)                     \
-  do {                                     \
-    CHECK_EQ_INT((e).code, JJ_ERR_USAGE);  \
-    CHECK((e).message[0] != '\0');         \
+#define CHECK_USAGE(e)                    \
+  do {                                    \
+    CHECK_EQ_INT((e).code, JJ_ERR_USAGE); \
+    CHECK((e).message[0] != '\0');        \
   } while (0)
 
 static int sink_ok(void *ctx, const char *data, size_t len) {
@@ -61,7 +61,8 @@ TEST(schema_null) {
   CHECK_USAGE(err);
   CHECK_EQ_INT(jj_schema_add(s, NULL, 1, JJ_INT, NULL, &err), JJ_ERR_USAGE);
   CHECK_EQ_INT(jj_schema_add(s, NULL, 0, JJ_INT, NULL, &err), JJ_ERR_SCHEMA);
-  CHECK_EQ_INT(jj_schema_add(s, "a", 1, (jj_type)'q', NULL, NULL), JJ_ERR_USAGE);
+  CHECK_EQ_INT(jj_schema_add(s, "a", 1, (jj_type)'q', NULL, NULL),
+               JJ_ERR_USAGE);
   CHECK_EQ_INT(jj_schema_add(s, "t", 1, JJ_TABLE, NULL, NULL), JJ_ERR_USAGE);
   /* a nested schema is owned by s even when the add fails (no leak) */
   jj_schema *t = jj_schema_new();
@@ -204,7 +205,8 @@ TEST(calendar) {
   CHECK_EQ_INT(jj_date_parse("2023-02-29", 10, &days, NULL), JJ_ERR_DATE);
   CHECK_EQ_INT(days, 7);
   CHECK_EQ_INT(jj_timestamp_parse(NULL, 0, NULL, &err), JJ_ERR_TIMESTAMP);
-  CHECK_EQ_INT(jj_timestamp_parse("2024-02-29T12:00:00Z", 20, NULL, NULL), JJ_OK);
+  CHECK_EQ_INT(jj_timestamp_parse("2024-02-29T12:00:00Z", 20, NULL, NULL),
+               JJ_OK);
   CHECK_EQ_INT(jj_date_format(INT32_MAX, out), JJ_ERR_DATE);
   CHECK_EQ_STR(out, "untouched");
   jj_timestamp ts = {0, -1, 0, 0};

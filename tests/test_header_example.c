@@ -160,7 +160,8 @@ static void test_copy(const char *t, char *out, size_t cap) {
 
 TEST(header_and_test_copies_are_the_same) {
   static char from_header[16384], from_test[16384];
-  char *h = slurp("core/jalapenojson.h"), *t = slurp("tests/test_header_example.c");
+  char *h = slurp("core/jalapenojson.h"),
+       *t = slurp("tests/test_header_example.c");
   CHECK(h != NULL);
   CHECK(t != NULL);
   if (h && t) {
@@ -203,16 +204,17 @@ TEST(writes_saves_and_sums) {
 /* Write `text` to `name` (plain). */
 static void save(const char *name, const char *text) {
   jj_error err;
-  CHECK_EQ_INT(jj_file_write(name, text, strlen(text), JJ_PLAIN, -1, NULL, &err),
-               JJ_OK);
+  CHECK_EQ_INT(
+      jj_file_write(name, text, strlen(text), JJ_PLAIN, -1, NULL, &err), JJ_OK);
 }
 
 TEST(errors_return_minus_one) {
   double sum = -1;
   CHECK_EQ_INT(sum_price("no-such-file.jj", &sum), -1);
   CHECK(sum == 0);
-  save("no-price.jj",
-       "{\"jalapenojson\":1,\"columns\":[\"a\"],\"types\":[\"i\"],\"rows\":[]}");
+  save(
+      "no-price.jj",
+      "{\"jalapenojson\":1,\"columns\":[\"a\"],\"types\":[\"i\"],\"rows\":[]}");
   CHECK_EQ_INT(sum_price("no-price.jj", &sum), -1);
   save("text-price.jj",
        "{\"jalapenojson\":1,\"columns\":[\"price\"],\"types\":[\"s\"],"
@@ -231,7 +233,8 @@ TEST(errors_return_minus_one) {
 
 int main(void) {
   /* root: __FILE__ up to "tests/" (the Makefile compiles from the root). */
-  const char *file = __FILE__, *at = strstr(file, "tests/test_header_example.c");
+  const char *file = __FILE__,
+             *at = strstr(file, "tests/test_header_example.c");
   size_t n = at ? (size_t)(at - file) : 0;
   if (n >= sizeof root) n = 0;
   memcpy(root, file, n);
@@ -250,6 +253,7 @@ int main(void) {
   const char *made[] = {"prices.jj.gz", "no-price.jj", "text-price.jj",
                         "bad-row.jj", "empty.jj"};
   for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) remove(made[i]);
-  if (chdir("/") != 0 || rmdir(dir) != 0) perror("test_header_example: cleanup");
+  if (chdir("/") != 0 || rmdir(dir) != 0)
+    perror("test_header_example: cleanup");
   return test_summary("header_example");
 }
