@@ -23,9 +23,9 @@
 #include "num.h"
 #include "numtables.h"
 
-
 #define INF_BITS UINT64_C(0x7FF0000000000000)
-/* Keeps the rare slow paths (and their 500-byte big integers) out of the hot function's frame. */
+/* Keeps the rare slow paths (and their 500-byte big integers) out of the hot
+** function's frame. */
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_NOINLINE __attribute__((noinline))
 #else
@@ -35,9 +35,12 @@
 /* Not a result: results are non-negative bit patterns <= INF_BITS. */
 #define UNDECIDED UINT64_MAX
 
-/* Clinger's fast path needs IEEE doubles without excess precision (x87 would round twice). */
-#ifndef JJ_CLINGER /* a test build may define it to 0 to send everything through Eisel-Lemire */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53
+/* Clinger's fast path needs IEEE doubles without excess precision (x87 would
+** round twice). */
+/* a test build may define it to 0 to send everything through Eisel-Lemire */
+#ifndef JJ_CLINGER
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && \
+    DBL_MANT_DIG == 53
 #define JJ_CLINGER 1
 #else
 #define JJ_CLINGER 0
@@ -46,8 +49,9 @@
 
 /* Bytes that may appear in a number token: digits, '+', '-', '.', 'e', 'E'. */
 static const unsigned char num_char[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['+'] = 1, ['-'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['+'] = 1, ['-'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
 };
 
 /* True for '0'..'9' (unsigned compare, one branch). */
@@ -63,8 +67,9 @@ static inline uint64_t load8(const char *p) {
 
 #endif
 
-/* See num.h: the number in the middle of a buffer of spaces, so that the 8-byte words the inline
-   path reads stay inside it.  Longer numbers are not short: 0. */
+/* See num.h: the number in the middle of a buffer of spaces, so that the 8-byte
+** words the inline path reads stay inside it.  Longer numbers are not short:
+** 0. */
 int jj_num_short_double_padded(const char *p, size_t len, double *out) {
   char pad[48];
   if (len > 18) return 0;
@@ -73,7 +78,8 @@ int jj_num_short_double_padded(const char *p, size_t len, double *out) {
   return jj_num_short_double_in(pad + 16, len, pad, pad + sizeof pad, out);
 }
 
-/* Accumulate a run of digits at *ps into *w (mod 2^64) and advance *ps past it. */
+/* Accumulate a run of digits at *ps into *w (mod 2^64) and advance *ps past
+** it. */
 static inline void scan_digits(const char **ps, const char *end, uint64_t *w) {
   const char *s = *ps;
   uint64_t v = *w;
@@ -127,14 +133,16 @@ static inline int clz64(uint64_t x) {
 #endif
 }
 
-/* Reinterpret a bit pattern as a double (memcpy: no aliasing UB, compiles to a move). */
+/* Reinterpret a bit pattern as a double (memcpy: no aliasing UB, compiles to a
+** move). */
 static inline double bits_to_double(uint64_t b) {
   double d;
   memcpy(&d, &b, sizeof d);
   return d;
 }
 
-/* Token length: a table lookup per byte; the parsers check the grammar afterwards. */
+/* Token length: a table lookup per byte; the parsers check the grammar
+** afterwards. */
 size_t jj_num_span(const char *p, const char *end) {
   const char *s = p;
   if (p >= end || !(*p == '-' || is_digit(*p))) return 0;
@@ -142,8 +150,9 @@ size_t jj_num_span(const char *p, const char *end) {
   return (size_t)(s - p);
 }
 
-/* Check that [s, end) is exactly an optional fraction and an optional exponent of the JSON grammar;
-   used by the integer parser to tell SYNTAX from NOT_INTEGER. */
+/* Check that [s, end) is exactly an optional fraction and an optional exponent
+** of the JSON grammar; used by the integer parser to tell SYNTAX from
+** NOT_INTEGER. */
 static int valid_tail(const char *s, const char *end) {
   if (s < end && *s == '.') {
     const char *d = ++s;
@@ -160,7 +169,8 @@ static int valid_tail(const char *s, const char *end) {
   return s == end;
 }
 
-/* Integer column parse: digits (8 at a time), then grammar of any tail, then the int64 range. */
+/* Integer column parse: digits (8 at a time), then grammar of any tail, then
+** the int64 range. */
 int jj_num_parse_int64(const char *p, size_t len, int64_t *out) {
   const char *s = p, *end = p + len;
   int neg = 0;
@@ -170,7 +180,8 @@ int jj_num_parse_int64(const char *p, size_t len, int64_t *out) {
   }
   const char *d0 = s;
   uint64_t v = 0;
-  /* Accumulates mod 2^64: exact up to 19 digits; longer runs are RANGE below. */
+  /* Accumulates mod 2^64: exact up to 19 digits; longer runs are RANGE
+  ** below. */
   scan_digits(&s, end, &v);
   size_t nd = (size_t)(s - d0);
   if (nd == 0 || (*d0 == '0' && nd > 1)) return JJ_NUM_SYNTAX;
@@ -178,7 +189,8 @@ int jj_num_parse_int64(const char *p, size_t len, int64_t *out) {
   if (nd > 19) return JJ_NUM_RANGE;
   if (neg) {
     if (v > UINT64_C(9223372036854775808)) return JJ_NUM_RANGE;
-    *out = v == 0 ? 0 : -(int64_t)(v - 1) - 1; /* no signed overflow for INT64_MIN */
+    /* no signed overflow for INT64_MIN */
+    *out = v == 0 ? 0 : -(int64_t)(v - 1) - 1;
   } else {
     if (v > (uint64_t)INT64_MAX) return JJ_NUM_RANGE;
     *out = (int64_t)v;
@@ -186,34 +198,41 @@ int jj_num_parse_int64(const char *p, size_t len, int64_t *out) {
   return JJ_NUM_OK;
 }
 
-/* ---------------------------------------------------------------------------------------------
- * Eisel-Lemire with a proven rounding decision.
- *
- * With w' = w << lz normalized (2^63 <= w' < 2^64) and T the truncated table entry for 5^q
- * (T <= 5^q * 2^-e5 < T + 1, equality iff 0 <= q <= JJ_POW5_EXACT_MAX), the exact product
- * X = w' * 5^q * 2^-e5 satisfies  w'*T <= X < w'*T + w'.  We round the top 128 bits of w'*T and
- * accept the result only if every value of that interval rounds the same way.
- * ------------------------------------------------------------------------------------------- */
+/* -----------------------------------------------------------------------------
+** Eisel-Lemire with a proven rounding decision.
+**
+** With w' = w << lz normalized (2^63 <= w' < 2^64) and T the truncated table
+** entry for 5^q (T <= 5^q * 2^-e5 < T + 1, equality iff 0 <= q <=
+** JJ_POW5_EXACT_MAX), the exact product X = w' * 5^q * 2^-e5 satisfies  w'*T <=
+** X < w'*T + w'.  We round the top 128 bits of w'*T and accept the result only
+** if every value of that interval rounds the same way.
+** -------------------------------------------------------------------------- */
 
-/* Round the 128-bit value top = (hi,lo), a lower bound of X / 2^64, to a double bit pattern.
-   base: the biased exponent is s + base where s is the shift that leaves 53 mantissa bits.
-   fine == 0: X / 2^64 lies in [top, top + 2^64).
-   fine == 1: X / 2^64 lies in [top + low/2^64, top + (low + wn)/2^64), and X is exactly
-              top * 2^64 + low when exact != 0.
-   Returns the bits, INF_BITS on overflow, or UNDECIDED. *trunc receives the truncation of top
-   (a lower bound of the correctly rounded result, used as the fallback's start). */
-static uint64_t round_top(uint64_t hi, uint64_t lo, int base, int fine, uint64_t low, uint64_t wn,
-                          int exact, uint64_t *trunc) {
+/* Round the 128-bit value top = (hi,lo), a lower bound of X / 2^64, to a double
+** bit pattern.
+** base: the biased exponent is s + base where s is the shift that leaves 53
+** mantissa bits.
+** fine == 0: X / 2^64 lies in [top, top + 2^64).
+** fine == 1: X / 2^64 lies in [top + low/2^64, top + (low + wn)/2^64), and X is
+**            exactly top * 2^64 + low when exact != 0.
+** Returns the bits, INF_BITS on overflow, or UNDECIDED. *trunc receives the
+** truncation of top (a lower bound of the correctly rounded result, used as the
+** fallback's start). */
+static uint64_t round_top(uint64_t hi, uint64_t lo, int base, int fine,
+                          uint64_t low, uint64_t wn, int exact,
+                          uint64_t *trunc) {
   int s = 74 + (int)(hi >> 63);
   int biased = s + base;
   if (biased >= 2047) {
     *trunc = INF_BITS;
     return INF_BITS; /* the lower bound already is >= 2^1024 */
   }
-  if (biased <= 0) { /* subnormal: shift further so the exponent is that of 2^-1074 */
+  /* subnormal: shift further so the exponent is that of 2^-1074 */
+  if (biased <= 0) {
     s += 1 - biased;
     biased = 0;
-    if (s > 128) { /* everything is below half of the smallest subnormal, unless top ~ 2^128 */
+    /* everything is below half of the smallest subnormal, unless top ~ 2^128 */
+    if (s > 128) {
       *trunc = 0;
       return hi != UINT64_MAX ? 0 : UNDECIDED;
     }
@@ -222,10 +241,12 @@ static uint64_t round_top(uint64_t hi, uint64_t lo, int base, int fine, uint64_t
   uint64_t m = sh >= 64 ? 0 : hi >> sh;
   uint64_t rhi = sh >= 64 ? hi : hi & ((UINT64_C(1) << sh) - 1);
   uint64_t halfhi = UINT64_C(1) << (sh - 1);
-  *trunc = biased ? ((uint64_t)biased << 52) | (m & ((UINT64_C(1) << 52) - 1)) : m;
+  *trunc =
+      biased ? ((uint64_t)biased << 52) | (m & ((UINT64_C(1) << 52) - 1)) : m;
   int up;
   if (!fine) {
-    if (rhi < halfhi - 1) /* remainder + window < half (halfhi >= 2^9, no wrap) */
+    /* remainder + window < half (halfhi >= 2^9, no wrap) */
+    if (rhi < halfhi - 1)
       up = 0;
     else if (rhi > halfhi || (rhi == halfhi && lo != 0))
       up = 1;
@@ -233,7 +254,7 @@ static uint64_t round_top(uint64_t hi, uint64_t lo, int base, int fine, uint64_t
       return UNDECIDED;
   } else {
     if (rhi < halfhi - 1 || (rhi == halfhi - 1 && lo != UINT64_MAX))
-      up = 0;                     /* remainder <= half - 2, the interval is shorter than 2 */
+      up = 0; /* remainder <= half - 2, the interval is shorter than 2 */
     else if (rhi == halfhi - 1) { /* remainder == half - 1 */
       if (low <= (uint64_t)0 - wn)
         up = 0; /* low + wn <= 2^64: stays below half */
@@ -246,7 +267,8 @@ static uint64_t round_top(uint64_t hi, uint64_t lo, int base, int fine, uint64_t
   }
   if (up) {
     m++;
-    if (biased == 0) return m; /* m == 2^52 is exactly the bit pattern of the smallest normal */
+    /* m == 2^52 is exactly the bit pattern of the smallest normal */
+    if (biased == 0) return m;
     if (m == (UINT64_C(1) << 53)) {
       m >>= 1;
       if (++biased >= 2047) return INF_BITS;
@@ -256,9 +278,10 @@ static uint64_t round_top(uint64_t hi, uint64_t lo, int base, int fine, uint64_t
   return ((uint64_t)biased << 52) | (m & ((UINT64_C(1) << 52) - 1));
 }
 
-/* Eisel-Lemire for w * 10^q, w != 0, JJ_POW5_MIN <= q <= 308: returns the bits or UNDECIDED;
-   *trunc receives a lower bound of the correct result. The second multiplication by the low
-   table half is only needed when the first product lands within 2^64 of a halfway point. */
+/* Eisel-Lemire for w * 10^q, w != 0, JJ_POW5_MIN <= q <= 308: returns the bits
+** or UNDECIDED; *trunc receives a lower bound of the correct result. The second
+** multiplication by the low table half is only needed when the first product
+** lands within 2^64 of a halfway point. */
 static uint64_t eisel_lemire(uint64_t w, int q, uint64_t *trunc) {
   int lz = clz64(w);
   uint64_t wn = w << lz;
@@ -266,22 +289,25 @@ static uint64_t eisel_lemire(uint64_t w, int q, uint64_t *trunc) {
   int base = jj_log2_pow10(q) - lz + 1012;
   uint64_t lo, hi = jj_mul64(wn, t[0], &lo);
   uint64_t r = round_top(hi, lo, base, 0, 0, 0, 0, trunc);
-#ifdef JJ_NUM_TEST_EXACT /* test builds only: every case goes to the exact fallback */
+/* test builds only: every case goes to the exact fallback */
+#ifdef JJ_NUM_TEST_EXACT
   return UNDECIDED;
 #endif
   if (r != UNDECIDED) return r;
   uint64_t l_lo, l_hi = jj_mul64(wn, t[1], &l_lo);
   lo += l_hi;
   hi += lo < l_hi;
-  return round_top(hi, lo, base, 1, l_lo, wn, q >= 0 && q <= JJ_POW5_EXACT_MAX, trunc);
+  return round_top(hi, lo, base, 1, l_lo, wn, q >= 0 && q <= JJ_POW5_EXACT_MAX,
+                   trunc);
 }
 
-/* ---------------------------------------------------------------------------------------------
- * Exact fallback: big-integer comparison against halfway points.
- * ------------------------------------------------------------------------------------------- */
+/* -----------------------------------------------------------------------------
+** Exact fallback: big-integer comparison against halfway points.
+** -------------------------------------------------------------------------- */
 
-/* Significant digits kept exactly; a halfway point between doubles has at most 768 significant
-   digits, so digits past this position only matter as "nonzero" (sticky). */
+/* Significant digits kept exactly; a halfway point between doubles has at most
+** 768 significant digits, so digits past this position only matter as "nonzero"
+** (sticky). */
 #define MAX_SIG_DIGITS 800
 /* 128 x 32 = 4096 bits; the comparisons need at most about 2700 bits. */
 #define BIG_LIMBS 128
@@ -292,7 +318,8 @@ typedef struct {
   int n;
 } big_t;
 
-/* b = b * mul + add (mul, add < 2^32). The callers never exceed the capacity (see BIG_LIMBS). */
+/* b = b * mul + add (mul, add < 2^32). The callers never exceed the capacity
+** (see BIG_LIMBS). */
 static void big_mul_add(big_t *b, uint32_t mul, uint32_t add) {
   uint64_t carry = add;
   for (int i = 0; i < b->n; i++) {
@@ -305,9 +332,9 @@ static void big_mul_add(big_t *b, uint32_t mul, uint32_t add) {
 
 /* b = b * 5^e. */
 static void big_mul_pow5(big_t *b, int e) {
-  static const uint32_t p5[14] = {1u,       5u,        25u,        125u,       625u,
-                                  3125u,    15625u,    78125u,     390625u,    1953125u,
-                                  9765625u, 48828125u, 244140625u, 1220703125u};
+  static const uint32_t p5[14] = {
+      1u,     5u,      25u,      125u,     625u,      3125u,      15625u,
+      78125u, 390625u, 1953125u, 9765625u, 48828125u, 244140625u, 1220703125u};
   for (; e >= 13; e -= 13) big_mul_add(b, p5[13], 0);
   if (e > 0) big_mul_add(b, p5[e], 0);
 }
@@ -346,8 +373,8 @@ static void big_set_u64(big_t *b, uint64_t v) {
   }
 }
 
-/* Significant digits of a number: the concatenation a[0..na) b[0..nb), first digit nonzero;
-   value = 0.DIGITS * 10^dp. */
+/* Significant digits of a number: the concatenation a[0..na) b[0..nb), first
+** digit nonzero; value = 0.DIGITS * 10^dp. */
 typedef struct {
   const char *a, *b;
   size_t na, nb;
@@ -359,8 +386,9 @@ static inline unsigned sig_digit(const digits_t *g, size_t i) {
   return (unsigned)((i < g->na ? g->a[i] : g->b[i - g->na]) - '0');
 }
 
-/* Compare the decimal D * 10^k (plus something in (0, 10^k) if sticky) with (2m+1) * 2^f:
-   both sides are made integers by moving the powers of 5 and 2 across. Returns <0, 0 or >0. */
+/* Compare the decimal D * 10^k (plus something in (0, 10^k) if sticky) with
+** (2m+1) * 2^f: both sides are made integers by moving the powers of 5 and 2
+** across. Returns <0, 0 or >0. */
 static int cmp_halfway(const big_t *dig, int k, int sticky, uint64_t m, int f) {
   big_t a = *dig, b;
   big_set_u64(&b, 2 * m + 1);
@@ -376,10 +404,12 @@ static int cmp_halfway(const big_t *dig, int k, int sticky, uint64_t m, int f) {
   return (c == 0 && sticky) ? 1 : c;
 }
 
-/* Correctly rounded bits of D * 10^k (+ sticky), starting from a candidate known to be <= the
-   answer: step up while the input lies above the halfway point to the next double (or on it with an
-   odd mantissa: ties go to even). The candidate is within two steps of the answer. */
-JJ_NOINLINE static uint64_t exact_round(const big_t *dig, int k, int sticky, uint64_t cand) {
+/* Correctly rounded bits of D * 10^k (+ sticky), starting from a candidate
+** known to be <= the answer: step up while the input lies above the halfway
+** point to the next double (or on it with an odd mantissa: ties go to even).
+** The candidate is within two steps of the answer. */
+JJ_NOINLINE static uint64_t exact_round(const big_t *dig, int k, int sticky,
+                                        uint64_t cand) {
   while (cand < INF_BITS) {
     uint64_t ef = cand >> 52, m = cand & ((UINT64_C(1) << 52) - 1);
     int e = -1074;
@@ -401,10 +431,12 @@ JJ_NOINLINE static uint64_t exact_round_u64(uint64_t w, int k, uint64_t cand) {
   return exact_round(&d, k, 0, cand);
 }
 
-/* Build the big integer of the first (up to MAX_SIG_DIGITS) significant digits; *k receives the
-   decimal exponent of its last digit, *sticky whether any later digit is nonzero. */
+/* Build the big integer of the first (up to MAX_SIG_DIGITS) significant digits;
+** *k receives the decimal exponent of its last digit, *sticky whether any later
+** digit is nonzero. */
 static void big_from_sig(const digits_t *g, big_t *b, int *k, int *sticky) {
-  size_t n = g->na + g->nb, take = n < MAX_SIG_DIGITS ? n : MAX_SIG_DIGITS, i = 0;
+  size_t n = g->na + g->nb, take = n < MAX_SIG_DIGITS ? n : MAX_SIG_DIGITS,
+         i = 0;
   b->n = 0;
   while (i < take) {
     uint32_t chunk = 0, mul = 1;
@@ -430,10 +462,12 @@ static inline int finish(uint64_t bits, int neg, double *out) {
   return JJ_NUM_OK;
 }
 
-/* Slow path: more than 19 digits (maybe leading zeros of a fraction). Finds the significant
-   digits, brackets the value between the 19-digit prefixes w and w+1, falls back if needed. */
-JJ_NOINLINE static int parse_long(const char *ip, size_t ni, const char *fp, size_t nf, int64_t exp,
-                                  int neg, double *out) {
+/* Slow path: more than 19 digits (maybe leading zeros of a fraction). Finds the
+** significant digits, brackets the value between the 19-digit prefixes w and
+** w+1, falls back if needed. */
+JJ_NOINLINE static int parse_long(const char *ip, size_t ni, const char *fp,
+                                  size_t nf, int64_t exp, int neg,
+                                  double *out) {
   digits_t g;
   if (ni == 1 && ip[0] == '0') { /* only the fraction has significant digits */
     size_t z = 0;
@@ -451,8 +485,8 @@ JJ_NOINLINE static int parse_long(const char *ip, size_t ni, const char *fp, siz
     g.dp = exp + (int64_t)ni;
   }
   size_t n = g.na + g.nb;
-  if (n == 0 || g.dp <= -325) /* zero, or below 10^-325: rounds to (signed) zero */
-    return finish(0, neg, out);
+  /* zero, or below 10^-325: rounds to (signed) zero */
+  if (n == 0 || g.dp <= -325) return finish(0, neg, out);
   if (g.dp >= 310) /* at least 10^309 */
     return JJ_NUM_RANGE;
   size_t nw = n < 19 ? n : 19;
@@ -465,8 +499,8 @@ JJ_NOINLINE static int parse_long(const char *ip, size_t ni, const char *fp, siz
       break;
     }
   int q = (int)(g.dp - (int64_t)nw); /* in [-344, 308] */
-  if (q < JJ_POW5_MIN)               /* w * 10^q < 10^-324: below half of the smallest subnormal */
-    return finish(0, neg, out);
+  /* w * 10^q < 10^-324: below half of the smallest subnormal */
+  if (q < JJ_POW5_MIN) return finish(0, neg, out);
   uint64_t trunc1, trunc2;
   uint64_t r1 = eisel_lemire(w, q, &trunc1);
   if (!truncated) {
@@ -479,11 +513,13 @@ JJ_NOINLINE static int parse_long(const char *ip, size_t ni, const char *fp, siz
   big_t d;
   int k, sticky;
   big_from_sig(&g, &d, &k, &sticky);
-  return finish(exact_round(&d, k, sticky, r1 != UNDECIDED ? r1 : trunc1), neg, out);
+  return finish(exact_round(&d, k, sticky, r1 != UNDECIDED ? r1 : trunc1), neg,
+                out);
 }
 
-/* w * 10^q64 (w != 0, at most 19 digits) beyond Clinger's reach: Eisel-Lemire, else exact.
-   Out of line: keeps the common short numbers' path light on registers. */
+/* w * 10^q64 (w != 0, at most 19 digits) beyond Clinger's reach: Eisel-Lemire,
+** else exact. Out of line: keeps the common short numbers' path light on
+** registers. */
 JJ_NOINLINE static int convert(uint64_t w, int64_t q64, int neg, double *out) {
   if (q64 < JJ_POW5_MIN) /* w < 10^19, so w * 10^q < 10^-324 */
     return finish(0, neg, out);
@@ -494,18 +530,20 @@ JJ_NOINLINE static int convert(uint64_t w, int64_t q64, int neg, double *out) {
   return finish(r, neg, out);
 }
 
-/* Grammar and digit scan in one pass, then the cheapest conversion that is provably exact. */
+/* Grammar and digit scan in one pass, then the cheapest conversion that is
+** provably exact. */
 int jj_num_parse_double(const char *p, size_t len, double *out) {
-  static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  static const double pow10[23] = {
+      1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   const char *s = p, *end = p + len;
   int neg = 0;
   if (s < end && *s == '-') {
     neg = 1;
     s++;
   }
-  /* integer part: "0" or [1-9][0-9]*; digits accumulate mod 2^64 (exact when <= 19 in total) */
+  /* integer part: "0" or [1-9][0-9]*; digits accumulate mod 2^64 (exact when <=
+  ** 19 in total) */
   const char *ip = s;
   uint64_t w = 0;
   scan_digits(&s, end, &w);
@@ -529,8 +567,8 @@ int jj_num_parse_double(const char *p, size_t len, double *out) {
     }
     const char *ep = s;
     while (s < end && is_digit(*s)) {
-      if (exp < 100000000) /* saturate: anything beyond is zero or infinity anyway */
-        exp = exp * 10 + (*s - '0');
+      /* saturate: anything beyond is zero or infinity anyway */
+      if (exp < 100000000) exp = exp * 10 + (*s - '0');
       s++;
     }
     if (s == ep) return JJ_NUM_SYNTAX;
@@ -543,8 +581,10 @@ int jj_num_parse_double(const char *p, size_t len, double *out) {
   int64_t q64 = exp - (int64_t)nf;
 #if JJ_CLINGER
   if (q64 >= -22 && q64 <= 22 && w <= (UINT64_C(1) << 53)) {
-    /* both operands exact, so one IEEE operation gives the correctly rounded result */
-    double d = (double)(int64_t)w; /* w <= 2^53: a signed conversion is one instruction */
+    /* both operands exact, so one IEEE operation gives the correctly rounded
+    ** result */
+    /* w <= 2^53: a signed conversion is one instruction */
+    double d = (double)(int64_t)w;
     d = q64 < 0 ? d / pow10[-q64] : d * pow10[q64];
     *out = neg ? -d : d;
     return JJ_NUM_OK;

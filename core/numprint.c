@@ -1,5 +1,6 @@
 /*
-** numprint.c - shortest round-trip printing of doubles, and of int64 (see num.h).
+** numprint.c - shortest round-trip printing of doubles, and of int64 (see
+** num.h).
 **
 ** Doubles use Schubfach (R. Giulietti, "The Schubfach way to render doubles"):
 ** v and the bounds of its rounding interval are scaled by 10^-k, with k chosen
@@ -16,14 +17,15 @@
 #include "num.h"
 #include "numtables.h"
 
-
 #define MASK63 ((UINT64_C(1) << 63) - 1)
 #define FRAC_MASK ((UINT64_C(1) << 52) - 1)
 
 /* "00" .. "99": two digits per table lookup. */
 static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
 /* Powers of ten that fit in uint64, for digit counting. */
@@ -60,8 +62,8 @@ static inline int count_digits(uint64_t f) {
   return t + (f >= pow10_u64[t]);
 }
 
-/* Write exactly n decimal digits of f (f < 10^n) to dst[0..n), two digits per step. The low 8
-   digits are done in 32-bit arithmetic when f is long. */
+/* Write exactly n decimal digits of f (f < 10^n) to dst[0..n), two digits per
+** step. The low 8 digits are done in 32-bit arithmetic when f is long. */
 static void write_digits(char *dst, uint64_t f, int n) {
   char *p = dst + n;
   if (f >= 100000000) {
@@ -89,8 +91,9 @@ static void write_digits(char *dst, uint64_t f, int n) {
     *--p = (char)('0' + f);
 }
 
-/* Schubfach's round-to-odd product: floor(g * cp / 2^127) with its lowest bit set when the
-   (approximated) remainder is nonzero, where g = g1 * 2^63 + g0. */
+/* Schubfach's round-to-odd product: floor(g * cp / 2^127) with its lowest bit
+** set when the (approximated) remainder is nonzero, where g = g1 * 2^63 +
+** g0. */
 static inline uint64_t rop(uint64_t g1, uint64_t g0, uint64_t cp) {
   uint64_t x0, x1 = jj_mul64(g0, cp, &x0);
   uint64_t y0, y1 = jj_mul64(g1, cp, &y0);
@@ -100,8 +103,8 @@ static inline uint64_t rop(uint64_t g1, uint64_t g0, uint64_t cp) {
   return vbp | (((z & MASK63) + MASK63) >> 63);
 }
 
-/* Shortest decimal f * 10^e for the positive finite double with bit pattern bits (not zero).
-   f may carry trailing zeros; the caller strips them. */
+/* Shortest decimal f * 10^e for the positive finite double with bit pattern
+** bits (not zero). f may carry trailing zeros; the caller strips them. */
 static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
   int bq = (int)(bits >> 52);
   uint64_t t = bits & FRAC_MASK, c;
@@ -132,8 +135,10 @@ static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
     cbl = cb - 1;
     k = jj_log10_3q_pow2(q);
   }
-  int h = q + jj_log2_pow10(-k) + 2; /* 1..5 (checked by the generator): cb << h < 2^60 */
-  /* g = floor(10^-k * 2^-r) + 1 with 2^125 <= g < 2^126, split into 63-bit halves */
+  /* 1..5 (checked by the generator): cb << h < 2^60 */
+  int h = q + jj_log2_pow10(-k) + 2;
+  /* g = floor(10^-k * 2^-r) + 1 with 2^125 <= g < 2^126, split into 63-bit
+  ** halves */
   const uint64_t *tp = jj_pow5_128[-k - JJ_POW5_MIN];
   uint64_t g1 = tp[0] >> 1;
   uint64_t g0 = (((tp[0] << 62) | (tp[1] >> 2)) & MASK63) + 1;
@@ -145,7 +150,8 @@ static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
   uint64_t vbl = rop(g1, g0, cbl << h);
   uint64_t vbr = rop(g1, g0, cbr << h);
   uint64_t s = vb >> 2;
-  if (s >= 10) { /* is there a candidate with one digit less? (at most one fits) */
+  /* is there a candidate with one digit less? (at most one fits) */
+  if (s >= 10) {
     uint64_t sp10 = (s / 10) * 10, tp10 = sp10 + 10;
     int upin = vbl + out <= sp10 << 2;
     int wpin = (tp10 << 2) + out <= vbr;
@@ -163,14 +169,15 @@ static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
     *e = k;
     return;
   }
-  /* both in the interval: take the closer one (vb against their midpoint), ties to the even one */
+  /* both in the interval: take the closer one (vb against their midpoint), ties
+  ** to the even one */
   uint64_t mid = (s + tt) << 1;
   *f = (vb < mid || (vb == mid && !(s & 1))) ? s : tt;
   *e = k;
 }
 
-/* Write exactly 8 digits of x (x < 10^8): two independent halves, then pairs, so the
-   dependency chain is two divisions deep instead of four. */
+/* Write exactly 8 digits of x (x < 10^8): two independent halves, then pairs,
+** so the dependency chain is two divisions deep instead of four. */
 static inline void write8(char *p, uint32_t x) {
   uint32_t hi = x / 10000, lo = x - hi * 10000;
   uint32_t a = hi / 100, b = hi - a * 100, c = lo / 100, d = lo - c * 100;
@@ -180,9 +187,10 @@ static inline void write8(char *p, uint32_t x) {
   memcpy(p + 6, digit_pairs + 2 * d, 2);
 }
 
-/* Number of '0' characters at the end of the 17 digit characters dig[0..17), whose first
-   nonzero character ends the count. Little-endian: 8 characters at once, the last one being the
-   most significant byte of the loaded word, so a leading-zero count finds the run. */
+/* Number of '0' characters at the end of the 17 digit characters dig[0..17),
+** whose first nonzero character ends the count. Little-endian: 8 characters at
+** once, the last one being the most significant byte of the loaded word, so a
+** leading-zero count finds the run. */
 static inline int trailing_zero_chars(const char *dig) {
 #if JJ_SWAR && (defined(__GNUC__) || defined(__clang__))
   const uint64_t zeros = UINT64_C(0x3030303030303030);
@@ -199,7 +207,8 @@ static inline int trailing_zero_chars(const char *dig) {
 #endif
 }
 
-/* Sign, Schubfach digits written 17 at a time and trimmed, then repr()'s layout. */
+/* Sign, Schubfach digits written 17 at a time and trimmed, then repr()'s
+** layout. */
 size_t jj_num_format_double(double v, char *out) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
@@ -214,8 +223,9 @@ size_t jj_num_format_double(double v, char *out) {
   int e;
   to_decimal(bits, &f, &e); /* f < 10^17 */
 
-  /* All 17 digits of f with leading zeros, then trim: no divisions for the trailing zeros.
-     The bytes after the digits are only ever copied past the end of the result. */
+  /* All 17 digits of f with leading zeros, then trim: no divisions for the
+  ** trailing zeros. The bytes after the digits are only ever copied past the
+  ** end of the result. */
   char dig[48] = {0};
   uint64_t hi9 = f / 100000000;
   uint32_t top = (uint32_t)(hi9 / 100000000);
@@ -227,7 +237,8 @@ size_t jj_num_format_double(double v, char *out) {
   int n = nf - trailing_zero_chars(dig); /* d[0] is not '0', so n >= 1 */
   int decpt = nf + e;                    /* v = 0.DIGITS * 10^decpt */
 
-  /* Layout. Copies have fixed sizes (no library calls); every store stays below out + 26. */
+  /* Layout. Copies have fixed sizes (no library calls); every store stays below
+  ** out + 26. */
   if (decpt > -4 && decpt <= 16) {
     if (decpt <= 0) { /* 0.000ddd */
       memcpy(o, "0.000", 5);

@@ -1,12 +1,12 @@
 /* GENERATED FILE - do not edit by hand.
- * Regenerate with: python3 tools/gen_numtables.py   (from the repository root)
- * Leading 128 bits of 5^j (truncated) for JJ_POW5_MIN <= j <= JJ_POW5_MAX,
- * computed with exact big-integer arithmetic. See tools/gen_numtables.py. */
+** Regenerate with: python3 tools/gen_numtables.py (from the repository root)
+** Leading 128 bits of 5^j (truncated) for JJ_POW5_MIN <= j <= JJ_POW5_MAX,
+** computed with exact big-integer arithmetic. See tools/gen_numtables.py. */
 
 #include "numtables.h"
 
 /* jj_pow5_128[j - JJ_POW5_MIN] = {high 64 bits, low 64 bits} of
-   floor(5^j * 2^(127 - floor(log2(5^j)))), a value in [2^127, 2^128). */
+** floor(5^j * 2^(127 - floor(log2(5^j)))), a value in [2^127, 2^128). */
 const uint64_t jj_pow5_128[JJ_POW5_COUNT][2] = {
     {0xeef453d6923bd65au, 0x113faa2906a13b3fu}, /* 5^-342 */
     {0x9558b4661b6565f8u, 0x4ac7ca59a424c507u}, /* 5^-341 */

@@ -99,7 +99,7 @@ def log_constants():
     return [
         ("JJ_LOG2_POW10", 108853, 15, 0, "floor(e*log2(10)), |e| <= 400"),
         ("JJ_LOG10_POW2", 78913, 18, 0, "floor(q*log10(2)), -1200 <= q <= 1100"),
-        ("JJ_LOG10_3Q_POW2", 157827, 19, -65507, "floor(log10(3/4*2^q)), -1200 <= q <= 1100"),
+        ("JJ_LOG10_3Q_POW2", 157827, 19, -65507, "floor(log10(3/4*2^q)),\n** -1200 <= q <= 1100"),
     ]
 
 
@@ -116,42 +116,47 @@ def render():
 
     c_src = []
     c_src.append("/* GENERATED FILE - do not edit by hand.\n"
-                 " * Regenerate with: python3 tools/gen_numtables.py   (from the repository root)\n"
-                 " * Leading 128 bits of 5^j (truncated) for JJ_POW5_MIN <= j <= JJ_POW5_MAX,\n"
-                 " * computed with exact big-integer arithmetic. See tools/gen_numtables.py. */\n")
+                 "** Regenerate with: python3 tools/gen_numtables.py (from the repository root)\n"
+                 "** Leading 128 bits of 5^j (truncated) for JJ_POW5_MIN <= j <= JJ_POW5_MAX,\n"
+                 "** computed with exact big-integer arithmetic. See tools/gen_numtables.py. */\n")
     c_src.append('#include "numtables.h"\n')
     c_src.append("/* jj_pow5_128[j - JJ_POW5_MIN] = {high 64 bits, low 64 bits} of\n"
-                 "   floor(5^j * 2^(127 - floor(log2(5^j)))), a value in [2^127, 2^128). */")
+                 "** floor(5^j * 2^(127 - floor(log2(5^j)))), a value in [2^127, 2^128). */")
     c_src.append("const uint64_t jj_pow5_128[JJ_POW5_COUNT][2] = {")
     c_src.extend(rows)
     c_src.append("};\n")
 
     h = []
     h.append("/* GENERATED FILE - do not edit by hand.\n"
-             " * Regenerate with: python3 tools/gen_numtables.py   (from the repository root)\n"
-             " * Internal to core/numparse.c and core/numprint.c. */")
+             "** Regenerate with: python3 tools/gen_numtables.py (from the repository root)\n"
+             "** Internal to core/numparse.c and core/numprint.c. */")
     h.append("#ifndef JJ_NUMTABLES_H\n#define JJ_NUMTABLES_H\n")
     h.append("#include <stdint.h>\n")
     h.append("#define JJ_POW5_MIN (%d)" % POW5_MIN)
     h.append("#define JJ_POW5_MAX %d" % POW5_MAX)
     h.append("#define JJ_POW5_COUNT %d" % (POW5_MAX - POW5_MIN + 1))
-    h.append("/* 5^j < 2^128, so the table entry is exact, iff 0 <= j <= JJ_POW5_EXACT_MAX. */")
+    h.append("/* 5^j < 2^128, so the table entry is exact, iff\n"
+             "** 0 <= j <= JJ_POW5_EXACT_MAX. */")
     h.append("#define JJ_POW5_EXACT_MAX %d\n" % exact_max)
     h.append("/* Leading 128 bits of 5^j, truncated; see numtables.c. */")
     h.append("extern const uint64_t jj_pow5_128[JJ_POW5_COUNT][2];\n")
-    h.append("/* floor((x * mul + add) / 2^shift) for small signed x, without relying on the\n"
-             "   implementation-defined right shift of negative numbers (a bias keeps it non-negative). */")
-    h.append("static inline int jj_mulshift_floor(int x, int64_t mul, int shift, int64_t add) {\n"
-             "  const int64_t bias = (int64_t)1 << 12; /* |x * mul + add| < bias * 2^shift here */\n"
-             "  return (int)((int64_t)((uint64_t)(x * mul + add + (bias << shift)) >> shift) - bias);\n"
+    h.append("/* floor((x * mul + add) / 2^shift) for small signed x, without relying on\n"
+             "** the implementation-defined right shift of negative numbers (a bias keeps\n"
+             "** it non-negative). */")
+    h.append("static inline int jj_mulshift_floor(int x, int64_t mul, int shift,\n"
+             "                                    int64_t add) {\n"
+             "  /* |x * mul + add| < bias * 2^shift here */\n"
+             "  const int64_t bias = (int64_t)1 << 12;\n"
+             "  return (int)((int64_t)((uint64_t)(x * mul + add + (bias << shift)) >> shift) -\n"
+             "               bias);\n"
              "}\n")
     for name, mul, shift, add, doc in consts:
         fn = name.lower()
-        h.append("/* %s; constants verified exhaustively by the generator. */" % doc)
-        h.append("static inline int %s(int x) { return jj_mulshift_floor(x, %d, %d, %d); }\n"
+        h.append("/* %s; constants verified exhaustively by the\n** generator. */" % doc)
+        h.append("static inline int %s(int x) {\n  return jj_mulshift_floor(x, %d, %d, %d);\n}\n"
                  % (fn, mul, shift, add))
     h.append("/* 64x64 -> 128 bit product, shared by the parser and the printer: returns\n"
-             "   the high half and stores the low half. */")
+             "** the high half and stores the low half. */")
     h.append("#ifdef __SIZEOF_INT128__\n"
              "__extension__ typedef unsigned __int128 jj_u128;\n"
              "#endif\n"
