@@ -367,7 +367,11 @@ jj_compression jj_compression_for_path(const char *path);
 /* A streaming decompressor: feed compressed bytes with jj_inflate_write,
 ** decompressed bytes go to sink; jj_inflate_finish checks the stream is
 ** complete.  `limit` caps the decompressed size (0: no cap), a guard
-** against decompression bombs (JJ_ERR_COMPRESSION when exceeded). */
+** against decompression bombs: JJ_ERR_LIMIT "decompressed size exceeds the
+** limit of N bytes", checked before any byte beyond it reaches the sink.
+** Like any producer, a nonzero return of the sink stops the stream
+** (JJ_ERR_IO "write failed"); the stream is then dead and jj_inflate_free
+** is all that is left to call. */
 typedef struct jj_inflater jj_inflater;
 jj_inflater *jj_inflate_new(jj_compression kind, uint64_t limit, jj_sink sink,
                             void *ctx, jj_error *err);
@@ -386,7 +390,8 @@ int jj_deflate_sink(void *deflater, const char *p, size_t len);
 jj_code jj_deflate_finish(jj_deflater *z, jj_error *err);
 void jj_deflate_free(jj_deflater *z);
 
-/* Whole buffers: decompress into a new buffer (free with jj_free). */
+/* Whole buffers: decompress into a new buffer (free with jj_free), at most
+** `limit` bytes (0: no cap; JJ_ERR_LIMIT beyond, as jj_inflate_new). */
 jj_code jj_decompress(jj_compression kind, const void *in, size_t len,
                       uint64_t limit, char **out, size_t *out_len,
                       jj_error *err);
@@ -395,10 +400,13 @@ jj_code jj_compress(jj_compression kind, int level, const void *in,
                     size_t len, char **out, size_t *out_len, jj_error *err);
 
 /* Polled by long operations (reading, decompressing) about every MiB of
-** output; a nonzero return stops the operation with JJ_ERR_INTERRUPTED.
-** The SQLite extension passes one that reports sqlite3_interrupt(). */
+** work; a nonzero return stops the operation with JJ_ERR_INTERRUPTED
+** ("interrupted").  The SQLite extension passes one that reports
+** sqlite3_interrupt(). */
 typedef int (*jj_interrupt)(void *ctx);
-/* Poll `fn(ctx)` while this inflater works (NULL: never). */
+/* Poll `fn(ctx)` while this inflater works (NULL: never): after every MiB
+** of input consumed plus output produced, so also at least once per
+** jj_inflate_write call given a MiB or more of input. */
 void jj_inflate_set_interrupt(jj_inflater *z, jj_interrupt fn, void *ctx);
 
 /* How jj_file_open_opts reads.  A zeroed struct is the safe default: a

@@ -168,9 +168,9 @@ TEST(open_errors_name_the_file) {
 
   /* the limit is passed through */
   put_file("ok.jj.gz", z, zlen);
-  CHECK_EQ_INT(jj_file_open("ok.jj.gz", 10, &f, &err), JJ_ERR_COMPRESSION);
+  CHECK_EQ_INT(jj_file_open("ok.jj.gz", 10, &f, &err), JJ_ERR_LIMIT);
   CHECK_EQ_STR(err.message,
-               "\"ok.jj.gz\": decompressed data exceeds the limit of 10 bytes");
+               "\"ok.jj.gz\": decompressed size exceeds the limit of 10 bytes");
   CHECK_EQ_INT(jj_file_open("ok.jj.gz", sizeof doc - 1, &f, &err), JJ_OK);
   jj_file_close(&f);
   jj_free(z);
