@@ -180,9 +180,9 @@ static jj_code read_regular(reader *r, uint64_t size, const char *head,
 ** more tells that the prefix is not all). */
 static jj_code read_stream(reader *r, const char *head, size_t head_len,
                            jj_file *f, jj_error *err) {
-  uint64_t max = r->o.max_size, cap = UINT64_MAX;
-  if (r->o.prefix) cap = (uint64_t)r->o.prefix + 1;
-  if (max && max < cap) cap = max + 1;
+  uint64_t max = r->o.max_size, cap = UINT64_MAX; /* bytes to read at most */
+  if (r->o.prefix && r->o.prefix < cap - 1) cap = (uint64_t)r->o.prefix + 1;
+  if (max && max < cap - 1) cap = max + 1;
   jj_code code = JJ_OK;
   size_t got = 1;
   if (jj_buf_append(&r->out, head, head_len))

@@ -331,6 +331,17 @@ TEST(fifo_with_any_kind_reads_what_a_writer_child_writes) {
   jj_file_close(&f);
   close(keeper);
 
+  /* a prefix of a stream: exactly its length is all of it, one less not */
+  for (size_t p = sizeof doc - 2; p <= sizeof doc - 1; p++) {
+    pid = start_writer("pipe", doc, sizeof doc - 1, sizeof doc - 1, &keeper);
+    CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
+    CHECK_EQ_INT(open_with("pipe", JJ_FILE_ANY_KIND, 0, p, &f, &err), JJ_OK);
+    CHECK_EQ_MEM(f.data, f.len, doc, p);
+    CHECK_EQ_INT(f.complete, p == sizeof doc - 1);
+    jj_file_close(&f);
+    close(keeper);
+  }
+
   /* 3 MiB, more than a pipe holds: read while the child writes */
   static char block[65536];
   memset(block, 'x', sizeof block);
