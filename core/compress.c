@@ -13,6 +13,12 @@
 ** later call reports the same one, so a producer that only sees the sink's
 ** nonzero return still gets the real reason from jj_deflate_finish.
 **
+** Hostile input: a few KB of gzip or brotli can decompress to gigabytes, so
+** the inflater enforces the caller's limit before each sink call
+** (JJ_ERR_LIMIT) and polls the caller's interrupt callback about every MiB
+** of work, counting both input consumed and output produced (a stream of
+** empty brotli metadata blocks consumes input without producing output).
+**
 ** Ownership: jj_inflate_new/jj_deflate_new return a handle freed with
 ** jj_inflate_free/jj_deflate_free.  jj_decompress/jj_compress return a new
 ** buffer freed with jj_free.
@@ -28,6 +34,8 @@
 #include "internal.h"
 
 #define OUT_SIZE 65536
+/* Poll the interrupt callback after this much input + output. */
+#define POLL_EVERY (1u << 20)
 /* zlib counts input in uInt; larger inputs are fed in slices of this. */
 #define ZLIB_SLICE (1u << 30)
 
@@ -55,6 +63,36 @@ jj_compression jj_compression_for_path(const char *path) {
   return JJ_PLAIN;
 }
 
+/* Suffixes of compressors (and compressed tar archives) this library does
+** not write: a file named so would be plain bytes under a name that lies,
+** which tools and people then fail to open. */
+static const char *const other_suffixes[] = {
+    ".zst", ".xz",  ".bz2", ".lz4",  ".lzma", ".lz",
+    ".Z",   ".zip", ".7z",  ".tgz", ".tbz2", ".txz"};
+
+/* Like jj_compression_for_path, but a name promising another compressor is
+** a usage error.  Case-sensitive like the rest. */
+jj_code jj_compression_for_write(const char *path, jj_compression *kind,
+                                 jj_error *err) {
+  jj_compression k = jj_compression_for_path(path);
+  if (kind) *kind = JJ_PLAIN;
+  if (!path)
+    return jj_fail(err, JJ_ERR_USAGE, NULL,
+                   "jj_compression_for_write needs a file name");
+  size_t n = strlen(path);
+  for (size_t i = 0; k == JJ_PLAIN && i < sizeof other_suffixes /
+                                              sizeof other_suffixes[0]; i++) {
+    size_t m = strlen(other_suffixes[i]);
+    if (n >= m && memcmp(path + n - m, other_suffixes[i], m) == 0)
+      return jj_fail(err, JJ_ERR_USAGE, NULL,
+                     "\"%s\": %s compression is not supported (use .gz, .br "
+                     "or no suffix)",
+                     path, other_suffixes[i]);
+  }
+  if (kind) *kind = k;
+  return JJ_OK;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Decompression                                                           */
 /* ---------------------------------------------------------------------- */
@@ -69,7 +107,10 @@ struct jj_inflater {
   BrotliDecoderState *br; /* brotli, owned */
   int member_done;        /* gzip: the last member ended cleanly */
   int done;               /* brotli: the stream ended */
-  jj_error error;         /* the first error; code JJ_OK while none */
+  jj_interrupt interrupt; /* polled every POLL_EVERY bytes of work; NULL */
+  void *interrupt_ctx;
+  uint64_t work; /* bytes in + out since the last poll */
+  jj_error error; /* the first error; code JJ_OK while none */
   unsigned char out[OUT_SIZE];
 };
 
@@ -86,14 +127,27 @@ static jj_code infl_fail(jj_inflater *z, jj_error *err, jj_code code,
   return code;
 }
 
+/* Count n bytes of work; every POLL_EVERY bytes ask the callback whether
+** to go on. */
+static jj_code infl_tick(jj_inflater *z, size_t n, jj_error *err) {
+  z->work += n;
+  if (z->work < POLL_EVERY || !z->interrupt) return JJ_OK;
+  z->work = 0;
+  if (z->interrupt(z->interrupt_ctx))
+    return infl_fail(z, err, JJ_ERR_INTERRUPTED, "interrupted");
+  return JJ_OK;
+}
+
 /* Pass n decompressed bytes to the sink, enforcing the limit first. */
 static jj_code infl_emit(jj_inflater *z, const unsigned char *p, size_t n,
                          jj_error *err) {
   if (n == 0) return JJ_OK;
   if (z->limit && (n > z->limit || z->total > z->limit - n))
-    return infl_fail(z, err, JJ_ERR_COMPRESSION,
-                     "decompressed data exceeds the limit of %llu bytes",
+    return infl_fail(z, err, JJ_ERR_LIMIT,
+                     "decompressed size exceeds the limit of %llu bytes",
                      (unsigned long long)z->limit);
+  jj_code code = infl_tick(z, n, err);
+  if (code) return code;
   z->total += n;
   if (z->sink(z->ctx, (const char *)p, n))
     return infl_fail(z, err, JJ_ERR_IO, "write failed");
@@ -215,21 +269,40 @@ static jj_code br_write(jj_inflater *z, const unsigned char *p, size_t len,
   return JJ_OK;
 }
 
-/* Decompress p[0..len) to the sink.  After an error, returns it again. */
+/* Poll fn(ctx) while decompressing; NULL stops polling. */
+void jj_inflate_set_interrupt(jj_inflater *z, jj_interrupt fn, void *ctx) {
+  z->interrupt = fn;
+  z->interrupt_ctx = ctx;
+  z->work = 0;
+}
+
+/* Decompress p[0..len) to the sink.  After an error, returns it again.
+** Input goes in slices of POLL_EVERY bytes, each counted as work before it
+** is decompressed, so a call with much input polls at least once even when
+** the input decompresses to nothing. */
 jj_code jj_inflate_write(jj_inflater *z, const void *p, size_t len,
                          jj_error *err) {
+  const unsigned char *in = p;
   if (z->error.code) {
     if (err) *err = z->error;
     return z->error.code;
   }
-  switch (z->kind) {
-    case JJ_GZIP:
-      return gz_write(z, p, len, err);
-    case JJ_BROTLI:
-      return br_write(z, p, len, err);
-    default:
-      return infl_emit(z, p, len, err);
-  }
+  do {
+    size_t n = len > POLL_EVERY ? POLL_EVERY : len;
+    jj_code code = z->kind == JJ_PLAIN ? JJ_OK : infl_tick(z, n, err);
+    if (!code) {
+      if (z->kind == JJ_GZIP)
+        code = gz_write(z, in, n, err);
+      else if (z->kind == JJ_BROTLI)
+        code = br_write(z, in, n, err);
+      else
+        code = infl_emit(z, in, n, err);
+    }
+    if (code) return code;
+    in += n;
+    len -= n;
+  } while (len > 0);
+  return JJ_OK;
 }
 
 /* The stream must have ended exactly: a missing tail is "truncated". */

@@ -19,7 +19,9 @@ const char *jj_code_name(jj_code code) {
       "ok",     "out of memory", "usage", "io",     "compression",
       "syntax", "depth",         "header", "version", "schema",
       "row",    "count",         "type",  "range",  "utf8",
-      "date",   "timestamp",     "base64"};
+      "date",   "timestamp",     "base64",
+      "limit",
+      "interrupted"};
   if ((unsigned)code < sizeof names / sizeof names[0]) return names[code];
   return "unknown";
 }

@@ -550,7 +550,11 @@ jj_compression jj_compression_for_path(const char *path);
 /* A streaming decompressor: feed compressed bytes with jj_inflate_write,
 ** decompressed bytes go to sink; jj_inflate_finish checks the stream is
 ** complete.  `limit` caps the decompressed size (0: no cap), a guard
-** against decompression bombs (JJ_ERR_COMPRESSION when exceeded). */
+** against decompression bombs: JJ_ERR_LIMIT "decompressed size exceeds the
+** limit of N bytes", checked before any byte beyond it reaches the sink.
+** Like any producer, a nonzero return of the sink stops the stream
+** (JJ_ERR_IO "write failed"); the stream is then dead and jj_inflate_free
+** is all that is left to call. */
 typedef struct jj_inflater jj_inflater;
 jj_inflater *jj_inflate_new(jj_compression kind, uint64_t limit, jj_sink sink,
                             void *ctx, jj_error *err);
@@ -569,7 +573,8 @@ int jj_deflate_sink(void *deflater, const char *p, size_t len);
 jj_code jj_deflate_finish(jj_deflater *z, jj_error *err);
 void jj_deflate_free(jj_deflater *z);
 
-/* Whole buffers: decompress into a new buffer (free with jj_free). */
+/* Whole buffers: decompress into a new buffer (free with jj_free), at most
+** `limit` bytes (0: no cap; JJ_ERR_LIMIT beyond, as jj_inflate_new). */
 jj_code jj_decompress(jj_compression kind, const void *in, size_t len,
                       uint64_t limit, char **out, size_t *out_len,
                       jj_error *err);
@@ -578,10 +583,13 @@ jj_code jj_compress(jj_compression kind, int level, const void *in,
                     size_t len, char **out, size_t *out_len, jj_error *err);
 
 /* Polled by long operations (reading, decompressing) about every MiB of
-** output; a nonzero return stops the operation with JJ_ERR_INTERRUPTED.
-** The SQLite extension passes one that reports sqlite3_interrupt(). */
+** work; a nonzero return stops the operation with JJ_ERR_INTERRUPTED
+** ("interrupted").  The SQLite extension passes one that reports
+** sqlite3_interrupt(). */
 typedef int (*jj_interrupt)(void *ctx);
-/* Poll `fn(ctx)` while this inflater works (NULL: never). */
+/* Poll `fn(ctx)` while this inflater works (NULL: never): after every MiB
+** of input consumed plus output produced, so also at least once per
+** jj_inflate_write call given a MiB or more of input. */
 void jj_inflate_set_interrupt(jj_inflater *z, jj_interrupt fn, void *ctx);
 
 /* How jj_file_open_opts reads.  A zeroed struct is the safe default: a
@@ -589,10 +597,11 @@ void jj_inflate_set_interrupt(jj_inflater *z, jj_interrupt fn, void *ctx);
 #define JJ_FILE_MMAP 0x1u     /* map a plain file instead of reading it: no
                               ** copy, but a file truncated while mapped kills
                               ** the process with SIGBUS (opt in knowingly) */
-#define JJ_FILE_ANY_KIND 0x2u /* also read FIFOs, character devices, sockets
-                              ** and /proc or /sys files (read to the end,
-                              ** still capped by max_size); without it they
-                              ** are refused before any byte is read */
+#define JJ_FILE_ANY_KIND 0x2u /* also read FIFOs, devices and /proc or /sys
+                              ** files (read to the end, still capped by
+                              ** max_size: set one, /dev/zero never ends);
+                              ** without it they and sockets are refused
+                              ** before any byte is read.  Never directories */
 typedef struct jj_file_opts {
   uint64_t max_size;      /* the most document bytes to hold, after
                           ** decompression (JJ_ERR_LIMIT beyond); 0: none */
@@ -623,15 +632,40 @@ typedef struct jj_file {
 ** byte, a path that is not a regular file is refused unless
 ** JJ_FILE_ANY_KIND; the open never blocks (O_NONBLOCK until fstat).  On
 ** error *f is zeroed (jj_file_close is still safe) and *err says what and
-** names the file. */
+** names the file:
+**   JJ_ERR_IO     cannot open "x.jj": No such file or directory
+**                 "x" is a directory            (even with JJ_FILE_ANY_KIND)
+**                 "x" is not a regular file (a FIFO)    (or a character
+**                 device, a block device, a socket)
+**                 "/proc/self/status" is a /proc or /sys file, not a
+**                 regular file                  (Linux: procfs, sysfs and
+**                 the pseudo file systems under /sys)
+**   JJ_ERR_LIMIT  "x.jj" is 5000 bytes, over the limit of 4096 bytes
+**                 (a plain regular file, refused before reading it, also
+**                 when only a prefix was asked for)
+**                 "x.jj.gz": decompressed size exceeds the limit of N bytes
+**                 "x": size exceeds the limit of N bytes    (a stream)
+**   JJ_ERR_INTERRUPTED  "x.jj": interrupted
+**   JJ_ERR_COMPRESSION  "x.jj.gz": gzip stream is truncated (and the other
+**                 inflater messages, after the name)
+** A plain file is never read past the size fstat gave at open; if it
+** shrinks meanwhile, data is what could be read.  A compressed file is
+** streamed from the file in 64 KiB reads, so a prefix read holds at most
+** `prefix` bytes plus constant buffers however large the document.  data
+** is NUL-terminated when it was read or decompressed (not when mapped).
+** With JJ_FILE_ANY_KIND a read may wait for a FIFO's writer; the interrupt
+** is polled between reads, not during one. */
 jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
                           jj_file *f, jj_error *err);
-/* jj_file_open_opts with only a size limit (0: none). */
+/* jj_file_open_opts with only a size limit (0: none): the defaults above,
+** so a plain file is read into memory, not mapped. */
 jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
                      jj_error *err);
 /* 1 if the file now at `path` is not the one f was read from (another
 ** file, or its size or modification time changed), 0 if it is the same,
-** -1 if it cannot be examined (treat as changed). */
+** -1 if it cannot be examined (treat as changed).  Compares st_dev,
+** st_ino, st_size and st_mtim (nanoseconds) with those fstat gave at open;
+** `path` is followed if it is a symbolic link, as the open did. */
 int jj_file_changed(const jj_file *f, const char *path);
 /* Release what jj_file_open set up; the struct is zeroed.  NULL is a
 ** no-op. */
@@ -639,8 +673,12 @@ void jj_file_close(jj_file *f);
 
 /* The compression to write `path` with: ".gz" -> JJ_GZIP, ".br" ->
 ** JJ_BROTLI, any other name -> JJ_PLAIN, except names ending in a suffix of
-** another compressor (.zst, .xz, .bz2, .lz4, .lzma, .lz, .Z, .zip, .7z),
-** which are JJ_ERR_USAGE errors naming the supported ones. */
+** another compressor or compressed archive (.zst, .xz, .bz2, .lz4, .lzma,
+** .lz, .Z, .zip, .7z, .tgz, .tbz2, .txz; case-sensitive like .gz and .br),
+** which are JJ_ERR_USAGE errors naming the supported ones:
+**   "out.jj.zst": .zst compression is not supported (use .gz, .br or no
+**   suffix)
+** *kind (may be NULL) is JJ_PLAIN on error. */
 jj_code jj_compression_for_write(const char *path, jj_compression *kind,
                                  jj_error *err);
 
@@ -652,7 +690,15 @@ jj_code jj_compression_for_write(const char *path, jj_compression *kind,
 ** that is a FIFO, device, socket or directory is refused; a symbolic link
 ** is followed and its target replaced (a dangling link is refused).  The
 ** replaced file's mode (and owner, where permitted) is kept; a new file gets
-** 0666 & ~umask. */
+** 0666 & ~umask.  Errors (JJ_ERR_IO) name the target as given:
+**   "x" is not a regular file (a FIFO); only regular files are replaced
+**   "x" is a directory
+**   "x" is a symbolic link to a file that does not exist
+**   "x/" is not a file name
+**   cannot create a temporary file for "x": Permission denied
+**   cannot write "x": No space left on device        (also "rename to")
+** NAME is cut to its first 230 bytes in the temporary name, so that it
+** stays a valid name for any target name that is. */
 typedef struct jj_atomic jj_atomic;
 jj_atomic *jj_atomic_open(const char *path, jj_error *err);
 int jj_atomic_sink(void *atomic, const char *p, size_t len);
@@ -660,7 +706,9 @@ jj_code jj_atomic_commit(jj_atomic *a, jj_error *err); /* frees a */
 void jj_atomic_abort(jj_atomic *a);                    /* frees a */
 
 /* Write data[0..len) to `path` atomically, compressed as `kind` (level -1:
-** default).  *written (may be NULL) receives the bytes written to disk. */
+** default).  *written (may be NULL) receives the bytes written to disk.
+** A name jj_compression_for_write refuses (.zst, ...) is refused here too,
+** before anything is created; `kind` itself is not matched to the name. */
 jj_code jj_file_write(const char *path, const char *data, size_t len,
                       jj_compression kind, int level, uint64_t *written,
                       jj_error *err);

@@ -1,8 +1,10 @@
 /*
 ** test_compress.c — gzip and brotli streams: round trips of every size and
 ** shape, streaming in odd chunks, concatenated gzip members, truncated and
-** corrupt input, the decompression limit, failing sinks.
+** corrupt input, the decompression limit and bombs, the interrupt
+** callback, failing sinks, the names to write with.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,9 +293,10 @@ TEST(decompressed_size_above_the_limit_is_an_error) {
   for (int kind = JJ_GZIP; kind <= JJ_BROTLI; kind++) {
     CHECK_EQ_INT(jj_compress(kind, -1, t, sizeof t, &z, &zlen, &err), JJ_OK);
     CHECK_EQ_INT(jj_decompress(kind, z, zlen, 99999, &out, &len, &err),
-                 JJ_ERR_COMPRESSION);
+                 JJ_ERR_LIMIT);
     CHECK_EQ_STR(err.message,
-                 "decompressed data exceeds the limit of 99999 bytes");
+                 "decompressed size exceeds the limit of 99999 bytes");
+    CHECK(out == NULL);
     /* exactly at the limit is fine */
     CHECK_EQ_INT(jj_decompress(kind, z, zlen, 100000, &out, &len, &err),
                  JJ_OK);
@@ -302,8 +305,144 @@ TEST(decompressed_size_above_the_limit_is_an_error) {
     jj_free(z);
   }
   CHECK_EQ_INT(jj_decompress(JJ_PLAIN, "abcd", 4, 3, &out, &len, &err),
-               JJ_ERR_COMPRESSION);
-  CHECK_EQ_STR(err.message, "decompressed data exceeds the limit of 3 bytes");
+               JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message, "decompressed size exceeds the limit of 3 bytes");
+}
+
+/* 64 MiB of zeros compressed: a bomb of a few dozen KB. */
+static char *make_bomb(jj_compression kind, size_t *zlen) {
+  jj_error err;
+  size_t n = (size_t)64 << 20;
+  char *zeros = calloc(1, n), *z = NULL;
+  CHECK(zeros != NULL);
+  if (!zeros) return NULL;
+  CHECK_EQ_INT(jj_compress(kind, kind == JJ_GZIP ? 9 : 5, zeros, n, &z, zlen,
+                           &err), JJ_OK);
+  free(zeros);
+  return z;
+}
+
+/* A sink that only counts. */
+static int count_sink(void *ctx, const char *p, size_t len) {
+  (void)p;
+  *(uint64_t *)ctx += len;
+  return 0;
+}
+
+/* An interrupt callback: counts its polls, asks to stop at poll `stop_at`
+** (never when 0). */
+typedef struct poller {
+  int polls;
+  int stop_at;
+} poller;
+static int poll_cb(void *ctx) {
+  poller *q = ctx;
+  return ++q->polls == q->stop_at;
+}
+
+TEST(bomb_stops_at_the_limit_with_little_output) {
+  jj_error err;
+  for (int kind = JJ_GZIP; kind <= JJ_BROTLI; kind++) {
+    size_t zlen = 0;
+    char *z = make_bomb(kind, &zlen);
+    CHECK(zlen < ((size_t)1 << 20)); /* it is a bomb: over 64x */
+    uint64_t got = 0;
+    jj_inflater *in = jj_inflate_new(kind, 1000000, count_sink, &got, &err);
+    CHECK_EQ_INT(jj_inflate_write(in, z, zlen, &err), JJ_ERR_LIMIT);
+    CHECK_EQ_STR(err.message,
+                 "decompressed size exceeds the limit of 1000000 bytes");
+    CHECK(got <= 1000000);
+    CHECK_EQ_STR(jj_code_name(err.code), "limit");
+    jj_inflate_free(in);
+    jj_free(z);
+  }
+}
+
+TEST(interrupt_callback_stops_a_large_decompression) {
+  jj_error err;
+  for (int kind = JJ_GZIP; kind <= JJ_BROTLI; kind++) {
+    size_t zlen = 0;
+    char *z = make_bomb(kind, &zlen);
+    uint64_t got = 0;
+    poller q = {0, 3};
+    jj_inflater *in = jj_inflate_new(kind, 0, count_sink, &got, &err);
+    jj_inflate_set_interrupt(in, poll_cb, &q);
+    CHECK_EQ_INT(jj_inflate_write(in, z, zlen, &err), JJ_ERR_INTERRUPTED);
+    CHECK_EQ_STR(err.message, "interrupted");
+    CHECK_EQ_STR(jj_code_name(err.code), "interrupted");
+    CHECK_EQ_INT(q.polls, 3);
+    /* about one poll per MiB of output: stopped after 2-4 MiB of 64 */
+    CHECK(got >= ((uint64_t)2 << 20) && got <= ((uint64_t)4 << 20));
+    /* the stream stays stopped */
+    CHECK_EQ_INT(jj_inflate_finish(in, &err), JJ_ERR_INTERRUPTED);
+    jj_inflate_free(in);
+
+    /* a callback that never asks to stop: all 64 MiB, ~64 polls */
+    got = 0;
+    q.polls = 0;
+    q.stop_at = 0;
+    in = jj_inflate_new(kind, 0, count_sink, &got, &err);
+    jj_inflate_set_interrupt(in, poll_cb, &q);
+    CHECK_EQ_INT(jj_inflate_write(in, z, zlen, &err), JJ_OK);
+    CHECK_EQ_INT(jj_inflate_finish(in, &err), JJ_OK);
+    CHECK_EQ_U64(got, (uint64_t)64 << 20);
+    CHECK(q.polls >= 64 && q.polls <= 66);
+    jj_inflate_free(in);
+    jj_free(z);
+  }
+}
+
+/* Empty gzip members decompress to nothing: input alone must be polled. */
+TEST(interrupt_is_polled_on_input_that_produces_no_output) {
+  jj_error err;
+  char *one;
+  size_t one_len;
+  CHECK_EQ_INT(jj_compress(JJ_GZIP, -1, "", 0, &one, &one_len, &err), JJ_OK);
+  size_t n = ((size_t)3 << 20) / one_len, len = n * one_len;
+  char *many = malloc(len);
+  for (size_t i = 0; i < n; i++) memcpy(many + i * one_len, one, one_len);
+  uint64_t got = 0;
+  poller q = {0, 0};
+  jj_inflater *in = jj_inflate_new(JJ_GZIP, 0, count_sink, &got, &err);
+  jj_inflate_set_interrupt(in, poll_cb, &q);
+  CHECK_EQ_INT(jj_inflate_write(in, many, len, &err), JJ_OK);
+  CHECK_EQ_INT(jj_inflate_finish(in, &err), JJ_OK);
+  CHECK_EQ_U64(got, 0);
+  CHECK(q.polls >= 2);
+  jj_inflate_free(in);
+
+  q.polls = 0;
+  q.stop_at = 1;
+  in = jj_inflate_new(JJ_GZIP, 0, count_sink, &got, &err);
+  jj_inflate_set_interrupt(in, poll_cb, &q);
+  CHECK_EQ_INT(jj_inflate_write(in, many, len, &err), JJ_ERR_INTERRUPTED);
+  CHECK_EQ_INT(q.polls, 1);
+  jj_inflate_free(in);
+  free(many);
+  jj_free(one);
+}
+
+/* SPEC.md's error table rows for the two codes of size and interruption
+** (tests/test_reader_errors.c asserts the others). */
+TEST(spec_error_table_limit_and_interrupted_rows) {
+  jj_error err;
+  char *out = (char *)1;
+  size_t len;
+  CHECK_EQ_INT(jj_decompress(JJ_PLAIN, "abcd", 4, 3, &out, &len, &err),
+               JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message, "decompressed size exceeds the limit of 3 bytes");
+  CHECK(out == NULL);
+  uint64_t got = 0;
+  poller q = {0, 1};
+  char *mib = calloc(1, (size_t)1 << 20);
+  jj_inflater *in = jj_inflate_new(JJ_PLAIN, 0, count_sink, &got, &err);
+  jj_inflate_set_interrupt(in, poll_cb, &q);
+  CHECK_EQ_INT(jj_inflate_write(in, mib, (size_t)1 << 20, &err),
+               JJ_ERR_INTERRUPTED);
+  CHECK_EQ_STR(err.message, "interrupted");
+  CHECK_EQ_U64(got, 0);
+  jj_inflate_free(in);
+  free(mib);
 }
 
 TEST(failing_sink_stops_the_streams_with_io_error) {
@@ -392,6 +531,45 @@ TEST(detection_by_magic_and_by_name) {
   CHECK_EQ_INT(jj_compression_for_path(NULL), JJ_PLAIN);
 }
 
+TEST(compression_for_write_by_suffix) {
+  jj_error err;
+  jj_compression kind = JJ_GZIP;
+  CHECK_EQ_INT(jj_compression_for_write("rows.jj.gz", &kind, &err), JJ_OK);
+  CHECK_EQ_INT(kind, JJ_GZIP);
+  CHECK_EQ_INT(jj_compression_for_write("dir/rows.jj.br", &kind, &err), JJ_OK);
+  CHECK_EQ_INT(kind, JJ_BROTLI);
+  const char *plain[] = {"rows.jj", "rows", "rows.json", "rows.ZST",
+                         "rows.zstd.jj", "rows.gz.jj", ".gzz", "x.z", "zip"};
+  for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+    kind = JJ_GZIP;
+    CHECK_EQ_INT(jj_compression_for_write(plain[i], &kind, &err), JJ_OK);
+    CHECK_EQ_INT(kind, JJ_PLAIN);
+  }
+  const char *other[] = {".zst", ".xz",  ".bz2", ".lz4",  ".lzma", ".lz",
+                         ".Z",   ".zip", ".7z",  ".tgz", ".tbz2", ".txz"};
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+    char name[64], want[160];
+    snprintf(name, sizeof name, "out.jj%s", other[i]);
+    snprintf(want, sizeof want,
+             "\"%s\": %s compression is not supported (use .gz, .br or no "
+             "suffix)",
+             name, other[i]);
+    kind = JJ_GZIP;
+    CHECK_EQ_INT(jj_compression_for_write(name, &kind, &err), JJ_ERR_USAGE);
+    CHECK_EQ_STR(err.message, want);
+    CHECK_EQ_INT(kind, JJ_PLAIN);
+    /* kind may be NULL: a check only */
+    CHECK_EQ_INT(jj_compression_for_write(name, NULL, &err), JJ_ERR_USAGE);
+  }
+  CHECK_EQ_INT(jj_compression_for_write("out.jj.zst", &kind, &err),
+               JJ_ERR_USAGE);
+  CHECK_EQ_STR(err.message, "\"out.jj.zst\": .zst compression is not "
+                            "supported (use .gz, .br or no suffix)");
+  CHECK_EQ_INT(jj_compression_for_write(NULL, &kind, &err), JJ_ERR_USAGE);
+  CHECK_EQ_STR(err.message, "jj_compression_for_write needs a file name");
+  CHECK_EQ_INT(jj_compression_for_write("x.gz", NULL, NULL), JJ_OK);
+}
+
 int main(void) {
   RUN(gzip_and_brotli_round_trip_empty_input);
   RUN(gzip_and_brotli_round_trip_small_text);
@@ -403,9 +581,14 @@ int main(void) {
   RUN(corrupt_streams_are_compression_errors);
   RUN(inflater_repeats_its_first_error);
   RUN(decompressed_size_above_the_limit_is_an_error);
+  RUN(bomb_stops_at_the_limit_with_little_output);
+  RUN(interrupt_callback_stops_a_large_decompression);
+  RUN(interrupt_is_polled_on_input_that_produces_no_output);
+  RUN(spec_error_table_limit_and_interrupted_rows);
   RUN(failing_sink_stops_the_streams_with_io_error);
   RUN(levels_out_of_range_are_usage_errors);
   RUN(gzip_output_is_readable_by_zlib_and_uses_the_level);
   RUN(detection_by_magic_and_by_name);
+  RUN(compression_for_write_by_suffix);
   return test_summary("compress");
 }
