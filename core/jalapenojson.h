@@ -713,6 +713,195 @@ jj_code jj_file_write(const char *path, const char *data, size_t len,
                       jj_compression kind, int level, uint64_t *written,
                       jj_error *err);
 
+/* ===================================================================== */
+/* Converting                                                             */
+/* ===================================================================== */
+
+/* JSON and CSV in, a jalapenojson document out (jj_convert), and back
+** (jj_export).  SPEC.md's "Converting from JSON and CSV" has the rules of
+** type inference; this section has the calls.  In short:
+**   - JSON is one array of objects, or objects one after another (NDJSON);
+**     CSV/TSV is RFC 4180 with a header row.  Each object or record is a
+**     row; a JSON key or a CSV header name is a column, in order of first
+**     appearance.
+**   - Types are inferred from every value of the input, never a sample:
+**     a first pass reads everything and decides the schema, a second pass
+**     writes through jj_writer.  Memory does not grow with the input: it
+**     holds a window of the input (1 MiB, or the largest row), the column
+**     states and the writer's buffer.
+**   - An explicit schema ("id:i,joined:d") overrides the inference of the
+**     columns it names; a value that does not fit it is a located error,
+**     or a null with JJ_CONVERT_BAD_TO_NULL.
+**   - Each decision that is not obvious (a mixed column, JSON kept as
+**     text, a renamed CSV header ...) is told to opts->note as a sentence.
+** Errors name the input, the row, the column, the byte and the value:
+**   people.json: row 3, column "age", byte 118: "12abc" is not an integer
+**   (the schema says age:i) */
+
+/* Input and output formats.  JJ_FORMAT_AUTO (input only) looks at the first
+** byte that is not whitespace (after a UTF-8 byte order mark): '[' is
+** JSON, '{' is NDJSON, anything else CSV (the delimiter then detected). */
+typedef enum jj_format {
+  JJ_FORMAT_AUTO = 0,
+  JJ_FORMAT_JSON,   /* one array of objects (as output: "[\n{...},\n...\n]") */
+  JJ_FORMAT_NDJSON, /* one object per line */
+  JJ_FORMAT_CSV,    /* RFC 4180, header row; delimiter from the options */
+  JJ_FORMAT_TSV     /* CSV with a tab as the delimiter */
+} jj_format;
+
+/* A short static name: "auto", "json", "ndjson", "csv", "tsv"; "unknown"
+** for other values.  Never NULL. */
+const char *jj_format_name(jj_format f);
+
+/* An input the converter reads twice (once to infer, once to write), so a
+** whole input never has to be held in memory.
+**   read    fills buf with up to cap bytes; returns the count, 0 at the end,
+**           -1 on an error (the converter then fails with JJ_ERR_IO
+**           "NAME: cannot read the input").  Must not be NULL.
+**   rewind  goes back to the start for the second pass; 0 on success.
+**           NULL for an input that cannot (a pipe): the converter then
+**           copies what the first pass reads into a temporary file
+**           (tmpfile(), as large as the input) and reads that back.
+**   ctx     passed to both.
+**   name    for messages ("people.json: row 3 ..."); may be NULL (no name).
+** The private fields are the helpers' state: the struct must not be moved
+** or copied after jj_input_memory / jj_input_file (ctx points into it). */
+typedef struct jj_input {
+  long (*read)(void *ctx, char *buf, size_t cap);
+  int (*rewind)(void *ctx);
+  void *ctx;
+  const char *name;
+  const char *mem_;   /* private: jj_input_memory's bytes */
+  size_t mem_len_;    /* private */
+  size_t mem_pos_;    /* private */
+  void *file_;        /* private: jj_input_file's FILE * */
+  long long start_;   /* private: where the file was when given */
+} jj_input;
+
+/* An input over p[0..len) (borrowed: it must stay valid while the input is
+** used; p may be NULL only when len is 0).  `name` (may be NULL) is
+** borrowed too.  Never fails. */
+void jj_input_memory(jj_input *in, const void *p, size_t len,
+                     const char *name);
+/* An input over an open stream f (borrowed, not closed), from where it
+** stands now.  A seekable f is rewound to that place for the second pass
+** (fseeko); for one that is not (a pipe, a terminal) rewind is NULL and the
+** converter spools.  `name` (may be NULL) is borrowed.  Never fails. */
+void jj_input_file(jj_input *in, void *f, const char *name);
+
+/* Flags of jj_convert_opts. */
+#define JJ_CONVERT_CSV_BOOLEANS 0x1u /* CSV fields "true"/"false" (exactly,
+                                     ** lowercase) are booleans; without it
+                                     ** they are text */
+#define JJ_CONVERT_BAD_TO_NULL 0x2u  /* a value that does not fit the
+                                     ** explicit schema becomes null (counted
+                                     ** and told to `note`) instead of an
+                                     ** error */
+#define JJ_CONVERT_CSV_EMPTY_IS_TEXT 0x4u /* an unquoted empty CSV field is
+                                          ** the empty text, not null (null
+                                          ** is then only null_text, when it
+                                          ** is not empty) */
+
+/* How to convert.  A zeroed struct is the default: format and delimiter
+** detected, everything inferred, CSV nulls are unquoted empty fields, no
+** notes, no interrupt, no size limit, rows up to 64 MiB. */
+typedef struct jj_convert_opts {
+  jj_format from;        /* JJ_FORMAT_AUTO, or the input's format (JSON and
+                         ** NDJSON both accept either form) */
+  char delimiter;        /* CSV: 0 detects among , \t ; | from the header
+                         ** (JJ_FORMAT_TSV: tab) */
+  const char *schema;    /* NULL, or types for some columns, overriding the
+                         ** inference: "id:i,joined:d,tags:s", a nested
+                         ** table as "items:{qty:f}" (its other columns
+                         ** still inferred); names may be JSON strings
+                         ** ("\"a,b\":s"); letters as in SPEC.md */
+  unsigned flags;        /* JJ_CONVERT_* */
+  const char *null_text; /* CSV: an unquoted field equal to this is null;
+                         ** NULL or "" means the empty field */
+  void (*note)(void *ctx, const char *msg); /* each decision, a sentence
+                         ** without a trailing period (may be NULL) */
+  void *note_ctx;
+  jj_interrupt interrupt; /* polled about every MiB read (may be NULL) */
+  void *interrupt_ctx;
+  uint64_t max_size;     /* the most input bytes to read; 0: no limit
+                         ** (JJ_ERR_LIMIT beyond) */
+  size_t max_row;        /* the largest row (a JSON object with everything
+                         ** in it, a CSV record) held at once; 0: 64 MiB
+                         ** (JJ_ERR_LIMIT beyond, located) */
+} jj_convert_opts;
+
+/* What a conversion found.  The caller owns `schema` and frees it with
+** jj_schema_free (NULL after a failure). */
+typedef struct jj_convert_result {
+  int64_t rows;          /* rows written (jj_convert_infer: rows read) */
+  jj_schema *schema;     /* the schema written, inferred and overridden */
+  jj_format format;      /* the input's format as read (never AUTO) */
+  char delimiter;        /* CSV/TSV: the delimiter used; else 0 */
+  uint64_t bytes;        /* input bytes read by one pass */
+  uint64_t nulled;       /* values made null by JJ_CONVERT_BAD_TO_NULL */
+  unsigned decisions;    /* sentences given to opts->note */
+} jj_convert_result;
+
+/* Convert `in` (read twice, see jj_input) as `opts` say (NULL: defaults) to
+** a jalapenojson document written to sink(sink_ctx, ...) in chunks (the
+** writer's; compression is the caller's: a jj_deflater is a sink).  Nothing
+** is written before the first pass has read the whole input, so an
+** inference error or a value that does not fit the schema leaves the sink
+** untouched.  `res` (may be NULL) receives the result; its schema is the
+** caller's to free.  Returns JJ_OK or an error with *err filled (err may be
+** NULL), the place named as above (JJ_ERR_USAGE when in, in->read or sink
+** is NULL, or the schema option does not parse; JJ_ERR_SYNTAX for broken
+** JSON or CSV; JJ_ERR_SCHEMA for an empty or duplicate key, too many
+** columns, a schema naming a column the input lacks; JJ_ERR_ROW for a CSV
+** record with the wrong field count or a JSON row that is not an object;
+** the type codes for a value that does not fit the explicit schema;
+** JJ_ERR_LIMIT, JJ_ERR_INTERRUPTED, JJ_ERR_IO, JJ_ERR_NOMEM).  After a
+** failure the sink may have received part of a document. */
+jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
+                   jj_sink sink, void *sink_ctx, jj_convert_result *res,
+                   jj_error *err);
+/* The first pass only: read all of `in` once and infer the schema (notes
+** and errors as jj_convert), for a preview.  res must not be NULL; on
+** JJ_OK res->schema is the caller's to free, res->rows the rows read. */
+jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
+                         jj_convert_result *res, jj_error *err);
+
+/* Flags of jj_export_opts. */
+#define JJ_EXPORT_CRLF 0x1u        /* CSV records end in CRLF, not LF */
+#define JJ_EXPORT_NO_HEADER 0x2u   /* CSV without the header record */
+#define JJ_EXPORT_QUOTE_SPACE 0x4u /* CSV: also quote text with a leading or
+                                   ** trailing space */
+
+/* How to export.  A zeroed struct: CSV with ',' and LF, a header, nulls as
+** empty fields. */
+typedef struct jj_export_opts {
+  char delimiter;        /* CSV: 0 is ','; JJ_FORMAT_TSV always tab */
+  unsigned flags;        /* JJ_EXPORT_* */
+  const char *null_text; /* CSV spelling of null (NULL: the empty field) */
+  jj_interrupt interrupt; /* polled about every MiB written (may be NULL) */
+  void *interrupt_ctx;
+} jj_export_opts;
+
+/* Write every row of `doc` from the first (a cursor of its own; doc is
+** only read) to sink as `to`:
+**   JJ_FORMAT_JSON    "[\n" objects separated by ",\n" "\n]\n" ("[]\n"
+**                     for no rows)
+**   JJ_FORMAT_NDJSON  one object per line, each ending in "\n"
+**   JJ_FORMAT_CSV/TSV a header record, then a record per row
+** Objects are jj_cursor_object's: floats shortest, "NaN"/"Infinity" as
+** strings, dates and timestamps as text, bytes as base64, nested tables as
+** arrays of objects.  CSV: RFC 4180 quoting of fields holding the
+** delimiter, '"', CR or LF (and the empty text, and text equal to
+** null_text, so that neither reads back as null); null as an unquoted empty
+** field (or null_text); integers and floats as in JSON (NaN, Infinity,
+** -Infinity bare); booleans true/false; nested tables as their JSON text.
+** Every value is checked as it is read: a bad one stops the export with
+** its error (JJ_OK, or JJ_ERR_USAGE for a NULL doc or sink or an unknown
+** format, JJ_ERR_IO when the sink fails, JJ_ERR_INTERRUPTED, a reader
+** error).  Memory: one row at a time. */
+jj_code jj_export(jj_doc *doc, jj_format to, const jj_export_opts *opts,
+                  jj_sink sink, void *sink_ctx, jj_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,205 @@
+/*
+** convert.c — jj_convert and jj_convert_infer: JSON or CSV in, a
+** jalapenojson document out, in two passes over the input.
+**
+**   detect   the format from the first byte that is not whitespace ('['
+**            JSON, '{' NDJSON, else CSV) and, for CSV, the delimiter;
+**   pass 1   read every row: find the columns, fold every value into its
+**            column (convert_value.c), check values of forced columns;
+**   resolve  decide the types, build the schema, tell the notes
+**            (convert_infer.c);
+**   pass 2   read the input again (rewound, or its spooled copy) and write
+**            every row through a jj_writer to the caller's sink.
+**
+** Nothing reaches the sink before pass 1 has finished, so an input that
+** cannot be converted fails before a byte is written.  Memory: the window,
+** the columns and the writer's buffer; none of it grows with the rows.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+const char *jj_format_name(jj_format f) {
+  switch (f) {
+    case JJ_FORMAT_AUTO: return "auto";
+    case JJ_FORMAT_JSON: return "json";
+    case JJ_FORMAT_NDJSON: return "ndjson";
+    case JJ_FORMAT_CSV: return "csv";
+    case JJ_FORMAT_TSV: return "tsv";
+  }
+  return "unknown";
+}
+
+static void cv_init(cv *c, const jj_input *in, const jj_convert_opts *o,
+                    jj_error *err) {
+  memset(c, 0, sizeof *c);
+  c->err = err ? err : &c->local_err;
+  c->in = in;
+  if (o) c->o = *o;
+  c->name = in ? in->name : NULL;
+  c->top.col = (size_t)-1;
+}
+
+static void cv_free(cv *c) {
+  cv_table *spec = c->top.spec;
+  cv_table_free(&c->top);
+  if (spec) {
+    cv_table_free(spec);
+    free(spec);
+  }
+  cv_win_free(&c->w);
+  jj_writer_free(c->wr);
+  jj_schema_free(c->schema);
+  jj_buf_free(&c->scratch);
+  jj_buf_free(&c->scratch2);
+  free(c->fields);
+}
+
+/* The format and delimiter, from the options or the first bytes. */
+static jj_code detect(cv *c) {
+  jj_format f = c->o.from;
+  const char *p;
+  size_t at = 0;
+  if (c->w.len >= 3 && !memcmp(c->w.buf, "\xEF\xBB\xBF", 3)) {
+    cv_note(c, "skipped a UTF-8 byte order mark at the start");
+    at = 3;
+  }
+  if (f == JJ_FORMAT_AUTO || f == JJ_FORMAT_JSON || f == JJ_FORMAT_NDJSON) {
+    for (;;) { /* the first byte that is not whitespace */
+      p = c->w.buf + at;
+      while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
+      if (p < c->w.buf + c->w.len || c->w.eof) break;
+      if (cv_more(c, 0) < 0) return c->err->code;
+    }
+    if (p == c->w.buf + c->w.len)
+      return cv_fail_plain(c, JJ_ERR_SYNTAX, UINT64_MAX, "the input is empty");
+    if (*p == '[' || *p == '{' || f != JJ_FORMAT_AUTO) {
+      c->fmt = *p == '[' ? JJ_FORMAT_JSON : JJ_FORMAT_NDJSON;
+      if (f == JJ_FORMAT_AUTO)
+        cv_note(c, "read as %s (its first character is '%c')",
+                c->fmt == JJ_FORMAT_JSON ? "a JSON array of objects"
+                                         : "JSON objects one after another",
+                *p);
+      return JJ_OK;
+    }
+  }
+  c->fmt = f == JJ_FORMAT_TSV ? JJ_FORMAT_TSV : JJ_FORMAT_CSV;
+  c->delim = f == JJ_FORMAT_TSV ? '\t' : c->o.delimiter;
+  if (!c->delim) {
+    cv_csv_detect(c);
+    cv_note(c, "read as CSV with the delimiter '%s' (the most frequent of "
+            ", tab ; | in the header)", c->delim == '\t' ? "\\t"
+            : c->delim == ',' ? "," : c->delim == ';' ? ";" : "|");
+  }
+  if (c->delim == '"' || c->delim == '\n' || c->delim == '\r' || !c->delim)
+    return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                         "the delimiter cannot be a quote or a line end");
+  return JJ_OK;
+}
+
+static int pass(cv *c) {
+  c->rows = 0;
+  c->top.in_row = 0;
+  c->top.col = (size_t)-1;
+  return c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV ? cv_csv_pass(c)
+                                                            : cv_json_pass(c);
+}
+
+/* Options check, pass 1 and the schema. */
+static jj_code infer(cv *c) {
+  if (!c->in || !c->in->read)
+    return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                         "jj_convert needs an input with a read function");
+  if (c->o.schema && cv_schema_parse(c, c->o.schema)) return c->err->code;
+  c->pass = 1;
+  if (cv_start_pass(c) || detect(c) || pass(c)) return c->err->code;
+  return cv_resolve(c);
+}
+
+/* Notes of the values made null, table by table. */
+static void nulled_notes(cv *c, cv_table *t) {
+  for (size_t i = 0; i < t->n; i++) {
+    cv_col *col = &t->cols[i];
+    if (col->sub) nulled_notes(c, col->sub);
+    if (!col->nulled) continue;
+    char path[400];
+    cv_col_path(t, i, path, sizeof path);
+    cv_note(c, "column %s: %llu value%s that did not fit the schema's %c "
+            "became null (the first: row %lld, %s)", path,
+            (unsigned long long)col->nulled, col->nulled == 1 ? "" : "s",
+            col->type == JJ_TABLE ? '{' : (char)col->type,
+            (long long)col->nulled_row,
+            col->nulled_ex ? col->nulled_ex : "?");
+  }
+}
+
+static void result(cv *c, jj_convert_result *res, int64_t rows) {
+  if (!res) return;
+  res->rows = rows;
+  res->schema = c->schema;
+  c->schema = NULL;
+  res->format = c->fmt;
+  res->delimiter = c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV
+                       ? c->delim : 0;
+  res->bytes = c->w.total;
+  res->nulled = c->nulled;
+  res->decisions = c->decisions;
+}
+
+jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
+                   jj_sink sink, void *sink_ctx, jj_convert_result *res,
+                   jj_error *err) {
+  cv c;
+  jj_code code;
+  cv_init(&c, in, opts, err);
+  if (res) memset(res, 0, sizeof *res);
+  if (!sink) {
+    code = cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
+                         "jj_convert needs a sink");
+    goto done;
+  }
+  if ((code = infer(&c))) goto done;
+  int64_t rows = c.rows;
+  if (!(c.wr = jj_writer_new(c.schema, sink, sink_ctx, c.err))) {
+    code = c.err->code;
+    goto done;
+  }
+  c.pass = 2;
+  if (cv_start_pass(&c) || pass(&c)) {
+    code = c.err->code;
+    goto done;
+  }
+  if (c.rows != rows) {
+    code = cv_fail_plain(&c, JJ_ERR_ROW, UINT64_MAX,
+                         "the second pass read %lld rows, the first %lld "
+                         "(did the input change between the passes?)",
+                         (long long)c.rows, (long long)rows);
+    goto done;
+  }
+  if ((code = jj_writer_finish(c.wr))) {
+    cv_fail_plain(&c, code, UINT64_MAX, "%s", jj_writer_error(c.wr)->message);
+    goto done;
+  }
+  nulled_notes(&c, &c.top);
+  result(&c, res, rows);
+done:
+  cv_free(&c);
+  return code;
+}
+
+jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
+                         jj_convert_result *res, jj_error *err) {
+  cv c;
+  jj_code code;
+  cv_init(&c, in, opts, err);
+  if (!res) {
+    code = cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
+                         "jj_convert_infer needs a result");
+  } else {
+    memset(res, 0, sizeof *res);
+    if (!(code = infer(&c))) result(&c, res, c.rows);
+  }
+  cv_free(&c);
+  return code;
+}

@@ -1,0 +1,459 @@
+/*
+** convert_json.c — the JSON input: one array of objects, or objects one
+** after another (NDJSON), each object a row.
+**
+** A recursive-descent scanner over the window.  Each row (a top-level
+** object) is parsed whole from the window; a row that runs past the bytes
+** there makes the scanner return CV_MORE, and the row is parsed again once
+** the window holds more (convert.h says why that is safe).
+**
+**   pass 1  each key is found or made a column; each value goes to cv_fold;
+**           an array whose elements are all objects is parsed as rows of
+**           the column's nested table (folded the same way, recursively).
+**   pass 2  each value is only put in its column's slot, stamped with the
+**           object's id; once the object is complete its row is written in
+**           column order (a column not stamped by this object is null).  A
+**           nested table is parsed again from its slot when written.
+**
+** Checks: everything JSON requires (RFC 8259) except that a string may not
+** be cut by the window; strings are checked (escapes, UTF-8) when their
+** value is classified or written; an array or object kept as text is
+** checked fully by skip().  A duplicate key in one object is an error
+** (JSON parsers disagree on which one wins), so is an empty key (a column
+** needs a name).
+*/
+#include <string.h>
+
+#include "convert.h"
+
+/* The scanner's state for one pass. */
+typedef struct js {
+  cv *c;
+  int st; /* CV_MORE or CV_FAIL after a NULL return */
+} js;
+
+static uint64_t off(const cv *c, const char *p) {
+  return c->w.base + (uint64_t)(p - c->w.buf);
+}
+
+static const char *end_of(const cv *c) { return c->w.buf + c->w.len; }
+
+static const char *ws(const char *p) {
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
+  return p;
+}
+
+/* At the end of the window: more input is needed (CV_MORE), or the input
+** ended where `what` was expected. */
+static const char *at_end(js *j, const char *p, const char *what) {
+  if (!j->c->w.eof) {
+    j->st = CV_MORE;
+    return NULL;
+  }
+  j->st = cv_fail(j->c, JJ_ERR_SYNTAX, off(j->c, p),
+                  "unexpected end of input (expected %s)", what);
+  return NULL;
+}
+
+/* "expected X, found Y" at p. */
+static const char *expected(js *j, const char *p, const char *what) {
+  char shown[JJ_SHOW_CAP];
+  const char *e = end_of(j->c);
+  size_t n = 0;
+  if (p == e) return at_end(j, p, what);
+  while (n < 12 && p + n < e && p[n] != '\n' && p[n] != '\r') n++;
+  j->st = cv_fail(j->c, JJ_ERR_SYNTAX, off(j->c, p), "expected %s, found %s",
+                  what, jj_show(shown, sizeof shown, p, n ? n : 1, 1));
+  return NULL;
+}
+
+/* Past the string whose quote is at p; *esc set when it has a backslash. */
+static const char *string_end(js *j, const char *p, int *esc) {
+  size_t bad;
+  const char *why;
+  const char *q = jj_string_scan(p, end_of(j->c), esc, &bad, &why);
+  if (q) return q;
+  if (bad == 0 && !j->c->w.eof) return j->st = CV_MORE, NULL;
+  j->st = cv_fail(j->c, JJ_ERR_SYNTAX, off(j->c, p + bad), "%s", why);
+  return NULL;
+}
+
+/* The number's bytes from p (delimited here, checked by its reader). */
+static const char *number_end(js *j, const char *p) {
+  const char *q = p;
+  while ((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.' ||
+         *q == 'e' || *q == 'E')
+    q++;
+  if (q == end_of(j->c) && !j->c->w.eof) return j->st = CV_MORE, NULL;
+  return q;
+}
+
+/* Past the literal `lit` at p. */
+static const char *literal(js *j, const char *p, const char *lit, size_t n) {
+  if ((size_t)(end_of(j->c) - p) < n && !j->c->w.eof)
+    return j->st = CV_MORE, NULL;
+  if ((size_t)(end_of(j->c) - p) < n || memcmp(p, lit, n))
+    return expected(j, p, "a value");
+  return p + n;
+}
+
+/* Past one whole JSON value at p (not a row), checked: strings decoded,
+** numbers by the grammar, nesting at most CV_MAX_DEPTH. */
+static const char *skip(js *j, const char *p, unsigned depth) {
+  cv *c = j->c;
+  int esc;
+  const char *q;
+  switch (*p) {
+    case '"': {
+      size_t bad;
+      jj_code code;
+      const char *why;
+      if (!(q = string_end(j, p, &esc))) return NULL;
+      if (jj_string_decode(p + 1, (size_t)(q - p) - 2, NULL, &bad, &code,
+                           &why) == (size_t)-1) {
+        j->st = cv_fail(c, code, off(c, p + 1 + bad),
+                        "invalid JSON string (%s)", why);
+        return NULL;
+      }
+      return q;
+    }
+    case 't': return literal(j, p, "true", 4);
+    case 'f': return literal(j, p, "false", 5);
+    case 'n': return literal(j, p, "null", 4);
+    case '[':
+    case '{': {
+      char close = *p == '[' ? ']' : '}';
+      if (depth > CV_MAX_DEPTH) {
+        j->st = cv_fail(c, JJ_ERR_DEPTH, off(c, p),
+                        "nesting deeper than the limit of %d", CV_MAX_DEPTH);
+        return NULL;
+      }
+      p = ws(p + 1);
+      if (*p == close) return p + 1;
+      for (;;) {
+        if (close == '}') {
+          if (*p != '"') return expected(j, p, "a key");
+          if (!(p = string_end(j, p, &esc))) return NULL;
+          if (*(p = ws(p)) != ':') return expected(j, p, "':'");
+          p = ws(p + 1);
+        }
+        if (!(p = skip(j, p, depth + 1))) return NULL;
+        p = ws(p);
+        if (*p == close) return p + 1;
+        if (*p != ',') return expected(j, p, close == ']' ? "',' or ']'" : "',' or '}'");
+        p = ws(p + 1);
+      }
+    }
+    default: {
+      double d;
+      if ((*p < '0' || *p > '9') && *p != '-') return expected(j, p, "a value");
+      if (!(q = number_end(j, p))) return NULL;
+      if (jj_num_parse_double(p, (size_t)(q - p), &d) == JJ_NUM_SYNTAX) {
+        char shown[JJ_SHOW_CAP];
+        j->st = cv_fail(c, JJ_ERR_SYNTAX, off(c, p), "%s is not a valid number",
+                        jj_show(shown, sizeof shown, p, (size_t)(q - p), 0));
+        return NULL;
+      }
+      return q;
+    }
+  }
+}
+
+static const char *object(js *j, cv_table *t, const char *p, unsigned depth);
+
+/* Pass 1: the array at p, as rows of column col's nested table when every
+** element is an object.  *kind: K_TABLE, K_EMPTY or K_JSON. */
+static const char *array1(js *j, cv_table *t, size_t col, const char *p,
+                          unsigned depth, int *kind) {
+  cv *c = j->c;
+  const char *q = ws(p + 1);
+  cv_table *sub;
+  if (*q == ']') return *kind = K_EMPTY, q + 1;
+  jj_type forced = t->cols[col].forced;
+  if (*q != '{' || (forced && forced != JJ_TABLE))
+    return *kind = K_JSON, skip(j, p, depth);
+  if (!(sub = cv_sub(c, t, col))) return j->st = CV_FAIL, NULL;
+  sub->row = 0;
+  for (;;) {
+    sub->in_row = 1;
+    sub->row++;
+    q = object(j, sub, q, depth + 1);
+    sub->in_row = 0;
+    if (!q) return NULL;
+    q = ws(q);
+    if (*q == ']') return *kind = K_TABLE, q + 1;
+    if (*q != ',') return expected(j, q, "',' or ']'");
+    q = ws(q + 1);
+    if (*q != '{') /* not all objects: the whole array is text */
+      return *kind = K_JSON, skip(j, p, depth);
+  }
+}
+
+/* Pass 2: past the array at p of a nested-table column; *kind says whether
+** it holds only objects (K_TABLE), nothing (K_EMPTY) or else (K_JSON). */
+static const char *array2(js *j, const char *p, unsigned depth, int *kind) {
+  const char *q = ws(p + 1);
+  if (*q == ']') return *kind = K_EMPTY, q + 1;
+  for (;;) {
+    if (*q != '{') return *kind = K_JSON, skip(j, p, depth);
+    if (!(q = skip(j, q, depth + 1))) return NULL;
+    q = ws(q);
+    if (*q == ']') return *kind = K_TABLE, q + 1;
+    if (*q != ',') return expected(j, q, "',' or ']'");
+    q = ws(q + 1);
+  }
+}
+
+/* The value at p of column col of t. */
+static const char *value(js *j, cv_table *t, size_t col, const char *p,
+                         unsigned depth) {
+  cv *c = j->c;
+  cv_val v;
+  const char *q;
+  int esc = 0;
+  v.off = off(c, p);
+  v.esc = 0;
+  switch (*p) {
+    case '"':
+      if (!(q = string_end(j, p, &esc))) return NULL;
+      v.kind = V_STR;
+      v.p = p + 1;
+      v.len = (size_t)(q - p) - 2;
+      v.esc = (unsigned char)esc;
+      break;
+    case 't': v.kind = V_TRUE; goto lit;
+    case 'f': v.kind = V_FALSE; goto lit;
+    case 'n':
+      v.kind = V_NULL;
+    lit:
+      if (!(q = literal(j, p, v.kind == V_TRUE    ? "true"
+                              : v.kind == V_FALSE ? "false"
+                                                  : "null",
+                        v.kind == V_FALSE ? 5 : 4)))
+        return NULL;
+      v.p = p;
+      v.len = (size_t)(q - p);
+      break;
+    case '[': {
+      int kind = K_JSON;
+      if (c->pass == 1) {
+        q = array1(j, t, col, p, depth, &kind);
+      } else if (t->cols[col].type == JJ_TABLE) {
+        q = array2(j, p, depth, &kind);
+      } else {
+        q = skip(j, p, depth);
+      }
+      if (!q) return NULL;
+      v.kind = V_ARR;
+      v.esc = (unsigned char)kind;
+      v.p = p;
+      v.len = (size_t)(q - p);
+      break;
+    }
+    case '{':
+      if (!(q = skip(j, p, depth))) return NULL;
+      v.kind = V_OBJ;
+      v.esc = K_JSON;
+      v.p = p;
+      v.len = (size_t)(q - p);
+      break;
+    default:
+      if ((*p < '0' || *p > '9') && *p != '-') return expected(j, p, "a value");
+      if (!(q = number_end(j, p))) return NULL;
+      v.kind = V_NUM;
+      v.p = p;
+      v.len = (size_t)(q - p);
+  }
+  if (c->pass == 1) {
+    if (cv_fold(c, t, col, &v)) return j->st = CV_FAIL, NULL;
+  } else {
+    t->cols[col].slot = v;
+  }
+  return q;
+}
+
+/* Pass 2: write the row t's columns hold for object `id`. */
+static int write_row(cv *c, cv_table *t, uint64_t id) {
+  for (size_t i = 0; i < t->n; i++) {
+    static const cv_val null = {NULL, 0, 0, V_NULL, 0};
+    cv_col *col = &t->cols[i];
+    t->col = i;
+    if (cv_emit(c, t, i, col->stamp == id ? &col->slot : &null)) return CV_FAIL;
+  }
+  t->col = (size_t)-1;
+  jj_code code = jj_writer_end_row(c->wr);
+  if (code)
+    return cv_fail_plain(c, code, UINT64_MAX, "%s",
+                         jj_writer_error(c->wr)->message);
+  return 0;
+}
+
+/* The object at p as a row of t (pass 2: written once complete). */
+static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
+  cv *c = j->c;
+  uint64_t id = ++c->next_id;
+  char shown[JJ_SHOW_CAP];
+  int esc;
+  t->col = (size_t)-1;
+  if (depth > CV_MAX_DEPTH) {
+    j->st = cv_fail(c, JJ_ERR_DEPTH, off(c, p),
+                    "nesting deeper than the limit of %d", CV_MAX_DEPTH);
+    return NULL;
+  }
+  p = ws(p + 1);
+  if (*p != '}') {
+    for (;;) {
+      const char *q, *key;
+      size_t klen;
+      long i;
+      if (*p != '"') return expected(j, p, "a key");
+      if (!(q = string_end(j, p, &esc))) return NULL;
+      key = p + 1;
+      klen = (size_t)(q - p) - 2;
+      if (esc) {
+        cv_val kv = {key, klen, off(c, p), V_STR, 1};
+        if (cv_text(c, &kv, &key, &klen)) return j->st = CV_FAIL, NULL;
+      } else if (!jj_utf8_valid(key, klen, NULL)) {
+        j->st = cv_fail(c, JJ_ERR_UTF8, off(c, p), "key %s is not valid UTF-8",
+                        jj_show(shown, sizeof shown, key, klen, 1));
+        return NULL;
+      }
+      if ((i = cv_column(c, t, key, klen, off(c, p))) < 0)
+        return j->st = CV_FAIL, NULL;
+      if (t->cols[i].stamp == id) {
+        j->st = cv_fail(c, JJ_ERR_SCHEMA, off(c, p),
+                        "key %s appears twice in one object",
+                        jj_show(shown, sizeof shown, key, klen, 1));
+        return NULL;
+      }
+      t->cols[i].stamp = id;
+      t->col = (size_t)i;
+      p = ws(q);
+      if (*p != ':') return expected(j, p, "':' after the key");
+      p = ws(p + 1);
+      if (!(p = value(j, t, (size_t)i, p, depth + 1))) return NULL;
+      p = ws(p);
+      if (*p == '}') break;
+      if (*p != ',') return expected(j, p, "',' or '}' after a value");
+      p = ws(p + 1);
+    }
+  }
+  t->col = (size_t)-1;
+  if (c->pass == 2 && write_row(c, t, id)) return j->st = CV_FAIL, NULL;
+  return p + 1;
+}
+
+int cv_json_table(cv *c, cv_table *sub, const cv_val *v) {
+  js j = {c, 0};
+  const char *p = ws(v->p + 1);
+  jj_code code = jj_writer_begin_table(c->wr);
+  sub->row = 0;
+  while (!code && *p != ']') {
+    if (*p != '{') return expected(&j, p, "an object"), CV_FAIL;
+    sub->in_row = 1;
+    sub->row++;
+    p = object(&j, sub, p, 2 * sub->depth + 1);
+    sub->in_row = 0;
+    if (!p) return CV_FAIL; /* the value is whole: never CV_MORE */
+    p = ws(p);
+    if (*p == ',') p = ws(p + 1);
+  }
+  if (!code) code = jj_writer_end_table(c->wr);
+  if (code)
+    return cv_fail_plain(c, code, UINT64_MAX, "%s",
+                         jj_writer_error(c->wr)->message);
+  return 0;
+}
+
+int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
+  jj_buf *b = &c->scratch2;
+  int in_str = 0;
+  b->len = 0;
+  if (jj_buf_reserve(b, v->len)) return cv_nomem(c);
+  for (size_t i = 0; i < v->len; i++) {
+    char ch = v->p[i];
+    if (in_str) {
+      if (ch == '\\') b->p[b->len++] = ch, ch = v->p[++i];
+      else if (ch == '"') in_str = 0;
+    } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
+      continue;
+    } else if (ch == '"') {
+      in_str = 1;
+    }
+    b->p[b->len++] = ch;
+  }
+  *p = b->p;
+  *len = b->len;
+  return 0;
+}
+
+/* Where the rows are: after '[' (first element or ']'), after ',', after a
+** row in the array, after ']'; NDJSON: before an object or the end. */
+enum { S_FIRST, S_ELEM, S_SEP, S_DONE, S_ND };
+
+int cv_json_pass(cv *c) {
+  js j = {c, 0};
+  const char *p = c->w.buf;
+  int s = -1;
+  if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
+  for (;;) {
+    p = ws(p);
+    if (p == end_of(c)) {
+      int r = c->w.eof ? 0 : cv_more(c, (size_t)(p - c->w.buf));
+      if (r < 0) return CV_FAIL;
+      p = c->w.buf;
+      if (r > 0) continue;
+      if (s == S_ND || s == S_DONE) return 0;
+      return at_end(&j, p, s < 0 ? "'[' or '{'" : s == S_SEP ? "',' or ']'"
+                                                             : "an object"),
+             CV_FAIL;
+    }
+    if (s < 0) { /* the first byte decides the form */
+      s = *p == '[' ? S_FIRST : S_ND;
+      c->json_array = s == S_FIRST;
+      if (*p == '[') p++;
+      continue;
+    }
+    switch (s) {
+      case S_DONE:
+        return cv_fail_plain(c, JJ_ERR_SYNTAX, off(c, p),
+                             "unexpected data after the array of rows");
+      case S_SEP:
+        if (*p == ',') s = S_ELEM;
+        else if (*p == ']') s = S_DONE;
+        else return expected(&j, p, "',' or ']' after a row"), CV_FAIL;
+        p++;
+        continue;
+      case S_FIRST:
+        if (*p == ']') {
+          s = S_DONE;
+          p++;
+          continue;
+        }
+        break;
+      default:
+        break;
+    }
+    if (*p != '{') {
+      c->top.in_row = 1;
+      c->top.row = c->rows + 1;
+      expected(&j, p, s == S_ND ? "an object (one row per line)"
+                                : "an object (a row)");
+      return CV_FAIL;
+    }
+    c->top.in_row = 1;
+    c->top.row = c->rows + 1;
+    const char *q = object(&j, &c->top, p, 1);
+    if (!q && j.st == CV_MORE) {
+      int r = cv_more(c, (size_t)(p - c->w.buf));
+      if (r < 0) return CV_FAIL;
+      p = c->w.buf;
+      continue; /* again, with more bytes or at the end */
+    }
+    if (!q) return CV_FAIL;
+    c->top.in_row = 0;
+    c->rows++;
+    p = q;
+    if (s != S_ND) s = S_SEP;
+  }
+}

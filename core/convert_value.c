@@ -1,0 +1,428 @@
+/*
+** convert_value.c — one value of the input, seen twice:
+**
+**   pass 1  cv_kind says what it is (K_INT, K_DATE, ...), cv_fold adds that
+**           to its column (or, for a column the schema types, checks that
+**           it fits);
+**   pass 2  cv_emit writes it as its column's decided type.
+**
+** The two passes must agree on every value, so both go through the same
+** predicates: fits() is what a forced column's check in pass 1 and its
+** write in pass 2 both ask.  A JSON value and a CSV field differ only in
+** how they are spelled (V_NUM vs a V_FIELD that reads as a number, V_STR
+** vs V_FIELD for text); the rules are SPEC.md's "Converting".
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* YYYY-MM-DD by shape alone (digits and dashes where they belong). */
+static int date_shape(const char *p, size_t len) {
+  if (len < 10 || p[4] != '-' || p[7] != '-') return 0;
+  for (int i = 0; i < 10; i++)
+    if (i != 4 && i != 7 && !is_digit(p[i])) return 0;
+  return 1;
+}
+
+/* 1 when p[0..len) spells NaN, Infinity or -Infinity (the float column's
+** strings in SPEC.md); *out gets the value when out is not NULL. */
+static int nan_text(const char *p, size_t len, double *out) {
+  double v;
+  if (len == 3 && !memcmp(p, "NaN", 3))
+    v = NAN;
+  else if (len == 8 && !memcmp(p, "Infinity", 8))
+    v = INFINITY;
+  else if (len == 9 && !memcmp(p, "-Infinity", 9))
+    v = -INFINITY;
+  else
+    return 0;
+  if (out) *out = v;
+  return 1;
+}
+
+int cv_big_exact(const char *p, size_t len) {
+  char d[400];
+  size_t n = 0, z = 0;
+  if (len && *p == '-') p++, len--;
+  while (len > 1 && *p == '0') p++, len--;
+  if (len > sizeof d) return 0; /* beyond 1e400: no double */
+  memcpy(d, p, len);
+  n = len;
+  while (n > 1 && d[n - 1] == '0') n--, z++; /* D = d * 10^z */
+  if (n + z > 309) return 0;                  /* >= 1e309 overflows */
+  /* halve d while it is even: its odd part stays */
+  while ((d[n - 1] - '0') % 2 == 0 && !(n == 1 && d[0] == '0')) {
+    int carry = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+      int v = carry * 10 + (d[i] - '0');
+      d[i] = (char)('0' + v / 2);
+      carry = v % 2;
+    }
+    while (o < n - 1 && d[o] == '0') o++;
+    memmove(d, d + o, n - o);
+    n -= o;
+  }
+  if (n > 16) return 0;
+  uint64_t odd = 0, lim = UINT64_C(1) << 53;
+  for (size_t i = 0; i < n; i++) odd = odd * 10 + (uint64_t)(d[i] - '0');
+  for (size_t i = 0; i < z && odd < lim; i++) odd *= 5; /* 10^z = 5^z 2^z */
+  return odd < lim; /* odd * 2^k with odd < 2^53 is a double */
+}
+
+/* A number token (JSON grammar) as a double for a float column: 1 with *out
+** set, 0 when it is not one exactly (an integer that a double cannot hold
+** exactly, or a value beyond the range of doubles), -1 on a grammar
+** error. */
+static int num_double(const char *p, size_t len, double *out) {
+  int r = jj_num_parse_double(p, len, out);
+  if (r == JJ_NUM_SYNTAX) return -1;
+  if (r != JJ_NUM_OK) return 0;
+  if (fabs(*out) >= 9007199254740992.0 && !memchr(p, '.', len) &&
+      !memchr(p, 'e', len) && !memchr(p, 'E', len))
+    return cv_big_exact(p, len);
+  return 1;
+}
+
+/* The kind of a number token; -1 when it breaks the grammar. */
+static int num_kind(cv *c, const char *p, size_t len, cv_col *col) {
+  int64_t v;
+  double d;
+  switch (jj_num_parse_int64(p, len, &v)) {
+    case JJ_NUM_OK:
+      if ((v > (INT64_C(1) << 53) || v < -(INT64_C(1) << 53)) &&
+          !cv_big_exact(p, len))
+        col->inexact = 1;
+      return K_INT;
+    case JJ_NUM_NOT_INTEGER:
+      /* only an exponent or a very long number can overflow */
+      if ((len > 300 || memchr(p, 'e', len) || memchr(p, 'E', len)) &&
+          jj_num_parse_double(p, len, &d) != JJ_NUM_OK)
+        return K_HUGE;
+      return K_FLOAT;
+    case JJ_NUM_RANGE:
+      return cv_big_exact(p, len) ? K_BIG : K_BIGX;
+    default:
+      (void)c;
+      return -1;
+  }
+}
+
+/* The kind of a text (decoded).  `csv`: CSV booleans apply. */
+static int text_kind(const char *p, size_t len, int booleans) {
+  if (date_shape(p, len)) {
+    if (len == 10) {
+      if (jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK)
+        return K_DATE;
+      return K_BADDATE;
+    }
+    if (p[10] == 'T' || p[10] == ' ')
+      return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ? K_TS : K_BADTS;
+    return K_TEXT;
+  }
+  if (nan_text(p, len, NULL)) return K_NANS;
+  if (booleans && ((len == 4 && !memcmp(p, "true", 4)) ||
+                   (len == 5 && !memcmp(p, "false", 5))))
+    return K_BOOL;
+  return K_TEXT;
+}
+
+int cv_text(cv *c, const cv_val *v, const char **p, size_t *len) {
+  if (!v->esc) {
+    *p = v->p;
+    *len = v->len;
+    return 0;
+  }
+  c->scratch.len = 0;
+  if (jj_buf_reserve(&c->scratch, v->len + 1)) return cv_nomem(c);
+  char *o = c->scratch.p;
+  if (v->kind == V_FIELD) { /* "" stands for one quote */
+    size_t n = 0;
+    for (size_t i = 0; i < v->len; i++) {
+      o[n++] = v->p[i];
+      if (v->p[i] == '"') i++;
+    }
+    *len = n;
+  } else {
+    size_t bad;
+    jj_code code;
+    const char *why;
+    char shown[JJ_SHOW_CAP];
+    size_t n = jj_string_decode(v->p, v->len, o, &bad, &code, &why);
+    if (n == (size_t)-1)
+      return cv_fail(c, code, v->off + 1 + bad,
+                     "%s is not a valid JSON string (%s)",
+                     jj_show(shown, sizeof shown, v->p + bad, v->len - bad, 1),
+                     why);
+    *len = n;
+  }
+  *p = o;
+  return 0;
+}
+
+int cv_kind(cv *c, const cv_val *v, cv_col *col) {
+  const char *p;
+  size_t len, bad;
+  char shown[JJ_SHOW_CAP];
+  switch (v->kind) {
+    case V_NULL:
+      return -1;
+    case V_TRUE:
+    case V_FALSE:
+      return K_BOOL;
+    case V_NUM: {
+      int k = num_kind(c, v->p, v->len, col);
+      if (k < 0)
+        return cv_fail(c, JJ_ERR_SYNTAX, v->off, "%s is not a valid number",
+                       jj_show(shown, sizeof shown, v->p, v->len, 0)),
+               -2;
+      return k;
+    }
+    case V_FIELD:
+      if (v->len && (is_digit(v->p[0]) || v->p[0] == '-')) {
+        int k = num_kind(c, v->p, v->len, col);
+        if (k >= 0) return k;
+      }
+      /* fall through */
+    case V_STR:
+      if (cv_text(c, v, &p, &len)) return -2;
+      if ((!v->esc || v->kind == V_FIELD) && !jj_utf8_valid(p, len, &bad))
+        return cv_fail(c, JJ_ERR_UTF8, v->off + (v->kind == V_STR) + bad,
+                       "%s is not valid UTF-8",
+                       jj_show(shown, sizeof shown, p, len, 1)),
+               -2;
+      return text_kind(p, len,
+                       v->kind == V_FIELD &&
+                           ((c->o.flags & JJ_CONVERT_CSV_BOOLEANS) ||
+                            col->forced == JJ_BOOL));
+    default: /* V_ARR, V_OBJ: the JSON scanner has said which */
+      return v->esc;
+  }
+}
+
+/* The value as text for a message: strings and fields quoted, the rest as
+** they stand. */
+static const char *show(const cv_val *v, char *out) {
+  return jj_show(out, JJ_SHOW_CAP, v->p, v->len,
+                 v->kind == V_STR || v->kind == V_FIELD);
+}
+
+void cv_example(cv *c, cv_col *col, int k, const cv_val *v) {
+  char shown[JJ_SHOW_CAP];
+  if (col->ex[k]) return;
+  show(v, shown);
+  col->ex_row[k] = c->top.row;
+  col->ex[k] = malloc(strlen(shown) + 1);
+  if (col->ex[k]) strcpy(col->ex[k], shown);
+}
+
+/* The text of a string value for the checks below (decoded); NULL (no
+** failure) for a value that is not a string. */
+static int str_of(cv *c, const cv_val *v, const char **p, size_t *len) {
+  if (v->kind != V_STR && v->kind != V_FIELD) return 1;
+  return cv_text(c, v, p, len) ? CV_FAIL : 0;
+}
+
+/* Whether v fits type t, for a forced column: 1 yes, 0 no, CV_FAIL.  k is
+** its pass-1 kind when known (-3 when not). */
+static int fits(cv *c, jj_type t, const cv_val *v, int k) {
+  const char *p;
+  size_t len;
+  double d;
+  int64_t i;
+  int r;
+  switch (t) {
+    case JJ_TEXT:
+      return 1;
+    case JJ_INT:
+      return (v->kind == V_NUM || v->kind == V_FIELD) &&
+             jj_num_parse_int64(v->p, v->len, &i) == JJ_NUM_OK;
+    case JJ_FLOAT:
+      if (v->kind == V_NUM || v->kind == V_FIELD) {
+        r = num_double(v->p, v->len, &d);
+        if (r >= 0 || v->kind == V_NUM) return r > 0;
+      }
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      return nan_text(p, len, NULL);
+    case JJ_BOOL:
+      if (v->kind == V_TRUE || v->kind == V_FALSE) return 1;
+      return v->kind == V_FIELD && ((v->len == 4 && !memcmp(v->p, "true", 4)) ||
+                                    (v->len == 5 && !memcmp(v->p, "false", 5)));
+    case JJ_DATE:
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      return jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK;
+    case JJ_TIMESTAMP:
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK;
+    case JJ_BYTES: {
+      size_t bad;
+      const char *why;
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      if (jj_buf_reserve(&c->scratch2, len / 4 * 3 + 1)) return cv_nomem(c);
+      return jj_base64_decode(p, len, (unsigned char *)c->scratch2.p, &bad,
+                              &why) != (size_t)-1;
+    }
+    case JJ_TABLE:
+      if (k == -3 && v->kind == V_ARR) k = v->esc;
+      return k == K_TABLE || k == K_EMPTY;
+    default:
+      return 0;
+  }
+}
+
+/* What a type's values are, for "... is not <this>". */
+static const char *type_words(jj_type t) {
+  switch (t) {
+    case JJ_INT: return "an integer";
+    case JJ_FLOAT: return "a float (exactly)";
+    case JJ_BOOL: return "a boolean";
+    case JJ_DATE: return "a date";
+    case JJ_TIMESTAMP: return "a timestamp";
+    case JJ_BYTES: return "base64 bytes";
+    case JJ_TABLE: return "an array of objects";
+    default: return "text";
+  }
+}
+
+/* A value that does not fit a forced type: an error, or (with the flag) a
+** null counted in pass 2. */
+static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
+  cv_col *cc = &t->cols[col];
+  char shown[JJ_SHOW_CAP], name[JJ_SHOW_CAP];
+  jj_type ty = cc->forced ? cc->forced : cc->type;
+  if (!cc->forced)
+    return cv_fail(c, JJ_ERR_TYPE, v->off,
+                   "%s is not %s as the first pass found (did the input "
+                   "change between the passes?)",
+                   show(v, shown), type_words(ty));
+  if (!(c->o.flags & JJ_CONVERT_BAD_TO_NULL)) {
+    jj_code code = ty == JJ_DATE ? JJ_ERR_DATE
+                   : ty == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
+                   : ty == JJ_BYTES ? JJ_ERR_BASE64
+                   : ty == JJ_INT || ty == JJ_FLOAT ? JJ_ERR_RANGE
+                                                    : JJ_ERR_TYPE;
+    if ((ty == JJ_INT || ty == JJ_FLOAT) && v->kind != V_NUM &&
+        v->kind != V_FIELD)
+      code = JJ_ERR_TYPE;
+    jj_show(name, sizeof name, cc->name, cc->name_len, 0);
+    return cv_fail(c, code, v->off, "%s is not %s (the schema says %s:%c)",
+                   show(v, shown), type_words(ty), name,
+                   ty == JJ_TABLE ? '{' : (char)ty);
+  }
+  if (c->pass == 2) {
+    if (!cc->nulled++) {
+      cc->nulled_row = c->top.row;
+      show(v, shown);
+      if ((cc->nulled_ex = malloc(strlen(shown) + 1)))
+        strcpy(cc->nulled_ex, shown);
+    }
+    c->nulled++;
+    if (jj_writer_null(c->wr)) return cv_nomem(c);
+  }
+  return 0;
+}
+
+int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
+  cv_col *cc = &t->cols[col];
+  int k = cv_kind(c, v, cc);
+  if (k == -2) return CV_FAIL;
+  if (k < 0) return 0; /* null */
+  if (cc->forced) {
+    int r = fits(c, cc->forced, v, k);
+    if (r == CV_FAIL) return r;
+    return r ? 0 : misfit(c, t, col, v);
+  }
+  if (!(cc->kinds & (1u << k))) {
+    cc->kinds |= 1u << k;
+    cv_example(c, cc, k, v);
+  }
+  return 0;
+}
+
+/* A writer failure, with the writer's message. */
+static int wfail(cv *c, jj_code code) {
+  if (code == JJ_ERR_NOMEM) return cv_nomem(c);
+  return cv_fail_plain(c, code, UINT64_MAX, "%s", jj_writer_error(c->wr)->message);
+}
+
+int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
+  cv_col *cc = &t->cols[col];
+  jj_writer *w = c->wr;
+  const char *p;
+  size_t len;
+  double d;
+  int64_t i;
+  jj_code code;
+  int r;
+  if (v->kind == V_NULL) return jj_writer_null(w) ? wfail(c, jj_writer_error(w)->code) : 0;
+  if (cc->forced && cc->type != JJ_TEXT) {
+    r = fits(c, cc->type, v, -3);
+    if (r == CV_FAIL) return r;
+    if (!r) return misfit(c, t, col, v);
+  }
+  switch (cc->type) {
+    case JJ_INT:
+      if ((v->kind != V_NUM && v->kind != V_FIELD) ||
+          jj_num_parse_int64(v->p, v->len, &i) != JJ_NUM_OK)
+        return misfit(c, t, col, v);
+      code = jj_writer_int(w, i);
+      break;
+    case JJ_FLOAT:
+      r = v->kind == V_NUM || v->kind == V_FIELD ? num_double(v->p, v->len, &d)
+                                                 : -1;
+      if (r < 0) {
+        if ((r = str_of(c, v, &p, &len)) == CV_FAIL) return r;
+        r = r == 0 && nan_text(p, len, &d);
+      }
+      if (r <= 0) return misfit(c, t, col, v);
+      code = jj_writer_double(w, d);
+      break;
+    case JJ_BOOL:
+      if (!cc->forced && !fits(c, JJ_BOOL, v, -3)) return misfit(c, t, col, v);
+      code = jj_writer_bool(w, v->kind == V_TRUE ||
+                                   (v->kind == V_FIELD && v->p[0] == 't'));
+      break;
+    case JJ_DATE:
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? misfit(c, t, col, v) : r;
+      if (!jj_date_ok(p, len) && jj_date_parse(p, len, NULL, NULL))
+        return misfit(c, t, col, v);
+      code = jj_writer_date(w, p, len);
+      break;
+    case JJ_TIMESTAMP:
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? misfit(c, t, col, v) : r;
+      if (jj_timestamp_parse(p, len, NULL, NULL)) return misfit(c, t, col, v);
+      code = jj_writer_timestamp(w, p, len);
+      break;
+    case JJ_BYTES: {
+      size_t bad, n;
+      const char *why;
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? misfit(c, t, col, v) : r;
+      if (jj_buf_reserve(&c->scratch2, len / 4 * 3 + 1)) return cv_nomem(c);
+      n = jj_base64_decode(p, len, (unsigned char *)c->scratch2.p, &bad, &why);
+      if (n == (size_t)-1) return misfit(c, t, col, v);
+      code = jj_writer_bytes(w, c->scratch2.p, n);
+      break;
+    }
+    case JJ_TABLE:
+      if (v->kind != V_ARR || v->esc == K_JSON) return misfit(c, t, col, v);
+      return cv_json_table(c, cc->sub, v);
+    default: /* text, from whatever the value is */
+      switch (v->kind) {
+        case V_TRUE: p = "true", len = 4; break;
+        case V_FALSE: p = "false", len = 5; break;
+        case V_NUM: p = v->p, len = v->len; break;
+        case V_ARR:
+        case V_OBJ:
+          if ((r = cv_json_compact(c, v, &p, &len))) return r;
+          break;
+        default:
+          if ((r = cv_text(c, v, &p, &len))) return r;
+      }
+      code = jj_writer_text(w, p, len); /* checks UTF-8 (pass 1 did too) */
+  }
+  return code ? wfail(c, code) : 0;
+}
