@@ -34,6 +34,7 @@ typedef struct cs {
   const char *null_text;
   size_t null_len;
   int null_ok;              /* unquoted fields can be null at all */
+  int fast_text;            /* cv_text_fast applies (no CSV booleans) */
 } cs;
 
 static uint64_t off(const cv *c, const char *p) {
@@ -64,49 +65,54 @@ void cv_csv_detect(cv *c) {
   }
 }
 
-/* Add one field to c->fields. */
-static int add_field(cs *j, const cv_val *v) {
+/* Room for one more field in c->fields: its slot, or NULL (failed). */
+static cv_val *new_field(cs *j, const char *p) {
   cv *c = j->c;
   if (c->nfields == c->fields_cap) {
-    if (c->fields_cap > CV_MAX_COLUMNS)
-      return cv_fail(c, JJ_ERR_ROW, v->off,
-                     "more than %d fields in a record", CV_MAX_COLUMNS);
+    if (c->fields_cap > CV_MAX_COLUMNS) {
+      cv_fail(c, JJ_ERR_ROW, off(c, p), "more than %d fields in a record",
+              CV_MAX_COLUMNS);
+      return NULL;
+    }
     size_t cap = c->fields_cap ? c->fields_cap * 2 : 64;
     cv_val *f = realloc(c->fields, cap * sizeof *f);
-    if (!f) return cv_nomem(c);
+    if (!f) return cv_nomem(c), NULL;
     c->fields = f;
     c->fields_cap = cap;
   }
-  c->fields[c->nfields++] = *v;
-  return 0;
+  return &c->fields[c->nfields++];
 }
 
-/* The record at p into c->fields; past its line end. */
+/* The record at p into c->fields; past its line end.  Each field is
+** stored member by member (see convert_json.c's value()). */
 static const char *record(cs *j, const char *p) {
   cv *c = j->c;
   const char *e = end_of(c);
   char shown[JJ_SHOW_CAP];
   c->nfields = 0;
   for (;;) {
-    cv_val v;
-    v.off = off(c, p);
-    v.kind = V_FIELD;
-    v.esc = 0;
+    cv_val *v = new_field(j, p);
+    if (!v) return j->st = CV_FAIL, NULL;
+    v->off = off(c, p);
     if (*p == '"' && p < e) {
       const char *q = p + 1;
+      int esc = 0;
       for (;;) {
         q = memchr(q, '"', (size_t)(e - q));
         if (!q || (q + 1 == e && !c->w.eof)) {
           if (!c->w.eof) return j->st = CV_MORE, NULL;
-          j->st = cv_fail(c, JJ_ERR_SYNTAX, v.off, "unterminated quoted field");
+          j->st = cv_fail(c, JJ_ERR_SYNTAX, v->off,
+                          "unterminated quoted field");
           return NULL;
         }
         if (q[1] != '"' || q + 1 == e) break;
-        v.esc = 1;
+        esc = 1;
         q += 2;
       }
-      v.p = p + 1;
-      v.len = (size_t)(q - p) - 1;
+      v->p = p + 1;
+      v->len = (size_t)(q - p) - 1;
+      v->kind = V_FIELD;
+      v->esc = (unsigned char)esc;
       p = q + 1;
       if (p < e && *p != c->delim && *p != '\n' && *p != '\r') {
         j->st = cv_fail(c, JJ_ERR_SYNTAX, off(c, p),
@@ -117,16 +123,22 @@ static const char *record(cs *j, const char *p) {
       }
     } else {
       const char *q = p;
-      while (q < e && !j->stop[(unsigned char)*q]) q++;
+      for (;;) { /* stop[0] is set: the NUL after the window ends it */
+        while (!j->stop[(unsigned char)*q]) q++;
+        if (*q || q == e) break;
+        q++; /* a NUL byte in the data */
+      }
       if (q == e && !c->w.eof) return j->st = CV_MORE, NULL;
-      v.p = p;
-      v.len = (size_t)(q - p);
-      if (j->null_ok && v.len == j->null_len &&
-          !memcmp(p, j->null_text, v.len))
-        v.kind = V_NULL;
+      size_t len = (size_t)(q - p);
+      v->p = p;
+      v->len = len;
+      v->esc = 0;
+      v->kind = j->null_ok && len == j->null_len &&
+                        !memcmp(p, j->null_text, len)
+                    ? V_NULL
+                    : V_FIELD;
       p = q;
     }
-    if (add_field(j, &v)) return j->st = CV_FAIL, NULL;
     if (p < e && *p == c->delim) {
       p++;
       continue;
@@ -197,18 +209,32 @@ static int row(cs *j) {
                    c->header_cols, c->header_cols == 1 ? "" : "s",
                    c->nfields);
   for (size_t i = 0; i < c->nfields; i++) {
+    const cv_val *v = &c->fields[i];
+    cv_col *col = &c->top.cols[i];
+    int k = -1;
+    int64_t n;
     c->top.col = i;
-    if (c->pass == 1 ? cv_fold(c, &c->top, i, &c->fields[i])
-                     : cv_emit(c, &c->top, i, &c->fields[i]))
+    if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
+      if (!col->forced && v->kind == V_FIELD && !v->esc && v->len) {
+        if ((unsigned)(unsigned char)v->p[0] - '0' <= 9 || v->p[0] == '-')
+          k = cv_num_fast(v->p, v->len);
+        else if (j->fast_text && cv_ascii(v->p, v->len))
+          k = cv_text_fast(v->p, v->len);
+      }
+      if (k >= 0 && (col->kinds & (1u << k))) continue;
+      if (cv_fold(c, &c->top, i, v)) return CV_FAIL;
+    } else if (!col->forced && v->kind == V_FIELD && !v->esc &&
+               col->type == JJ_INT && cv_int_fast(v->p, v->len, &n)) {
+      if (jj_writer_int(c->wr, n)) return cv_wfail(c);
+    } else if (!col->forced && v->kind == V_FIELD && !v->esc &&
+               col->type == JJ_TEXT) {
+      if (jj_writer_text(c->wr, v->p, v->len)) return cv_wfail(c);
+    } else if (cv_emit(c, &c->top, i, v)) {
       return CV_FAIL;
+    }
   }
   c->top.col = (size_t)-1;
-  if (c->pass == 2) {
-    jj_code code = jj_writer_end_row(c->wr);
-    if (code)
-      return cv_fail_plain(c, code, UINT64_MAX, "%s",
-                           jj_writer_error(c->wr)->message);
-  }
+  if (c->pass == 2 && jj_writer_end_row(c->wr)) return cv_wfail(c);
   return 0;
 }
 
@@ -218,11 +244,12 @@ int cv_csv_pass(cv *c) {
   int have_header = 0;
   memset(&j, 0, sizeof j);
   j.c = c;
-  j.stop['\n'] = j.stop['\r'] = 1;
+  j.stop['\n'] = j.stop['\r'] = j.stop[0] = 1;
   j.stop[(unsigned char)c->delim] = 1;
   j.null_text = c->o.null_text ? c->o.null_text : "";
   j.null_len = strlen(j.null_text);
   j.null_ok = j.null_len > 0 || !(c->o.flags & JJ_CONVERT_CSV_EMPTY_IS_TEXT);
+  j.fast_text = !(c->o.flags & JJ_CONVERT_CSV_BOOLEANS);
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
   for (;;) {
     if (p == end_of(c)) {

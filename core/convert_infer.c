@@ -78,6 +78,10 @@ long cv_add(cv *c, cv_table *t, const char *name, size_t len) {
   col->name[len] = '\0';
   col->name_len = len;
   col->stamp = UINT64_MAX;
+  col->plain = 1;
+  for (size_t i = 0; i < len; i++)
+    if (name[i] == '"' || name[i] == '\\' || (unsigned char)name[i] < 0x20)
+      col->plain = 0;
   hash_put(t, t->n);
   c->ncols_all++;
   /* the explicit schema's type, if it names this column */

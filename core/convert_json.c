@@ -68,7 +68,15 @@ static const char *expected(js *j, const char *p, const char *what) {
 }
 
 /* Past the string whose quote is at p; *esc set when it has a backslash. */
-static const char *string_end(js *j, const char *p, int *esc) {
+static const char *string_end_slow(js *j, const char *p, int *esc);
+
+static inline const char *string_end(js *j, const char *p, int *esc) {
+  const char *q = cv_str_end(p, end_of(j->c), esc);
+  return q ? q : string_end_slow(j, p, esc);
+}
+
+/* The string's end by the full scanner, to say what is wrong with it. */
+static const char *string_end_slow(js *j, const char *p, int *esc) {
   size_t bad;
   const char *why;
   const char *q = jj_string_scan(p, end_of(j->c), esc, &bad, &why);
@@ -79,11 +87,13 @@ static const char *string_end(js *j, const char *p, int *esc) {
 }
 
 /* The number's bytes from p (delimited here, checked by its reader). */
-static const char *number_end(js *j, const char *p) {
+static inline const char *number_end(js *j, const char *p) {
+  static const unsigned char num[256] = {
+      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+      ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1,
+      ['.'] = 1, ['e'] = 1, ['E'] = 1};
   const char *q = p;
-  while ((*q >= '0' && *q <= '9') || *q == '-' || *q == '+' || *q == '.' ||
-         *q == 'e' || *q == 'E')
-    q++;
+  while (num[(unsigned char)*q]) q++;
   if (q == end_of(j->c) && !j->c->w.eof) return j->st = CV_MORE, NULL;
   return q;
 }
@@ -207,67 +217,76 @@ static const char *array2(js *j, const char *p, unsigned depth, int *kind) {
 /* The value at p of column col of t. */
 static const char *value(js *j, cv_table *t, size_t col, const char *p,
                          unsigned depth) {
+  /* The value is built in locals and stored field by field: a struct built
+  ** byte by byte and then copied whole stalls the store forwarding. */
   cv *c = j->c;
-  cv_val v;
-  const char *q;
-  int esc = 0;
-  v.off = off(c, p);
-  v.esc = 0;
+  const char *q, *vp = p;
+  int esc = 0, kind;
   switch (*p) {
     case '"':
       if (!(q = string_end(j, p, &esc))) return NULL;
-      v.kind = V_STR;
-      v.p = p + 1;
-      v.len = (size_t)(q - p) - 2;
-      v.esc = (unsigned char)esc;
+      kind = V_STR;
+      vp = p + 1;
       break;
-    case 't': v.kind = V_TRUE; goto lit;
-    case 'f': v.kind = V_FALSE; goto lit;
+    case 't':
+      kind = V_TRUE;
+      if (!(q = literal(j, p, "true", 4))) return NULL;
+      break;
+    case 'f':
+      kind = V_FALSE;
+      if (!(q = literal(j, p, "false", 5))) return NULL;
+      break;
     case 'n':
-      v.kind = V_NULL;
-    lit:
-      if (!(q = literal(j, p, v.kind == V_TRUE    ? "true"
-                              : v.kind == V_FALSE ? "false"
-                                                  : "null",
-                        v.kind == V_FALSE ? 5 : 4)))
-        return NULL;
-      v.p = p;
-      v.len = (size_t)(q - p);
+      kind = V_NULL;
+      if (!(q = literal(j, p, "null", 4))) return NULL;
       break;
-    case '[': {
-      int kind = K_JSON;
-      if (c->pass == 1) {
-        q = array1(j, t, col, p, depth, &kind);
-      } else if (t->cols[col].type == JJ_TABLE) {
-        q = array2(j, p, depth, &kind);
-      } else {
+    case '[':
+      esc = K_JSON;
+      if (c->pass == 1)
+        q = array1(j, t, col, p, depth, &esc);
+      else if (t->cols[col].type == JJ_TABLE)
+        q = array2(j, p, depth, &esc);
+      else
         q = skip(j, p, depth);
-      }
       if (!q) return NULL;
-      v.kind = V_ARR;
-      v.esc = (unsigned char)kind;
-      v.p = p;
-      v.len = (size_t)(q - p);
+      kind = V_ARR;
       break;
-    }
     case '{':
       if (!(q = skip(j, p, depth))) return NULL;
-      v.kind = V_OBJ;
-      v.esc = K_JSON;
-      v.p = p;
-      v.len = (size_t)(q - p);
+      kind = V_OBJ;
+      esc = K_JSON;
       break;
     default:
       if ((*p < '0' || *p > '9') && *p != '-') return expected(j, p, "a value");
       if (!(q = number_end(j, p))) return NULL;
-      v.kind = V_NUM;
-      v.p = p;
-      v.len = (size_t)(q - p);
+      kind = V_NUM;
   }
-  if (c->pass == 1) {
-    if (cv_fold(c, t, col, &v)) return j->st = CV_FAIL, NULL;
-  } else {
-    t->cols[col].slot = v;
+  size_t vlen = (size_t)(q - vp) - (kind == V_STR);
+  cv_col *cc = &t->cols[col];
+  if (c->pass == 2) {
+    cc->slot.p = vp;
+    cc->slot.len = vlen;
+    cc->slot.off = off(c, p);
+    cc->slot.kind = (unsigned char)kind;
+    cc->slot.esc = (unsigned char)esc;
+    return q;
+  }
+  /* pass 1: the common kinds inline, the rest by cv_fold */
+  int k = -1;
+  if (!cc->forced) {
+    if (kind == V_NUM)
+      k = cv_num_fast(vp, vlen);
+    else if (kind == V_STR && !esc && cv_ascii(vp, vlen))
+      k = cv_text_fast(vp, vlen);
+  }
+  if (k < 0 || !(cc->kinds & (1u << k))) {
+    cv_val v = {vp, vlen, off(c, p), (unsigned char)kind, (unsigned char)esc};
+    if (k < 0) {
+      if (cv_fold(c, t, col, &v)) return j->st = CV_FAIL, NULL;
+    } else {
+      cc->kinds |= 1u << k;
+      cv_example(c, cc, k, &v);
+    }
   }
   return q;
 }
@@ -277,15 +296,22 @@ static int write_row(cv *c, cv_table *t, uint64_t id) {
   for (size_t i = 0; i < t->n; i++) {
     static const cv_val null = {NULL, 0, 0, V_NULL, 0};
     cv_col *col = &t->cols[i];
+    const cv_val *v = col->stamp == id ? &col->slot : &null;
+    int64_t n;
     t->col = i;
-    if (cv_emit(c, t, i, col->stamp == id ? &col->slot : &null)) return CV_FAIL;
+    /* the common cases inline, the rest by cv_emit */
+    if (!col->forced && v->kind == V_NUM && col->type == JJ_INT &&
+        cv_int_fast(v->p, v->len, &n)) {
+      if (jj_writer_int(c->wr, n)) return cv_wfail(c);
+    } else if (!col->forced && v->kind == V_STR && !v->esc &&
+               col->type == JJ_TEXT) {
+      if (jj_writer_text(c->wr, v->p, v->len)) return cv_wfail(c);
+    } else if (cv_emit(c, t, i, v)) {
+      return CV_FAIL;
+    }
   }
   t->col = (size_t)-1;
-  jj_code code = jj_writer_end_row(c->wr);
-  if (code)
-    return cv_fail_plain(c, code, UINT64_MAX, "%s",
-                         jj_writer_error(c->wr)->message);
-  return 0;
+  return jj_writer_end_row(c->wr) ? cv_wfail(c) : 0;
 }
 
 /* The object at p as a row of t (pass 2: written once complete). */
@@ -307,6 +333,17 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       size_t klen;
       long i;
       if (*p != '"') return expected(j, p, "a key");
+      /* the key the rows before had next, compared raw */
+      size_t g = t->col + 1 < t->n ? t->col + 1 : 0;
+      if (g < t->n && t->cols[g].plain) {
+        size_t n = t->cols[g].name_len;
+        if ((size_t)(end_of(c) - p) > n + 1 && p[n + 1] == '"' &&
+            cv_eq(p + 1, t->cols[g].name, n)) {
+          i = (long)g;
+          q = p + n + 2;
+          goto found;
+        }
+      }
       if (!(q = string_end(j, p, &esc))) return NULL;
       key = p + 1;
       klen = (size_t)(q - p) - 2;
@@ -320,10 +357,12 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       }
       if ((i = cv_column(c, t, key, klen, off(c, p))) < 0)
         return j->st = CV_FAIL, NULL;
+    found:
       if (t->cols[i].stamp == id) {
         j->st = cv_fail(c, JJ_ERR_SCHEMA, off(c, p),
                         "key %s appears twice in one object",
-                        jj_show(shown, sizeof shown, key, klen, 1));
+                        jj_show(shown, sizeof shown, t->cols[i].name,
+                                t->cols[i].name_len, 1));
         return NULL;
       }
       t->cols[i].stamp = id;
@@ -359,10 +398,7 @@ int cv_json_table(cv *c, cv_table *sub, const cv_val *v) {
     if (*p == ',') p = ws(p + 1);
   }
   if (!code) code = jj_writer_end_table(c->wr);
-  if (code)
-    return cv_fail_plain(c, code, UINT64_MAX, "%s",
-                         jj_writer_error(c->wr)->message);
-  return 0;
+  return code ? cv_wfail(c) : 0;
 }
 
 int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {

@@ -321,9 +321,14 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
         strcpy(cc->nulled_ex, shown);
     }
     c->nulled++;
-    if (jj_writer_null(c->wr)) return cv_nomem(c);
+    if (jj_writer_null(c->wr)) return cv_wfail(c);
   }
   return 0;
+}
+
+int cv_wfail(cv *c) {
+  const jj_error *e = jj_writer_error(c->wr);
+  return cv_fail_plain(c, e->code, UINT64_MAX, "%s", e->message);
 }
 
 int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
@@ -343,11 +348,6 @@ int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
   return 0;
 }
 
-/* A writer failure, with the writer's message. */
-static int wfail(cv *c, jj_code code) {
-  if (code == JJ_ERR_NOMEM) return cv_nomem(c);
-  return cv_fail_plain(c, code, UINT64_MAX, "%s", jj_writer_error(c->wr)->message);
-}
 
 int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   cv_col *cc = &t->cols[col];
@@ -358,7 +358,7 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   int64_t i;
   jj_code code;
   int r;
-  if (v->kind == V_NULL) return jj_writer_null(w) ? wfail(c, jj_writer_error(w)->code) : 0;
+  if (v->kind == V_NULL) return jj_writer_null(w) ? cv_wfail(c) : 0;
   if (cc->forced && cc->type != JJ_TEXT) {
     r = fits(c, cc->type, v, -3);
     if (r == CV_FAIL) return r;
@@ -424,5 +424,5 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
       }
       code = jj_writer_text(w, p, len); /* checks UTF-8 (pass 1 did too) */
   }
-  return code ? wfail(c, code) : 0;
+  return code ? cv_wfail(c) : 0;
 }
