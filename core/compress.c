@@ -63,6 +63,36 @@ jj_compression jj_compression_for_path(const char *path) {
   return JJ_PLAIN;
 }
 
+/* Suffixes of compressors (and compressed tar archives) this library does
+** not write: a file named so would be plain bytes under a name that lies,
+** which tools and people then fail to open. */
+static const char *const other_suffixes[] = {
+    ".zst", ".xz",  ".bz2", ".lz4",  ".lzma", ".lz",
+    ".Z",   ".zip", ".7z",  ".tgz", ".tbz2", ".txz"};
+
+/* Like jj_compression_for_path, but a name promising another compressor is
+** a usage error.  Case-sensitive like the rest. */
+jj_code jj_compression_for_write(const char *path, jj_compression *kind,
+                                 jj_error *err) {
+  jj_compression k = jj_compression_for_path(path);
+  if (kind) *kind = JJ_PLAIN;
+  if (!path)
+    return jj_fail(err, JJ_ERR_USAGE, NULL,
+                   "jj_compression_for_write needs a file name");
+  size_t n = strlen(path);
+  for (size_t i = 0; k == JJ_PLAIN && i < sizeof other_suffixes /
+                                              sizeof other_suffixes[0]; i++) {
+    size_t m = strlen(other_suffixes[i]);
+    if (n >= m && memcmp(path + n - m, other_suffixes[i], m) == 0)
+      return jj_fail(err, JJ_ERR_USAGE, NULL,
+                     "\"%s\": %s compression is not supported (use .gz, .br "
+                     "or no suffix)",
+                     path, other_suffixes[i]);
+  }
+  if (kind) *kind = k;
+  return JJ_OK;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Decompression                                                           */
 /* ---------------------------------------------------------------------- */

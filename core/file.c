@@ -1,24 +1,33 @@
 /*
-** file.c — getting a document's bytes from a file and putting them into
-** one safely.
+** file.c — getting a document's bytes from a file without trusting the
+** file: it may be a FIFO that never ends, a device, a /proc file, a file
+** someone truncates while we read it, or a 4 KB brotli bomb.
 **
-** Reading (jj_file_open):
-**   plain file   open + fstat + mmap(PROT_READ, MAP_PRIVATE): never copied
-**   empty file   data "" and len 0 (mmap refuses zero lengths)
-**   gzip         detected by its magic bytes, whatever the name
-**   brotli       detected by a ".br" name (brotli has no magic)
-**   pipe, device read() into a heap buffer (they cannot be mapped)
-** Compressed files are decompressed into a heap buffer, capped by `limit`.
+** Reading (jj_file_open_opts):
+**   kind check   stat() before open() and fstat() after it: anything but a
+**                regular file is refused before a byte is read (opening a
+**                device can itself have effects, so it is not even opened
+**                when stat says no), unless JJ_FILE_ANY_KIND; the open uses
+**                O_NONBLOCK so a FIFO without a writer cannot hang us
+**   plain file   read() into one heap buffer of exactly the file's size,
+**                never more than st_size even if the file grows; a file
+**                that shrinks meanwhile gives what could be read.  Not mmap
+**                by default: a mapped file truncated by someone else kills
+**                the process with SIGBUS (JJ_FILE_MMAP opts in)
+**   stream       FIFOs, devices, /proc and /sys files (JJ_FILE_ANY_KIND):
+**                read() to the end, capped by max_size
+**   gzip/brotli  gzip by its magic bytes, brotli by a ".br" name; the file
+**                is streamed in 64 KiB chunks through the inflater, so
+**                memory is the output plus constant buffers
+**   prefix       only the first `prefix` document bytes are kept; for a
+**                compressed file the stream is stopped as soon as the sink
+**                has them, so a bomb costs no more than its first bytes
+** Errors name the file: `"rows.jj.gz": gzip stream is truncated`.
 **
-** Writing (jj_atomic_*): bytes go to "<dir>/.<name>.tmp-XXXXXX" next to the
-** target, then fsync + rename over the target + fsync of the directory.
-** Readers of the target see the old file or the new one, never a mix, and
-** any failure leaves the old file untouched and removes the temporary file.
-** A symbolic link as target is replaced by the new file, not followed.
-**
-** Ownership: jj_file_close releases what jj_file_open set up.  A jj_atomic
-** is freed by jj_atomic_commit or jj_atomic_abort, whichever comes first.
+** Ownership: jj_file_close releases what jj_file_open_opts set up (a heap
+** buffer or a mapping).
 */
+#define _DEFAULT_SOURCE /* fstatfs */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -29,119 +38,359 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 
 #include "internal.h"
 
-/* ---------------------------------------------------------------------- */
-/* Reading                                                                 */
-/* ---------------------------------------------------------------------- */
+#define CHUNK 65536
+/* Poll the interrupt callback after reading this many bytes. */
+#define POLL_EVERY (1u << 20)
 
-/* Read a file that cannot be mapped (a pipe, a character device) to its
-** end into b, which the caller frees.  0, or -1 with errno set. */
-static int read_all(int fd, jj_buf *b) {
-  for (;;) {
-    if (jj_buf_reserve(b, 65536)) {
-      errno = ENOMEM;
-      return -1;
-    }
-    ssize_t n = read(fd, b->p + b->len, b->cap - b->len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) return 0;
-    b->len += (size_t)n;
-  }
+/* f_type of procfs, sysfs and the pseudo file systems mounted under /sys
+** (linux/magic.h, not included: it is not always installed and these never
+** change).  Their "regular" files claim a size of 0 or 4096 whatever they
+** hold, and some never end (tracefs's trace_pipe). */
+#ifdef __linux__
+static const unsigned long pseudo_fs[] = {
+    0x9fa0,     /* PROC_SUPER_MAGIC */
+    0x62656572, /* SYSFS_MAGIC */
+    0x27e0eb,   /* CGROUP_SUPER_MAGIC */
+    0x63677270, /* CGROUP2_SUPER_MAGIC */
+    0x64626720, /* DEBUGFS_MAGIC */
+    0x74726163, /* TRACEFS_MAGIC */
+    0x73636673, /* SECURITYFS_MAGIC */
+};
+#endif
+
+/* A read in progress.  `out` is owned here until it is handed to the
+** jj_file; every exit path either hands it over or frees it. */
+typedef struct reader {
+  const char *path;
+  jj_file_opts o;
+  int fd;
+  int bounded;   /* a regular file: st_size bounds the read */
+  uint64_t left; /* bounded: bytes of st_size not read yet */
+  uint64_t work; /* bytes read since the interrupt was last polled */
+  int poll;      /* poll on reads (the inflater polls by itself) */
+  jj_buf out;    /* document bytes (compressed and stream paths) */
+  int full;      /* prefix: the sink has its bytes and more came */
+  int oom;       /* the sink could not grow `out` */
+} reader;
+
+/* "a FIFO", ... for a file that is not regular; NULL for a regular one. */
+static const char *kind_name(mode_t m) {
+  if (S_ISREG(m)) return NULL;
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISDIR(m)) return "a directory";
+  return "not a file";
 }
 
-/* Decompress raw[0..len) into f->heap_ (f->data points at it).  Errors
-** name the file first: `"rows.jj.gz": gzip stream is truncated`. */
-static jj_code inflate_into(const char *path, const char *raw, size_t len,
-                            jj_compression kind, uint64_t limit, jj_file *f,
-                            jj_error *err) {
-  jj_error e;
-  char *out;
-  size_t out_len;
-  jj_code code = jj_decompress(kind, raw, len, limit, &out, &out_len, &e);
-  if (code) return jj_fail(err, code, NULL, "\"%s\": %s", path, e.message);
-  f->heap_ = out;
-  f->data = out;
-  f->len = out_len;
-  f->compression = kind;
+/* Refuse what must not be read: a directory always, any other kind but a
+** regular file unless JJ_FILE_ANY_KIND. */
+static jj_code check_kind(const char *path, const struct stat *st,
+                          unsigned flags, jj_error *err) {
+  if (S_ISDIR(st->st_mode))
+    return jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is a directory", path);
+  if (!S_ISREG(st->st_mode) && !(flags & JJ_FILE_ANY_KIND))
+    return jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is not a regular file (%s)",
+                   path, kind_name(st->st_mode));
   return JJ_OK;
+}
+
+/* 1 if the open file lives on one of the pseudo file systems above. */
+static int is_proc_or_sys(int fd) {
+#ifdef __linux__
+  struct statfs fs;
+  if (fstatfs(fd, &fs) != 0) return 0;
+  for (size_t i = 0; i < sizeof pseudo_fs / sizeof pseudo_fs[0]; i++)
+    if ((unsigned long)fs.f_type == pseudo_fs[i]) return 1;
+#else
+  (void)fd;
+#endif
+  return 0;
+}
+
+/* Read up to cap bytes into p; *got 0 at the end.  Never past st_size for
+** a regular file.  Polls the interrupt every POLL_EVERY bytes. */
+static jj_code read_some(reader *r, void *p, size_t cap, size_t *got,
+                         jj_error *err) {
+  ssize_t n;
+  *got = 0;
+  if (r->bounded && cap > r->left) cap = (size_t)r->left;
+  if (cap == 0) return JJ_OK;
+  do n = read(r->fd, p, cap);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", r->path,
+                   strerror(errno));
+  *got = (size_t)n;
+  if (r->bounded) r->left -= (uint64_t)n;
+  r->work += (uint64_t)n;
+  if (r->poll && r->o.interrupt && r->work >= POLL_EVERY) {
+    r->work = 0;
+    if (r->o.interrupt(r->o.interrupt_ctx))
+      return jj_fail(err, JJ_ERR_INTERRUPTED, NULL, "\"%s\": interrupted",
+                     r->path);
+  }
+  return JJ_OK;
+}
+
+/* A plain regular file of `size` bytes, `head` already read: one buffer of
+** the size wanted, filled by read() until it is full or the file ends. */
+static jj_code read_regular(reader *r, uint64_t size, const char *head,
+                            size_t head_len, jj_file *f, jj_error *err) {
+  uint64_t max = r->o.max_size;
+  if (max && size > max)
+    return jj_fail(err, JJ_ERR_LIMIT, NULL,
+                   "\"%s\" is %llu bytes, over the limit of %llu bytes",
+                   r->path, (unsigned long long)size, (unsigned long long)max);
+  size_t want = (size_t)size; /* size < SIZE_MAX: checked by the caller */
+  if (r->o.prefix && r->o.prefix < want) want = r->o.prefix;
+  f->complete = 1;
+  if (want == 0) return JJ_OK; /* data "" without an allocation */
+  char *buf = malloc(want + 1);
+  if (!buf) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+  size_t len = head_len < want ? head_len : want, got = 1;
+  memcpy(buf, head, len);
+  while (len < want && got > 0) {
+    size_t cap = want - len > POLL_EVERY ? POLL_EVERY : want - len;
+    jj_code code = read_some(r, buf + len, cap, &got, err);
+    if (code) {
+      free(buf);
+      return code;
+    }
+    len += got;
+  }
+  buf[len] = '\0';
+  f->heap_ = buf;
+  f->data = buf;
+  f->len = len;
+  /* the whole file was wanted, or it ended before the prefix did */
+  f->complete = want == size || len < want;
+  return JJ_OK;
+}
+
+/* A plain stream (FIFO, device, /proc file): read to the end, keeping at
+** most max_size bytes (one more tells that it is over) or prefix + 1 (one
+** more tells that the prefix is not all). */
+static jj_code read_stream(reader *r, const char *head, size_t head_len,
+                           jj_file *f, jj_error *err) {
+  uint64_t max = r->o.max_size, cap = UINT64_MAX;
+  if (r->o.prefix) cap = (uint64_t)r->o.prefix + 1;
+  if (max && max < cap) cap = max + 1;
+  jj_code code = JJ_OK;
+  size_t got = 1;
+  if (jj_buf_append(&r->out, head, head_len))
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+  while (got > 0 && r->out.len < cap) {
+    if (jj_buf_reserve(&r->out, CHUNK + 1))
+      return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+    size_t room = r->out.cap - r->out.len - 1;
+    if (room > cap - r->out.len) room = (size_t)(cap - r->out.len);
+    code = read_some(r, r->out.p + r->out.len, room, &got, err);
+    if (code) return code;
+    r->out.len += got;
+  }
+  if (max && r->out.len > max)
+    return jj_fail(err, JJ_ERR_LIMIT, NULL,
+                   "\"%s\": size exceeds the limit of %llu bytes", r->path,
+                   (unsigned long long)max);
+  f->complete = !(r->o.prefix && r->out.len > r->o.prefix);
+  if (!f->complete) r->out.len = r->o.prefix;
+  r->out.p[r->out.len] = '\0';
+  f->heap_ = r->out.p;
+  f->data = r->out.p;
+  f->len = r->out.len;
+  r->out.p = NULL; /* f owns it now */
+  return JJ_OK;
+}
+
+/* The inflater's sink: keep everything, or with a prefix keep the first
+** `prefix` bytes and stop the stream (nonzero) once more arrive. */
+static int keep_sink(void *ctx, const char *p, size_t n) {
+  reader *r = ctx;
+  size_t take = n;
+  if (r->o.prefix && take > r->o.prefix - r->out.len)
+    take = r->o.prefix - r->out.len;
+  if (jj_buf_append(&r->out, p, take)) {
+    r->oom = 1;
+    return 1;
+  }
+  if (take < n) r->full = 1;
+  return take < n;
+}
+
+/* A compressed file, `head` already read: stream it through the inflater
+** in CHUNK-sized reads.  Errors of the reads name the file already; the
+** inflater's get the name put in front. */
+static jj_code read_compressed(reader *r, jj_compression kind,
+                               const char *head, size_t head_len, jj_file *f,
+                               jj_error *err) {
+  jj_error e;
+  size_t got = 1;
+  char *chunk = malloc(CHUNK);
+  jj_inflater *z = jj_inflate_new(kind, r->o.max_size, keep_sink, r, &e);
+  if (!chunk || !z) {
+    free(chunk);
+    jj_inflate_free(z);
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+  }
+  jj_inflate_set_interrupt(z, r->o.interrupt, r->o.interrupt_ctx);
+  r->poll = 0; /* the inflater counts the input too */
+  jj_code code = jj_inflate_write(z, head, head_len, &e), read_code = JJ_OK;
+  while (!code && got > 0) {
+    read_code = read_some(r, chunk, CHUNK, &got, err);
+    if (read_code) break;
+    code = jj_inflate_write(z, chunk, got, &e);
+  }
+  if (!code && !read_code) code = jj_inflate_finish(z, &e);
+  free(chunk);
+  jj_inflate_free(z);
+  if (r->full) code = JJ_OK; /* stopped on purpose: the rest is unwanted */
+  if (r->oom) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+  if (read_code) return read_code;
+  if (code) return jj_fail(err, code, NULL, "\"%s\": %s", r->path, e.message);
+  if (jj_buf_append(&r->out, "", 1))
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+  r->out.len--; /* NUL-terminated, not counted */
+  f->heap_ = r->out.p;
+  f->data = r->out.p;
+  f->len = r->out.len;
+  f->compression = kind;
+  f->complete = !r->full;
+  r->out.p = NULL; /* f owns it now */
+  return JJ_OK;
+}
+
+/* JJ_FILE_MMAP: map the plain regular file (no copy). */
+static jj_code map_regular(reader *r, uint64_t size, jj_file *f,
+                           jj_error *err) {
+  if (r->o.max_size && size > r->o.max_size)
+    return jj_fail(err, JJ_ERR_LIMIT, NULL,
+                   "\"%s\" is %llu bytes, over the limit of %llu bytes",
+                   r->path, (unsigned long long)size,
+                   (unsigned long long)r->o.max_size);
+  f->complete = 1;
+  if (size == 0) return JJ_OK; /* mmap refuses zero lengths */
+  void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+  if (map == MAP_FAILED)
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot map \"%s\": %s", r->path,
+                   strerror(errno));
+  f->map_ = map;
+  f->map_len_ = (size_t)size;
+  f->data = map;
+  f->len = (size_t)size;
+  if (r->o.prefix && r->o.prefix < f->len) {
+    f->len = r->o.prefix; /* the mapping stays whole; only len is cut */
+    f->complete = 0;
+  }
+  return JJ_OK;
+}
+
+/* Everything after the open: identity, kind, then the right reader. */
+static jj_code read_open(reader *r, jj_file *f, jj_error *err) {
+  struct stat st;
+  char head[2];
+  size_t head_len = 0, got = 1;
+  if (fstat(r->fd, &st) != 0)
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", r->path,
+                   strerror(errno));
+  /* again on what was opened: the path may have been swapped meanwhile */
+  jj_code code = check_kind(r->path, &st, r->o.flags, err);
+  if (code) return code;
+  int special = !S_ISREG(st.st_mode) || is_proc_or_sys(r->fd);
+  if (special && !(r->o.flags & JJ_FILE_ANY_KIND))
+    return jj_fail(err, JJ_ERR_IO, NULL,
+                   "\"%s\" is a /proc or /sys file, not a regular file",
+                   r->path);
+  f->dev_ = (uint64_t)st.st_dev;
+  f->ino_ = (uint64_t)st.st_ino;
+  f->size_ = (uint64_t)st.st_size;
+  f->mtime_ns_ = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  /* from here on reads may wait for a writer, as a reader of a FIFO asked
+  ** to (JJ_FILE_ANY_KIND) expects */
+  int fl = fcntl(r->fd, F_GETFL);
+  if (fl < 0 || fcntl(r->fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", r->path,
+                   strerror(errno));
+  uint64_t size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+  r->bounded = !special;
+  r->left = size;
+  if (r->bounded && size >= SIZE_MAX)
+    return jj_fail(err, JJ_ERR_LIMIT, NULL, "\"%s\" is too large to read",
+                   r->path);
+  /* gzip's magic needs two bytes; a FIFO may hand them over one by one */
+  while (head_len < 2 && got > 0) {
+    code = read_some(r, head + head_len, 2 - head_len, &got, err);
+    if (code) return code;
+    head_len += got;
+  }
+  jj_compression kind = jj_detect_compression(head, head_len);
+  if (kind == JJ_PLAIN && jj_compression_for_path(r->path) == JJ_BROTLI)
+    kind = JJ_BROTLI;
+  if (kind != JJ_PLAIN)
+    return read_compressed(r, kind, head, head_len, f, err);
+  if (special) return read_stream(r, head, head_len, f, err);
+  if (r->o.flags & JJ_FILE_MMAP) return map_regular(r, size, f, err);
+  return read_regular(r, size, head, head_len, f, err);
 }
 
 /* Fill *f with the document bytes of path (see the file comment for how).
 ** On error *f is zeroed, so jj_file_close is still safe. */
-jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
-                     jj_error *err) {
+jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
+                          jj_file *f, jj_error *err) {
+  static const jj_file_opts defaults = {0, 0, 0, NULL, NULL};
   struct stat st;
-  jj_code code = JJ_OK;
+  reader r;
   memset(f, 0, sizeof *f);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  memset(&r, 0, sizeof r);
+  r.path = path;
+  r.o = opts ? *opts : defaults;
+  r.poll = 1;
+  if (!path) return jj_fail(err, JJ_ERR_USAGE, NULL, "no file name");
+  /* refuse a device or FIFO by its name first: opening one can have
+  ** effects of its own (a tape rewinds, a watchdog starts) */
+  if (stat(path, &st) != 0)
     return jj_fail(err, JJ_ERR_IO, NULL, "cannot open \"%s\": %s", path,
                    strerror(errno));
-  if (fstat(fd, &st) != 0) {
-    code = jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", path,
+  jj_code code = check_kind(path, &st, r.o.flags, err);
+  if (code) return code;
+  r.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (r.fd < 0)
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot open \"%s\": %s", path,
                    strerror(errno));
-    goto done;
+  code = read_open(&r, f, err);
+  close(r.fd);
+  jj_buf_free(&r.out); /* NULL once handed to f */
+  if (code) {
+    jj_file_close(f);
+    return code;
   }
-  if (S_ISDIR(st.st_mode)) {
-    code = jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is a directory", path);
-    goto done;
-  }
-  jj_compression by_name = jj_compression_for_path(path);
-  if (!S_ISREG(st.st_mode)) {
-    jj_buf b = {0};
-    if (read_all(fd, &b)) {
-      jj_buf_free(&b);
-      code = jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", path,
-                     strerror(errno));
-      goto done;
-    }
-    jj_compression kind = jj_detect_compression(b.p, b.len);
-    if (kind == JJ_PLAIN && by_name == JJ_BROTLI) kind = JJ_BROTLI;
-    if (kind != JJ_PLAIN) {
-      code = inflate_into(path, b.p, b.len, kind, limit, f, err);
-      jj_buf_free(&b);
-    } else if (b.len) {
-      f->heap_ = b.p;
-      f->data = b.p;
-      f->len = b.len;
-    } else {
-      jj_buf_free(&b);
-    }
-    goto done;
-  }
-  if (st.st_size == 0) goto done; /* "" whatever the name */
-  if ((uint64_t)st.st_size > SIZE_MAX) {
-    code = jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is too large to map", path);
-    goto done;
-  }
-  size_t size = (size_t)st.st_size;
-  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) {
-    code = jj_fail(err, JJ_ERR_IO, NULL, "cannot map \"%s\": %s", path,
-                   strerror(errno));
-    goto done;
-  }
-  jj_compression kind = jj_detect_compression(map, size);
-  if (kind == JJ_PLAIN && by_name == JJ_BROTLI) kind = JJ_BROTLI;
-  if (kind != JJ_PLAIN) {
-    code = inflate_into(path, map, size, kind, limit, f, err);
-    munmap(map, size);
-  } else {
-    f->map_ = map;
-    f->map_len_ = size;
-    f->data = map;
-    f->len = size;
-  }
-done:
-  close(fd);
-  if (code)
-    memset(f, 0, sizeof *f);
-  else if (!f->data)
-    f->data = ""; /* empty file */
-  return code;
+  if (!f->data) f->data = ""; /* an empty document */
+  return JJ_OK;
+}
+
+/* The defaults with a size limit. */
+jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
+                     jj_error *err) {
+  jj_file_opts o = {0, 0, 0, NULL, NULL};
+  o.max_size = limit;
+  return jj_file_open_opts(path, &o, f, err);
+}
+
+/* Compare the identity recorded at open with what `path` names now. */
+int jj_file_changed(const jj_file *f, const char *path) {
+  struct stat st;
+  if (!f || !path || stat(path, &st) != 0) return -1;
+  int64_t mtime_ns =
+      (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  return (uint64_t)st.st_dev != f->dev_ || (uint64_t)st.st_ino != f->ino_ ||
+         (uint64_t)st.st_size != f->size_ || mtime_ns != f->mtime_ns_;
 }
 
 /* Unmap or free, then zero the struct so a second close is harmless. */

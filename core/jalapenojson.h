@@ -414,10 +414,11 @@ void jj_inflate_set_interrupt(jj_inflater *z, jj_interrupt fn, void *ctx);
 #define JJ_FILE_MMAP 0x1u     /* map a plain file instead of reading it: no
                               ** copy, but a file truncated while mapped kills
                               ** the process with SIGBUS (opt in knowingly) */
-#define JJ_FILE_ANY_KIND 0x2u /* also read FIFOs, character devices, sockets
-                              ** and /proc or /sys files (read to the end,
-                              ** still capped by max_size); without it they
-                              ** are refused before any byte is read */
+#define JJ_FILE_ANY_KIND 0x2u /* also read FIFOs, devices and /proc or /sys
+                              ** files (read to the end, still capped by
+                              ** max_size: set one, /dev/zero never ends);
+                              ** without it they and sockets are refused
+                              ** before any byte is read.  Never directories */
 typedef struct jj_file_opts {
   uint64_t max_size;      /* the most document bytes to hold, after
                           ** decompression (JJ_ERR_LIMIT beyond); 0: none */
@@ -448,15 +449,40 @@ typedef struct jj_file {
 ** byte, a path that is not a regular file is refused unless
 ** JJ_FILE_ANY_KIND; the open never blocks (O_NONBLOCK until fstat).  On
 ** error *f is zeroed (jj_file_close is still safe) and *err says what and
-** names the file. */
+** names the file:
+**   JJ_ERR_IO     cannot open "x.jj": No such file or directory
+**                 "x" is a directory            (even with JJ_FILE_ANY_KIND)
+**                 "x" is not a regular file (a FIFO)    (or a character
+**                 device, a block device, a socket)
+**                 "/proc/self/status" is a /proc or /sys file, not a
+**                 regular file                  (Linux: procfs, sysfs and
+**                 the pseudo file systems under /sys)
+**   JJ_ERR_LIMIT  "x.jj" is 5000 bytes, over the limit of 4096 bytes
+**                 (a plain regular file, refused before reading it, also
+**                 when only a prefix was asked for)
+**                 "x.jj.gz": decompressed size exceeds the limit of N bytes
+**                 "x": size exceeds the limit of N bytes    (a stream)
+**   JJ_ERR_INTERRUPTED  "x.jj": interrupted
+**   JJ_ERR_COMPRESSION  "x.jj.gz": gzip stream is truncated (and the other
+**                 inflater messages, after the name)
+** A plain file is never read past the size fstat gave at open; if it
+** shrinks meanwhile, data is what could be read.  A compressed file is
+** streamed from the file in 64 KiB reads, so a prefix read holds at most
+** `prefix` bytes plus constant buffers however large the document.  data
+** is NUL-terminated when it was read or decompressed (not when mapped).
+** With JJ_FILE_ANY_KIND a read may wait for a FIFO's writer; the interrupt
+** is polled between reads, not during one. */
 jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
                           jj_file *f, jj_error *err);
-/* jj_file_open_opts with only a size limit (0: none). */
+/* jj_file_open_opts with only a size limit (0: none): the defaults above,
+** so a plain file is read into memory, not mapped. */
 jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
                      jj_error *err);
 /* 1 if the file now at `path` is not the one f was read from (another
 ** file, or its size or modification time changed), 0 if it is the same,
-** -1 if it cannot be examined (treat as changed). */
+** -1 if it cannot be examined (treat as changed).  Compares st_dev,
+** st_ino, st_size and st_mtim (nanoseconds) with those fstat gave at open;
+** `path` is followed if it is a symbolic link, as the open did. */
 int jj_file_changed(const jj_file *f, const char *path);
 /* Release what jj_file_open set up; the struct is zeroed.  NULL is a
 ** no-op. */
@@ -464,8 +490,12 @@ void jj_file_close(jj_file *f);
 
 /* The compression to write `path` with: ".gz" -> JJ_GZIP, ".br" ->
 ** JJ_BROTLI, any other name -> JJ_PLAIN, except names ending in a suffix of
-** another compressor (.zst, .xz, .bz2, .lz4, .lzma, .lz, .Z, .zip, .7z),
-** which are JJ_ERR_USAGE errors naming the supported ones. */
+** another compressor or compressed archive (.zst, .xz, .bz2, .lz4, .lzma,
+** .lz, .Z, .zip, .7z, .tgz, .tbz2, .txz; case-sensitive like .gz and .br),
+** which are JJ_ERR_USAGE errors naming the supported ones:
+**   "out.jj.zst": .zst compression is not supported (use .gz, .br or no
+**   suffix)
+** *kind (may be NULL) is JJ_PLAIN on error. */
 jj_code jj_compression_for_write(const char *path, jj_compression *kind,
                                  jj_error *err);
 

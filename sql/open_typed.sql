@@ -107,7 +107,7 @@ CREATE VIRTUAL TABLE temp.v5 USING jj_open('data/rows.jj.gz', max_size='3557');
 CREATE VIRTUAL TABLE temp.v6 USING jj_open('data/rows.jj.gz', max_size=0);
 SELECT count(*) FROM v5;
 SELECT count(*) FROM v5(readfile('data/rows.jj.br'));
-CREATE VIRTUAL TABLE temp.v7 USING jj_open('data/rows.jj', max_size=3556);
+CREATE VIRTUAL TABLE temp.v7 USING jj_open('data/types.jj', max_size=3556);
 SELECT count(*) FROM v7(readfile('data/rows.jj.br'));
 SELECT count(*) FROM v7(readfile('data/rows.jj.gz'));
 SELECT count(*) FROM v7('data/rows.jj.gz');

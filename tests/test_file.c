@@ -1,22 +1,34 @@
 /*
-** test_file.c — reading documents from files (mapped, gzip, brotli) and
-** writing them atomically: the old file survives every failure and no
-** temporary file is left behind.
+** test_file.c — reading documents from files (read, mapped, gzip, brotli)
+** without trusting them: FIFOs, devices, /proc files, directories, files
+** over the size limit, decompression bombs, header-only prefixes, the
+** interrupt callback, jj_file_changed; and writing them atomically: the old
+** file survives every failure and no temporary file is left behind.
 **
 ** Everything happens in a fresh mkdtemp directory under /tmp, which is the
 ** working directory during the tests (so messages show short names) and is
-** removed at the end.  Tests run as root, so failures are made with a
-** file size limit (RLIMIT_FSIZE), a bad level or a missing directory rather
-** than with permissions.
+** removed at the end.  Tests usually run as root, so failures are made with
+** a file size limit (RLIMIT_FSIZE), a bad level or a missing directory
+** rather than with permissions; what needs root (mknod) is skipped visibly
+** without it.  alarm() turns a read that would block forever into a crash
+** the suite reports, instead of a hang.
 */
+#define _DEFAULT_SOURCE /* mknod, makedev */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -83,39 +95,81 @@ static const char doc[] =
     "{\"jalapenojson\":1,\"columns\":[\"id\"],\"types\":[\"i\"],\"rows\":[\n"
     "[1],\n[2]\n]}";
 
-TEST(plain_file_is_mapped_not_copied) {
+TEST(plain_file_is_read_into_memory_not_mapped) {
   jj_error err;
   jj_file f;
   put_file("rows.jj", doc, sizeof doc - 1);
   CHECK_EQ_INT(jj_file_open("rows.jj", 0, &f, &err), JJ_OK);
   CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
   CHECK_EQ_INT(f.compression, JJ_PLAIN);
-  CHECK(f.map_ != NULL && f.data == (const char *)f.map_);
-  CHECK(f.heap_ == NULL);
+  CHECK_EQ_INT(f.complete, 1);
+  /* a copy in memory: truncating the file cannot take the bytes away */
+  CHECK(f.map_ == NULL && f.heap_ != NULL && f.data == f.heap_);
+  CHECK(truncate("rows.jj", 0) == 0);
+  CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
   jj_file_close(&f);
-  CHECK(f.data == NULL && f.map_ == NULL && f.len == 0);
+  CHECK(f.data == NULL && f.heap_ == NULL && f.len == 0);
   jj_file_close(&f); /* twice is harmless */
+  jj_file_close(NULL);
+  /* NULL options are the defaults */
+  put_file("rows.jj", doc, sizeof doc - 1);
+  CHECK_EQ_INT(jj_file_open_opts("rows.jj", NULL, &f, &err), JJ_OK);
+  CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
+  CHECK(f.map_ == NULL);
+  jj_file_close(&f);
   unlink("rows.jj");
 }
 
-TEST(empty_file_reads_as_empty_string_without_mapping) {
+TEST(empty_file_reads_as_empty_string) {
   jj_error err;
   jj_file f;
+  jj_file_opts o = {0, JJ_FILE_MMAP, 0, NULL, NULL};
   put_file("empty.jj", "", 0);
   CHECK_EQ_INT(jj_file_open("empty.jj", 0, &f, &err), JJ_OK);
   CHECK(f.data != NULL && f.len == 0 && f.data[0] == '\0');
+  CHECK_EQ_INT(f.complete, 1);
   CHECK(f.map_ == NULL && f.heap_ == NULL);
+  jj_file_close(&f);
+  /* mmap refuses zero lengths; the mapping option still gives "" */
+  CHECK_EQ_INT(jj_file_open_opts("empty.jj", &o, &f, &err), JJ_OK);
+  CHECK(f.data != NULL && f.len == 0 && f.map_ == NULL);
+  CHECK_EQ_INT(f.complete, 1);
   jj_file_close(&f);
   unlink("empty.jj");
 }
 
-TEST(character_device_is_read_not_mapped) {
+TEST(mmap_option_maps_a_plain_file) {
   jj_error err;
   jj_file f;
-  CHECK_EQ_INT(jj_file_open("/dev/null", 0, &f, &err), JJ_OK);
-  CHECK_EQ_U64(f.len, 0);
-  CHECK(f.data != NULL && f.map_ == NULL);
+  jj_file_opts o = {0, JJ_FILE_MMAP, 0, NULL, NULL};
+  put_file("rows.jj", doc, sizeof doc - 1);
+  CHECK_EQ_INT(jj_file_open_opts("rows.jj", &o, &f, &err), JJ_OK);
+  CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
+  CHECK(f.map_ != NULL && f.data == (const char *)f.map_ && f.heap_ == NULL);
+  CHECK_EQ_INT(f.complete, 1);
   jj_file_close(&f);
+  CHECK(f.map_ == NULL && f.data == NULL);
+  /* a prefix of a mapping is a shorter length */
+  o.prefix = 10;
+  CHECK_EQ_INT(jj_file_open_opts("rows.jj", &o, &f, &err), JJ_OK);
+  CHECK_EQ_MEM(f.data, f.len, doc, 10);
+  CHECK_EQ_INT(f.complete, 0);
+  jj_file_close(&f);
+  /* the size limit holds for a mapping too */
+  o.prefix = 0;
+  o.max_size = 10;
+  CHECK_EQ_INT(jj_file_open_opts("rows.jj", &o, &f, &err), JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message, "\"rows.jj\" is 69 bytes, over the limit of 10 bytes");
+  CHECK(f.map_ == NULL && f.data == NULL);
+  /* compressed files are decompressed, never mapped */
+  o.max_size = 0;
+  CHECK_EQ_INT(jj_file_write("rows.jj", doc, sizeof doc - 1, JJ_GZIP, -1,
+                             NULL, &err), JJ_OK);
+  CHECK_EQ_INT(jj_file_open_opts("rows.jj", &o, &f, &err), JJ_OK);
+  CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
+  CHECK(f.map_ == NULL && f.heap_ != NULL);
+  jj_file_close(&f);
+  unlink("rows.jj");
 }
 
 TEST(gzip_file_is_found_by_magic_and_brotli_by_name) {
@@ -183,6 +237,390 @@ TEST(open_errors_name_the_file) {
   unlink("ok.jj.gz");
   unlink("bad.jj.br");
   CHECK_EQ_STR(listing("."), "");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hostile files                                                           */
+/* ---------------------------------------------------------------------- */
+
+/* Seconds since an arbitrary start, for "returns promptly" checks. */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Open with default options but `flags`, `max_size` and `prefix`. */
+static jj_code open_with(const char *path, unsigned flags, uint64_t max_size,
+                         size_t prefix, jj_file *f, jj_error *err) {
+  jj_file_opts o = {max_size, flags, prefix, NULL, NULL};
+  return jj_file_open_opts(path, &o, f, err);
+}
+
+/* An interrupt callback: counts its polls, asks to stop at poll `stop_at`
+** (never when 0). */
+typedef struct poller {
+  int polls;
+  int stop_at;
+} poller;
+static int poll_cb(void *ctx) {
+  poller *q = ctx;
+  return ++q->polls == q->stop_at;
+}
+
+TEST(fifo_is_refused_without_blocking) {
+  jj_error err;
+  jj_file f;
+  CHECK_EQ_INT(mkfifo("pipe", 0600), 0);
+  alarm(10); /* a blocking open or read would hang: crash instead */
+  double t0 = now_s();
+  CHECK_EQ_INT(jj_file_open("pipe", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"pipe\" is not a regular file (a FIFO)");
+  CHECK(f.data == NULL && f.heap_ == NULL);
+  /* even a name that says gzip, and a prefix read */
+  CHECK_EQ_INT(rename("pipe", "pipe.jj.gz"), 0);
+  CHECK_EQ_INT(open_with("pipe.jj.gz", 0, 0, 4096, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"pipe.jj.gz\" is not a regular file (a FIFO)");
+  /* with JJ_FILE_ANY_KIND and no writer: an empty document, at once */
+  CHECK_EQ_INT(open_with("pipe.jj.gz", JJ_FILE_ANY_KIND, 0, 0, &f, &err),
+               JJ_OK);
+  CHECK(f.data != NULL && f.len == 0 && f.complete == 1);
+  jj_file_close(&f);
+  CHECK(now_s() - t0 < 5);
+  alarm(0);
+  unlink("pipe.jj.gz");
+}
+
+/* Start a child that writes `len` bytes of `data` (repeated) to the FIFO
+** and exits.  A reader is held open (*keeper) so the child's open does not
+** wait, and we wait until its first bytes are in the pipe, so the read
+** under test cannot see the end before the writer started. */
+static pid_t start_writer(const char *fifo, const char *data, size_t dlen,
+                          size_t len, int *keeper) {
+  *keeper = open(fifo, O_RDONLY | O_NONBLOCK);
+  CHECK(*keeper >= 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(*keeper); /* else the child holds a reader and never sees EPIPE */
+    int fd = open(fifo, O_WRONLY);
+    for (size_t done = 0; fd >= 0 && done < len;) {
+      size_t n = len - done < dlen ? len - done : dlen;
+      ssize_t w = write(fd, data, n);
+      if (w <= 0) _exit(1);
+      done += (size_t)w;
+    }
+    _exit(0);
+  }
+  struct pollfd p = {*keeper, POLLIN, 0};
+  CHECK_EQ_INT(poll(&p, 1, 5000), 1);
+  return pid;
+}
+
+TEST(fifo_with_any_kind_reads_what_a_writer_child_writes) {
+  jj_error err;
+  jj_file f;
+  int keeper, status;
+  CHECK_EQ_INT(mkfifo("pipe", 0600), 0);
+  alarm(20);
+  pid_t pid = start_writer("pipe", doc, sizeof doc - 1, sizeof doc - 1,
+                           &keeper);
+  CHECK_EQ_INT(waitpid(pid, &status, 0), pid); /* all in the pipe buffer */
+  CHECK_EQ_INT(open_with("pipe", JJ_FILE_ANY_KIND, 0, 0, &f, &err), JJ_OK);
+  CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
+  CHECK_EQ_INT(f.complete, 1);
+  jj_file_close(&f);
+  close(keeper);
+
+  /* 3 MiB, more than a pipe holds: read while the child writes */
+  static char block[65536];
+  memset(block, 'x', sizeof block);
+  pid = start_writer("pipe", block, sizeof block, (size_t)3 << 20, &keeper);
+  CHECK_EQ_INT(open_with("pipe", JJ_FILE_ANY_KIND, 0, 0, &f, &err), JJ_OK);
+  CHECK_EQ_U64(f.len, (uint64_t)3 << 20);
+  CHECK(f.len > 0 && f.data[0] == 'x' && f.data[f.len - 1] == 'x');
+  jj_file_close(&f);
+  close(keeper);
+  CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+  /* the same writer against a 1 MiB cap: refused, the writer gets EPIPE */
+  signal(SIGPIPE, SIG_IGN);
+  pid = start_writer("pipe", block, sizeof block, (size_t)3 << 20, &keeper);
+  CHECK_EQ_INT(open_with("pipe", JJ_FILE_ANY_KIND, 1 << 20, 0, &f, &err),
+               JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message, "\"pipe\": size exceeds the limit of 1048576 bytes");
+  CHECK(f.data == NULL && f.heap_ == NULL);
+  close(keeper); /* the last reader gone, the blocked writer gets EPIPE */
+  CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
+  alarm(0);
+  unlink("pipe");
+}
+
+TEST(devices_are_refused_unless_any_kind) {
+  jj_error err;
+  jj_file f;
+  alarm(20);
+  CHECK_EQ_INT(jj_file_open("/dev/zero", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message,
+               "\"/dev/zero\" is not a regular file (a character device)");
+  CHECK(f.data == NULL);
+  CHECK_EQ_INT(jj_file_open("/dev/null", 1000, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message,
+               "\"/dev/null\" is not a regular file (a character device)");
+  /* allowed, the size limit still ends a device that never ends */
+  CHECK_EQ_INT(open_with("/dev/zero", JJ_FILE_ANY_KIND, 1 << 20, 0, &f, &err),
+               JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message,
+               "\"/dev/zero\": size exceeds the limit of 1048576 bytes");
+  CHECK_EQ_INT(open_with("/dev/zero", JJ_FILE_ANY_KIND, 0, 4096, &f, &err),
+               JJ_OK);
+  CHECK_EQ_U64(f.len, 4096);
+  CHECK(f.data[0] == 0 && f.data[4095] == 0 && f.complete == 0);
+  jj_file_close(&f);
+  /* and the interrupt: 3 MiB of zeros, stopped at the second poll */
+  poller q = {0, 2};
+  jj_file_opts o = {0, JJ_FILE_ANY_KIND, 0, poll_cb, &q};
+  CHECK_EQ_INT(jj_file_open_opts("/dev/zero", &o, &f, &err),
+               JJ_ERR_INTERRUPTED);
+  CHECK_EQ_STR(err.message, "\"/dev/zero\": interrupted");
+  CHECK_EQ_INT(q.polls, 2);
+  CHECK_EQ_INT(open_with("/dev/null", JJ_FILE_ANY_KIND, 0, 0, &f, &err),
+               JJ_OK);
+  CHECK(f.data != NULL && f.len == 0 && f.complete == 1);
+  jj_file_close(&f);
+  alarm(0);
+}
+
+/* Nodes that need root to make: a block device and a copy of /dev/zero.
+** Made in the test directory, never opened by the code under test. */
+TEST(device_nodes_made_with_mknod_are_refused_by_kind) {
+  jj_error err;
+  jj_file f;
+  if (geteuid() != 0) {
+    printf("SKIP device_nodes_made_with_mknod_are_refused_by_kind: "
+           "not root\n");
+    return;
+  }
+  CHECK_EQ_INT(mknod("blk", S_IFBLK | 0600, makedev(7, 200)), 0);
+  CHECK_EQ_INT(jj_file_open("blk", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"blk\" is not a regular file (a block device)");
+  CHECK_EQ_INT(mknod("zero.jj", S_IFCHR | 0600, makedev(1, 5)), 0);
+  CHECK_EQ_INT(jj_file_open("zero.jj", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message,
+               "\"zero.jj\" is not a regular file (a character device)");
+  unlink("blk");
+  unlink("zero.jj");
+}
+
+TEST(sockets_and_directories_are_refused) {
+  jj_error err;
+  jj_file f;
+  struct sockaddr_un sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  strcpy(sa.sun_path, "sock");
+  int s = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(s >= 0 && bind(s, (struct sockaddr *)&sa, sizeof sa) == 0);
+  CHECK_EQ_INT(jj_file_open("sock", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"sock\" is not a regular file (a socket)");
+  close(s);
+  unlink("sock");
+  mkdir("dir", 0755);
+  CHECK_EQ_INT(jj_file_open("dir", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"dir\" is a directory");
+  CHECK_EQ_INT(open_with("dir", JJ_FILE_ANY_KIND, 0, 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"dir\" is a directory");
+  rmdir("dir");
+}
+
+TEST(proc_and_sys_files_are_refused) {
+#ifdef __linux__
+  jj_error err;
+  jj_file f;
+  CHECK_EQ_INT(jj_file_open("/proc/self/status", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message,
+               "\"/proc/self/status\" is a /proc or /sys file, not a regular "
+               "file");
+  CHECK(f.data == NULL);
+  /* allowed: read as a stream, whatever st_size claims (0 here) */
+  CHECK_EQ_INT(open_with("/proc/self/status", JJ_FILE_ANY_KIND, 0, 0, &f,
+                         &err), JJ_OK);
+  CHECK(f.len > 0 && strncmp(f.data, "Name:", 5) == 0 && f.complete == 1);
+  jj_file_close(&f);
+  const char *sys = access("/sys/kernel/uevent_seqnum", R_OK) == 0
+                        ? "/sys/kernel/uevent_seqnum"
+                        : NULL;
+  if (sys) {
+    CHECK_EQ_INT(jj_file_open(sys, 0, &f, &err), JJ_ERR_IO);
+    CHECK_EQ_STR(err.message, "\"/sys/kernel/uevent_seqnum\" is a /proc or "
+                              "/sys file, not a regular file");
+  } else {
+    printf("SKIP proc_and_sys_files_are_refused: no "
+           "/sys/kernel/uevent_seqnum\n");
+  }
+#else
+  printf("SKIP proc_and_sys_files_are_refused: not Linux\n");
+#endif
+}
+
+TEST(plain_file_over_the_limit_is_refused_before_reading) {
+  jj_error err;
+  jj_file f;
+  put_file("rows.jj", doc, sizeof doc - 1);
+  CHECK_EQ_INT(jj_file_open("rows.jj", 68, &f, &err), JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message,
+               "\"rows.jj\" is 69 bytes, over the limit of 68 bytes");
+  CHECK_EQ_STR(jj_code_name(err.code), "limit");
+  CHECK(f.data == NULL && f.heap_ == NULL);
+  /* also when only a prefix is asked for: the file is over either way */
+  CHECK_EQ_INT(open_with("rows.jj", 0, 68, 10, &f, &err), JJ_ERR_LIMIT);
+  CHECK_EQ_INT(jj_file_open("rows.jj", 69, &f, &err), JJ_OK);
+  CHECK_EQ_MEM(f.data, f.len, doc, sizeof doc - 1);
+  jj_file_close(&f);
+  unlink("rows.jj");
+}
+
+/* 64 MiB of zeros, compressed into bomb.jj.gz and bomb.jj.br (made once). */
+static void make_bombs(void) {
+  static int made;
+  if (made++) return;
+  jj_error err;
+  size_t n = (size_t)64 << 20;
+  char *zeros = calloc(1, n);
+  for (int kind = JJ_GZIP; kind <= JJ_BROTLI; kind++) {
+    char *z = NULL;
+    size_t zlen = 0;
+    CHECK_EQ_INT(jj_compress(kind, kind == JJ_GZIP ? 9 : 5, zeros, n, &z,
+                             &zlen, &err), JJ_OK);
+    CHECK(zlen < ((size_t)1 << 20));
+    put_file(kind == JJ_GZIP ? "bomb.jj.gz" : "bomb.jj.br", z, zlen);
+    jj_free(z);
+  }
+  free(zeros);
+}
+
+TEST(decompression_bombs_stop_at_the_limit) {
+  jj_error err;
+  jj_file f;
+  make_bombs();
+  CHECK_EQ_INT(jj_file_open("bomb.jj.gz", 1 << 20, &f, &err), JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message, "\"bomb.jj.gz\": decompressed size exceeds the "
+                            "limit of 1048576 bytes");
+  CHECK(f.data == NULL && f.heap_ == NULL);
+  CHECK_EQ_INT(jj_file_open("bomb.jj.br", 1 << 20, &f, &err), JJ_ERR_LIMIT);
+  CHECK_EQ_STR(err.message, "\"bomb.jj.br\": decompressed size exceeds the "
+                            "limit of 1048576 bytes");
+  CHECK(f.data == NULL && f.heap_ == NULL);
+}
+
+TEST(prefix_reads_of_a_bomb_are_bounded_by_the_prefix) {
+  jj_error err;
+  jj_file f;
+  make_bombs();
+  for (int kind = JJ_GZIP; kind <= JJ_BROTLI; kind++) {
+    const char *name = kind == JJ_GZIP ? "bomb.jj.gz" : "bomb.jj.br";
+    poller q = {0, 0};
+    jj_file_opts o = {0, 0, 8192, poll_cb, &q};
+    double t0 = now_s();
+    CHECK_EQ_INT(jj_file_open_opts(name, &o, &f, &err), JJ_OK);
+    CHECK(now_s() - t0 < 2);
+    CHECK_EQ_U64(f.len, 8192);
+    CHECK(f.data[0] == 0 && f.data[8191] == 0);
+    CHECK_EQ_INT(f.complete, 0);
+    CHECK_EQ_INT(f.compression, kind);
+    /* less than a MiB of work was done: the stream was stopped early */
+    CHECK_EQ_INT(q.polls, 0);
+    jj_file_close(&f);
+  }
+}
+
+TEST(interrupt_stops_reading_and_decompressing_a_file) {
+  jj_error err;
+  jj_file f;
+  make_bombs();
+  for (int kind = JJ_GZIP; kind <= JJ_BROTLI; kind++) {
+    const char *name = kind == JJ_GZIP ? "bomb.jj.gz" : "bomb.jj.br";
+    poller q = {0, 3};
+    jj_file_opts o = {0, 0, 0, poll_cb, &q};
+    CHECK_EQ_INT(jj_file_open_opts(name, &o, &f, &err), JJ_ERR_INTERRUPTED);
+    CHECK_EQ_INT(q.polls, 3);
+    CHECK_EQ_STR(err.message, kind == JJ_GZIP ? "\"bomb.jj.gz\": interrupted"
+                                              : "\"bomb.jj.br\": interrupted");
+    CHECK(f.data == NULL && f.heap_ == NULL);
+  }
+  /* a plain file of 3 MiB, stopped at the first poll */
+  static char big[3 << 20];
+  memset(big, ' ', sizeof big);
+  put_file("big.jj", big, sizeof big);
+  poller q = {0, 1};
+  jj_file_opts o = {0, 0, 0, poll_cb, &q};
+  CHECK_EQ_INT(jj_file_open_opts("big.jj", &o, &f, &err), JJ_ERR_INTERRUPTED);
+  CHECK_EQ_STR(err.message, "\"big.jj\": interrupted");
+  q.polls = 0;
+  q.stop_at = 0;
+  CHECK_EQ_INT(jj_file_open_opts("big.jj", &o, &f, &err), JJ_OK);
+  CHECK_EQ_U64(f.len, sizeof big);
+  CHECK(q.polls >= 2 && q.polls <= 3);
+  jj_file_close(&f);
+  unlink("big.jj");
+  unlink("bomb.jj.gz");
+  unlink("bomb.jj.br");
+}
+
+TEST(prefix_reads_hold_the_first_bytes_and_say_if_that_was_all) {
+  jj_error err;
+  jj_file f;
+  static char big[100000];
+  for (size_t i = 0; i < sizeof big; i++) big[i] = (char)('a' + i * 7 % 26);
+  const char *names[] = {"p.jj", "p.jj.gz", "p.jj.br"};
+  for (int kind = JJ_PLAIN; kind <= JJ_BROTLI; kind++) {
+    const char *name = names[kind];
+    CHECK_EQ_INT(jj_file_write(name, big, sizeof big, kind, -1, NULL, &err),
+                 JJ_OK);
+    size_t prefixes[] = {1, 2, 3, 4096, 65536, 65537, 99999, 100000, 100001};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+      size_t p = prefixes[i], want = p < sizeof big ? p : sizeof big;
+      CHECK_EQ_INT(open_with(name, 0, 0, p, &f, &err), JJ_OK);
+      CHECK_EQ_MEM(f.data, f.len, big, want);
+      CHECK_EQ_INT(f.complete, p >= sizeof big);
+      CHECK_EQ_INT(f.compression, kind);
+      jj_file_close(&f);
+    }
+    unlink(name);
+  }
+}
+
+TEST(file_changed_tells_a_different_file_from_the_same) {
+  jj_error err;
+  jj_file f;
+  struct timespec ts[2] = {{1000000000, 5}, {1000000000, 5}};
+  put_file("rows.jj", doc, sizeof doc - 1);
+  CHECK_EQ_INT(jj_file_open("rows.jj", 0, &f, &err), JJ_OK);
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), 0);
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), 0);
+  /* rewritten in place, same size: only the modification time differs */
+  put_file("rows.jj", doc, sizeof doc - 1);
+  CHECK_EQ_INT(utimensat(AT_FDCWD, "rows.jj", ts, 0), 0);
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), 1);
+  jj_file_close(&f);
+  CHECK_EQ_INT(jj_file_open("rows.jj", 0, &f, &err), JJ_OK);
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), 0);
+  ts[1].tv_nsec = 6; /* one nanosecond later */
+  CHECK_EQ_INT(utimensat(AT_FDCWD, "rows.jj", ts, 0), 0);
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), 1);
+  jj_file_close(&f);
+  /* replaced by rename, same bytes and times: another inode */
+  CHECK_EQ_INT(jj_file_open("rows.jj", 0, &f, &err), JJ_OK);
+  put_file("other.jj", doc, sizeof doc - 1);
+  CHECK_EQ_INT(utimensat(AT_FDCWD, "other.jj", ts, 0), 0);
+  CHECK_EQ_INT(rename("other.jj", "rows.jj"), 0);
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), 1);
+  jj_file_close(&f);
+  /* removed: cannot be examined */
+  CHECK_EQ_INT(jj_file_open("rows.jj", 0, &f, &err), JJ_OK);
+  unlink("rows.jj");
+  CHECK_EQ_INT(jj_file_changed(&f, "rows.jj"), -1);
+  jj_file_close(&f);
 }
 
 TEST(atomic_write_replaces_the_file_and_keeps_its_mode) {
@@ -354,10 +792,22 @@ int main(void) {
     perror("test_file setup");
     return 1;
   }
-  RUN(plain_file_is_mapped_not_copied);
-  RUN(empty_file_reads_as_empty_string_without_mapping);
-  RUN(character_device_is_read_not_mapped);
+  RUN(plain_file_is_read_into_memory_not_mapped);
+  RUN(empty_file_reads_as_empty_string);
+  RUN(mmap_option_maps_a_plain_file);
   RUN(gzip_file_is_found_by_magic_and_brotli_by_name);
+  RUN(fifo_is_refused_without_blocking);
+  RUN(fifo_with_any_kind_reads_what_a_writer_child_writes);
+  RUN(devices_are_refused_unless_any_kind);
+  RUN(device_nodes_made_with_mknod_are_refused_by_kind);
+  RUN(sockets_and_directories_are_refused);
+  RUN(proc_and_sys_files_are_refused);
+  RUN(plain_file_over_the_limit_is_refused_before_reading);
+  RUN(decompression_bombs_stop_at_the_limit);
+  RUN(prefix_reads_of_a_bomb_are_bounded_by_the_prefix);
+  RUN(interrupt_stops_reading_and_decompressing_a_file);
+  RUN(prefix_reads_hold_the_first_bytes_and_say_if_that_was_all);
+  RUN(file_changed_tells_a_different_file_from_the_same);
   RUN(open_errors_name_the_file);
   RUN(atomic_write_replaces_the_file_and_keeps_its_mode);
   RUN(compressed_write_reports_the_bytes_on_disk);

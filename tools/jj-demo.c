@@ -6,7 +6,7 @@
 ** 1. builds a schema with every column type, including a nested table,
 ** 2. writes three rows through jj_writer straight into the file, atomically
 **    (a crash leaves the old file, never half a new one),
-** 3. maps the file back (jj_file_open), parses it and prints every row as a
+** 3. reads the file back (jj_file_open), parses it and prints every row as a
 **    plain JSON object, then a summary line.
 ** Any error ends the program with its message and exit status 1.
 */
