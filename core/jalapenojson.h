@@ -507,7 +507,15 @@ jj_code jj_compression_for_write(const char *path, jj_compression *kind,
 ** that is a FIFO, device, socket or directory is refused; a symbolic link
 ** is followed and its target replaced (a dangling link is refused).  The
 ** replaced file's mode (and owner, where permitted) is kept; a new file gets
-** 0666 & ~umask. */
+** 0666 & ~umask.  Errors (JJ_ERR_IO) name the target as given:
+**   "x" is not a regular file (a FIFO); only regular files are replaced
+**   "x" is a directory
+**   "x" is a symbolic link to a file that does not exist
+**   "x/" is not a file name
+**   cannot create a temporary file for "x": Permission denied
+**   cannot write "x": No space left on device        (also "rename to")
+** NAME is cut to its first 230 bytes in the temporary name, so that it
+** stays a valid name for any target name that is. */
 typedef struct jj_atomic jj_atomic;
 jj_atomic *jj_atomic_open(const char *path, jj_error *err);
 int jj_atomic_sink(void *atomic, const char *p, size_t len);
@@ -515,7 +523,9 @@ jj_code jj_atomic_commit(jj_atomic *a, jj_error *err); /* frees a */
 void jj_atomic_abort(jj_atomic *a);                    /* frees a */
 
 /* Write data[0..len) to `path` atomically, compressed as `kind` (level -1:
-** default).  *written (may be NULL) receives the bytes written to disk. */
+** default).  *written (may be NULL) receives the bytes written to disk.
+** A name jj_compression_for_write refuses (.zst, ...) is refused here too,
+** before anything is created; `kind` itself is not matched to the name. */
 jj_code jj_file_write(const char *path, const char *data, size_t len,
                       jj_compression kind, int level, uint64_t *written,
                       jj_error *err);

@@ -4,6 +4,7 @@
 ** corrupt input, the decompression limit and bombs, the interrupt
 ** callback, failing sinks, the names to write with.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -530,6 +531,45 @@ TEST(detection_by_magic_and_by_name) {
   CHECK_EQ_INT(jj_compression_for_path(NULL), JJ_PLAIN);
 }
 
+TEST(compression_for_write_by_suffix) {
+  jj_error err;
+  jj_compression kind = JJ_GZIP;
+  CHECK_EQ_INT(jj_compression_for_write("rows.jj.gz", &kind, &err), JJ_OK);
+  CHECK_EQ_INT(kind, JJ_GZIP);
+  CHECK_EQ_INT(jj_compression_for_write("dir/rows.jj.br", &kind, &err), JJ_OK);
+  CHECK_EQ_INT(kind, JJ_BROTLI);
+  const char *plain[] = {"rows.jj", "rows", "rows.json", "rows.ZST",
+                         "rows.zstd.jj", "rows.gz.jj", ".gzz", "x.z", "zip"};
+  for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+    kind = JJ_GZIP;
+    CHECK_EQ_INT(jj_compression_for_write(plain[i], &kind, &err), JJ_OK);
+    CHECK_EQ_INT(kind, JJ_PLAIN);
+  }
+  const char *other[] = {".zst", ".xz",  ".bz2", ".lz4",  ".lzma", ".lz",
+                         ".Z",   ".zip", ".7z",  ".tgz", ".tbz2", ".txz"};
+  for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+    char name[64], want[160];
+    snprintf(name, sizeof name, "out.jj%s", other[i]);
+    snprintf(want, sizeof want,
+             "\"%s\": %s compression is not supported (use .gz, .br or no "
+             "suffix)",
+             name, other[i]);
+    kind = JJ_GZIP;
+    CHECK_EQ_INT(jj_compression_for_write(name, &kind, &err), JJ_ERR_USAGE);
+    CHECK_EQ_STR(err.message, want);
+    CHECK_EQ_INT(kind, JJ_PLAIN);
+    /* kind may be NULL: a check only */
+    CHECK_EQ_INT(jj_compression_for_write(name, NULL, &err), JJ_ERR_USAGE);
+  }
+  CHECK_EQ_INT(jj_compression_for_write("out.jj.zst", &kind, &err),
+               JJ_ERR_USAGE);
+  CHECK_EQ_STR(err.message, "\"out.jj.zst\": .zst compression is not "
+                            "supported (use .gz, .br or no suffix)");
+  CHECK_EQ_INT(jj_compression_for_write(NULL, &kind, &err), JJ_ERR_USAGE);
+  CHECK_EQ_STR(err.message, "jj_compression_for_write needs a file name");
+  CHECK_EQ_INT(jj_compression_for_write("x.gz", NULL, NULL), JJ_OK);
+}
+
 int main(void) {
   RUN(gzip_and_brotli_round_trip_empty_input);
   RUN(gzip_and_brotli_round_trip_small_text);
@@ -549,5 +589,6 @@ int main(void) {
   RUN(levels_out_of_range_are_usage_errors);
   RUN(gzip_output_is_readable_by_zlib_and_uses_the_level);
   RUN(detection_by_magic_and_by_name);
+  RUN(compression_for_write_by_suffix);
   return test_summary("compress");
 }

@@ -331,6 +331,17 @@ TEST(fifo_with_any_kind_reads_what_a_writer_child_writes) {
   jj_file_close(&f);
   close(keeper);
 
+  /* a prefix of a stream: exactly its length is all of it, one less not */
+  for (size_t p = sizeof doc - 2; p <= sizeof doc - 1; p++) {
+    pid = start_writer("pipe", doc, sizeof doc - 1, sizeof doc - 1, &keeper);
+    CHECK_EQ_INT(waitpid(pid, &status, 0), pid);
+    CHECK_EQ_INT(open_with("pipe", JJ_FILE_ANY_KIND, 0, p, &f, &err), JJ_OK);
+    CHECK_EQ_MEM(f.data, f.len, doc, p);
+    CHECK_EQ_INT(f.complete, p == sizeof doc - 1);
+    jj_file_close(&f);
+    close(keeper);
+  }
+
   /* 3 MiB, more than a pipe holds: read while the child writes */
   static char block[65536];
   memset(block, 'x', sizeof block);
@@ -623,28 +634,210 @@ TEST(file_changed_tells_a_different_file_from_the_same) {
   jj_file_close(&f);
 }
 
+/* The mode bits of `name` (lstat), or -1. */
+static int mode_of(const char *name) {
+  struct stat st;
+  return lstat(name, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
+}
+
 TEST(atomic_write_replaces_the_file_and_keeps_its_mode) {
   jj_error err;
   uint64_t written = 0;
   size_t len;
-  struct stat st;
+  mode_t old_mask = umask(077);
   put_file("out.jj", "old contents", 12);
-  chmod("out.jj", 0600);
+  chmod("out.jj", 0640);
   CHECK_EQ_INT(jj_file_write("out.jj", doc, sizeof doc - 1, JJ_PLAIN, -1,
                              &written, &err), JJ_OK);
   CHECK_EQ_U64(written, sizeof doc - 1);
   char *got = get_file("out.jj", &len);
   CHECK_EQ_MEM(got, len, doc, sizeof doc - 1);
   free(got);
-  CHECK(stat("out.jj", &st) == 0 && (st.st_mode & 07777) == 0600);
+  /* the replaced file's mode, not the umask's idea */
+  CHECK_EQ_INT(mode_of("out.jj"), 0640);
+  chmod("out.jj", 0604);
+  CHECK_EQ_INT(jj_file_write("out.jj", "x", 1, JJ_GZIP, -1, NULL, &err),
+               JJ_OK);
+  CHECK_EQ_INT(mode_of("out.jj"), 0604);
   CHECK_EQ_STR(listing("."), "out.jj");
 
-  /* a new file gets 0644 */
+  /* a new file gets 0666 & ~umask, applied by the kernel at creation */
   CHECK_EQ_INT(jj_file_write("new.jj", "x", 1, JJ_PLAIN, -1, NULL, &err),
                JJ_OK);
-  CHECK(stat("new.jj", &st) == 0 && (st.st_mode & 07777) == 0644);
+  CHECK_EQ_INT(mode_of("new.jj"), 0600);
+  unlink("new.jj");
+  umask(022);
+  CHECK_EQ_INT(jj_file_write("new.jj", "x", 1, JJ_PLAIN, -1, NULL, &err),
+               JJ_OK);
+  CHECK_EQ_INT(mode_of("new.jj"), 0644);
+  umask(old_mask);
   unlink("new.jj");
   unlink("out.jj");
+}
+
+TEST(atomic_write_keeps_the_owner_when_root) {
+  jj_error err;
+  struct stat st;
+  if (geteuid() != 0) {
+    printf("SKIP atomic_write_keeps_the_owner_when_root: not root\n");
+    return;
+  }
+  put_file("owned.jj", "old", 3);
+  CHECK_EQ_INT(chown("owned.jj", 1234, 5678), 0);
+  chmod("owned.jj", 06750); /* set-ID bits survive: mode is set after owner */
+  CHECK_EQ_INT(jj_file_write("owned.jj", doc, sizeof doc - 1, JJ_PLAIN, -1,
+                             NULL, &err), JJ_OK);
+  CHECK(stat("owned.jj", &st) == 0);
+  CHECK_EQ_INT(st.st_uid, 1234);
+  CHECK_EQ_INT(st.st_gid, 5678);
+  CHECK_EQ_INT(st.st_mode & 07777, 06750);
+  unlink("owned.jj");
+}
+
+TEST(atomic_write_refuses_fifos_sockets_and_directories) {
+  jj_error err;
+  CHECK_EQ_INT(mkfifo("pipe.jj", 0600), 0);
+  alarm(10);
+  CHECK_EQ_INT(jj_file_write("pipe.jj", doc, sizeof doc - 1, JJ_PLAIN, -1,
+                             NULL, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"pipe.jj\" is not a regular file (a FIFO); "
+                            "only regular files are replaced");
+  CHECK(jj_atomic_open("pipe.jj", &err) == NULL);
+  CHECK_EQ_STR(err.message, "\"pipe.jj\" is not a regular file (a FIFO); "
+                            "only regular files are replaced");
+  alarm(0);
+  struct stat st;
+  CHECK(lstat("pipe.jj", &st) == 0 && S_ISFIFO(st.st_mode));
+  CHECK_EQ_STR(listing("."), "pipe.jj"); /* nothing was created */
+  unlink("pipe.jj");
+
+  struct sockaddr_un sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sun_family = AF_UNIX;
+  strcpy(sa.sun_path, "sock.jj");
+  int s = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(s >= 0 && bind(s, (struct sockaddr *)&sa, sizeof sa) == 0);
+  CHECK_EQ_INT(jj_file_write("sock.jj", "x", 1, JJ_PLAIN, -1, NULL, &err),
+               JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"sock.jj\" is not a regular file (a socket); "
+                            "only regular files are replaced");
+  close(s);
+  unlink("sock.jj");
+
+  mkdir("dir.jj", 0755);
+  CHECK_EQ_INT(jj_file_write("dir.jj", "x", 1, JJ_PLAIN, -1, NULL, &err),
+               JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"dir.jj\" is a directory");
+  CHECK(lstat("dir.jj", &st) == 0 && S_ISDIR(st.st_mode));
+  CHECK_EQ_STR(listing("dir.jj"), "");
+  rmdir("dir.jj");
+  CHECK_EQ_STR(listing("."), "");
+}
+
+/* As root, renaming over a device node replaces the device.  A copy of
+** /dev/null made with mknod in the test directory stands in for it. */
+TEST(atomic_write_as_root_leaves_a_device_node_a_device) {
+  jj_error err;
+  struct stat st;
+  if (geteuid() != 0) {
+    printf("SKIP atomic_write_as_root_leaves_a_device_node_a_device: "
+           "not root\n");
+    return;
+  }
+  CHECK_EQ_INT(mknod("null.jj", S_IFCHR | 0666, makedev(1, 3)), 0);
+  CHECK_EQ_INT(jj_file_write("null.jj", doc, sizeof doc - 1, JJ_PLAIN, -1,
+                             NULL, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"null.jj\" is not a regular file (a character "
+                            "device); only regular files are replaced");
+  CHECK(lstat("null.jj", &st) == 0 && S_ISCHR(st.st_mode) &&
+        st.st_rdev == makedev(1, 3));
+  CHECK_EQ_INT(mknod("blk.jj", S_IFBLK | 0600, makedev(7, 200)), 0);
+  CHECK_EQ_INT(jj_file_write("blk.jj", "x", 1, JJ_GZIP, -1, NULL, &err),
+               JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"blk.jj\" is not a regular file (a block "
+                            "device); only regular files are replaced");
+  CHECK(lstat("blk.jj", &st) == 0 && S_ISBLK(st.st_mode));
+  CHECK_EQ_STR(listing("."), "blk.jj null.jj");
+  unlink("null.jj");
+  unlink("blk.jj");
+}
+
+TEST(atomic_write_through_a_symbolic_link_replaces_its_target) {
+  jj_error err;
+  size_t len;
+  char buf[256];
+  struct stat st;
+  mkdir("real", 0755);
+  put_file("real/t.jj", "old", 3);
+  chmod("real/t.jj", 0640);
+  CHECK_EQ_INT(symlink("real/t.jj", "link.jj"), 0);
+  CHECK_EQ_INT(symlink("link.jj", "link2.jj"), 0); /* a chain of two */
+  CHECK_EQ_INT(jj_file_write("link2.jj", doc, sizeof doc - 1, JJ_PLAIN, -1,
+                             NULL, &err), JJ_OK);
+  /* the links are still links, to the same place */
+  CHECK(lstat("link.jj", &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(lstat("link2.jj", &st) == 0 && S_ISLNK(st.st_mode));
+  ssize_t n = readlink("link.jj", buf, sizeof buf - 1);
+  CHECK_EQ_MEM(buf, n < 0 ? 0 : (size_t)n, "real/t.jj", 9);
+  char *got = get_file("real/t.jj", &len);
+  CHECK_EQ_MEM(got, len, doc, sizeof doc - 1);
+  free(got);
+  CHECK_EQ_INT(mode_of("real/t.jj"), 0640);
+  /* the temporary file went to the target's directory, and is gone */
+  CHECK_EQ_STR(listing("real"), "t.jj");
+  CHECK_EQ_STR(listing("."), "link.jj link2.jj real");
+
+  /* a link to a FIFO is refused by what it leads to */
+  CHECK_EQ_INT(mkfifo("real/pipe", 0600), 0);
+  CHECK_EQ_INT(symlink("real/pipe", "plink.jj"), 0);
+  CHECK_EQ_INT(jj_file_write("plink.jj", "x", 1, JJ_PLAIN, -1, NULL, &err),
+               JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"plink.jj\" is not a regular file (a FIFO); "
+                            "only regular files are replaced");
+  CHECK(lstat("real/pipe", &st) == 0 && S_ISFIFO(st.st_mode));
+  unlink("plink.jj");
+  unlink("real/pipe");
+  unlink("link2.jj");
+  unlink("link.jj");
+  unlink("real/t.jj");
+  rmdir("real");
+}
+
+TEST(atomic_write_refuses_a_dangling_link) {
+  jj_error err;
+  struct stat st;
+  CHECK_EQ_INT(symlink("nowhere/t.jj", "dangling.jj"), 0);
+  CHECK_EQ_INT(jj_file_write("dangling.jj", "x", 1, JJ_PLAIN, -1, NULL,
+                             &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"dangling.jj\" is a symbolic link to a file "
+                            "that does not exist");
+  CHECK(jj_atomic_open("dangling.jj", &err) == NULL);
+  CHECK(lstat("dangling.jj", &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK_EQ_STR(listing("."), "dangling.jj");
+  unlink("dangling.jj");
+}
+
+TEST(atomic_write_refuses_names_of_other_compressors) {
+  jj_error err;
+  uint64_t written = 7;
+  CHECK_EQ_INT(jj_file_write("out.jj.zst", doc, sizeof doc - 1, JJ_PLAIN, -1,
+                             &written, &err), JJ_ERR_USAGE);
+  CHECK_EQ_STR(err.message, "\"out.jj.zst\": .zst compression is not "
+                            "supported (use .gz, .br or no suffix)");
+  CHECK_EQ_U64(written, 0);
+  CHECK_EQ_INT(jj_file_write("out.tgz", doc, sizeof doc - 1, JJ_GZIP, -1,
+                             NULL, &err), JJ_ERR_USAGE);
+  CHECK_EQ_STR(listing("."), "");
+}
+
+TEST(atomic_write_of_a_long_name_shortens_only_the_temporary_name) {
+  jj_error err;
+  char name[251];
+  memset(name, 'n', 247);
+  memcpy(name + 247, ".jj", 4);
+  CHECK_EQ_INT(jj_file_write(name, "x", 1, JJ_PLAIN, -1, NULL, &err), JJ_OK);
+  CHECK_EQ_STR(listing("."), name);
+  unlink(name);
 }
 
 TEST(compressed_write_reports_the_bytes_on_disk) {
@@ -672,11 +865,19 @@ TEST(aborted_write_leaves_the_old_file_and_no_temp_file) {
   jj_error err;
   size_t len;
   put_file("keep.jj", "old", 3);
+  chmod("keep.jj", 0604);
   jj_atomic *a = jj_atomic_open("keep.jj", &err);
   CHECK(a != NULL);
   CHECK_EQ_INT(jj_atomic_sink(a, "new contents", 12), 0);
-  /* the temporary file sits next to the target while writing */
-  CHECK(strncmp(listing("."), ".keep.jj.tmp-", 13) == 0);
+  /* the temporary file sits next to the target while writing, named
+  ** .NAME.jj-tmp-XXXXXX, already with the target's mode */
+  const char *l = listing(".");
+  CHECK(strncmp(l, ".keep.jj.jj-tmp-", 16) == 0);
+  CHECK(strlen(l) == 16 + 6 + 1 + 7 && strcmp(l + 23, "keep.jj") == 0);
+  char tmp[23];
+  memcpy(tmp, l, 22);
+  tmp[22] = '\0';
+  CHECK_EQ_INT(mode_of(tmp), 0604);
   jj_atomic_abort(a);
   char *got = get_file("keep.jj", &len);
   CHECK_EQ_MEM(got, len, "old", 3);
@@ -810,6 +1011,13 @@ int main(void) {
   RUN(file_changed_tells_a_different_file_from_the_same);
   RUN(open_errors_name_the_file);
   RUN(atomic_write_replaces_the_file_and_keeps_its_mode);
+  RUN(atomic_write_keeps_the_owner_when_root);
+  RUN(atomic_write_refuses_fifos_sockets_and_directories);
+  RUN(atomic_write_as_root_leaves_a_device_node_a_device);
+  RUN(atomic_write_through_a_symbolic_link_replaces_its_target);
+  RUN(atomic_write_refuses_a_dangling_link);
+  RUN(atomic_write_refuses_names_of_other_compressors);
+  RUN(atomic_write_of_a_long_name_shortens_only_the_temporary_name);
   RUN(compressed_write_reports_the_bytes_on_disk);
   RUN(aborted_write_leaves_the_old_file_and_no_temp_file);
   RUN(bad_level_fails_before_touching_the_old_file);
