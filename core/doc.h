@@ -134,11 +134,6 @@ jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
 ** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 
-/* Render a JSON value's text p[0..len) for a message: a string as its
-** contents in double quotes, an array or object as "an array"/"an object",
-** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
-const char *jj_show_value(char *out, const char *p, size_t len);
-
 /* Skip JSON whitespace; inline because the common case is "none". */
 static inline const char *jj_ws(const char *p, const char *end) {
   if (p < end && (unsigned char)*p <= ' ') return jj_json_ws(p, end);

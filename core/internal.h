@@ -4,7 +4,8 @@
 ** exported in jalapenojson.h; tests reach them by including this header.
 **
 ** Who implements what:
-**   error.c   error formatting, jj_code_name, jj_free, jj_buf
+**   buf.c     jj_buf, the growable byte buffer
+**   error.c   error formatting, jj_code_name, jj_free, jj_show
 **   num*.c    numbers (see num.h)
 **   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
 **   base64.c  base64 encode/decode
@@ -64,9 +65,6 @@ jj_code jj_fail(jj_error *err, jj_code code, const jj_where *where,
                 const char *fmt, ...) JJ_PRINTF(4, 5);
 jj_code jj_vfail(jj_error *err, jj_code code, const jj_where *where,
                  const char *fmt, va_list ap);
-/* Shorthand for errors with only a byte offset (or none). */
-jj_code jj_fail_at(jj_error *err, jj_code code, size_t offset,
-                   const char *fmt, ...) JJ_PRINTF(4, 5);
 /* Reset *err to JJ_OK (if err is not NULL). */
 void jj_error_clear(jj_error *err);
 
@@ -76,9 +74,13 @@ void jj_error_clear(jj_error *err);
 ** NUL-terminates; returns out. */
 char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote);
 #define JJ_SHOW_CAP 96
+/* Render a JSON value's text p[0..len) for a message: a string as its
+** contents in double quotes, an array or object as "an array"/"an object",
+** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
+const char *jj_show_value(char *out, const char *p, size_t len);
 
 /* ---------------------------------------------------------------------- */
-/* A growable byte buffer (error.c).  Owner frees p with free().           */
+/* A growable byte buffer (buf.c).  Owner frees p with free().             */
 /* ---------------------------------------------------------------------- */
 typedef struct jj_buf {
   char *p;
@@ -134,11 +136,6 @@ static inline uint64_t jj_special_mask(uint64_t w) {
   uint64_t lt = (w - JJ_ONES * 0x20) & ~w;
   return (zq | zb | lt) & JJ_HIGHS;
 }
-
-/* Check the contents of a JSON string with no backslash: UTF-8 only (raw
-** control characters were already refused by jj_string_scan).  1 valid, 0
-** not, *bad as jj_utf8_valid. */
-#define jj_string_plain_valid(p, len, bad) jj_utf8_valid((p), (len), (bad))
 
 /* Append the JSON string for valid UTF-8 text p[0..len) to b, quotes
 ** included, escaping only '"', '\\' and U+0000-U+001F (\b \f \n \r \t,

@@ -47,7 +47,7 @@ int jj_num_parse_double(const char *p, size_t len, double *out);
 
 #if JJ_SWAR
 /* True if all 8 bytes of v are ASCII digits: high nibbles are 3 and adding 6 does not carry out
-   (numparse.c's digit runs and jj_num_short_double below). */
+   (numparse.c's digit runs and jj_num_short_double_in below). */
 static inline int jj_num_is_8digits(uint64_t v) {
   return ((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
           (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
@@ -63,8 +63,9 @@ static inline uint32_t jj_num_8digits(uint64_t v) {
 #endif
 
 /* jj_num_short_double_in on a copy of p[0..len) with room around it (for a number too near an
-   edge of the bytes the caller may read; numparse.c). */
-int jj_num_short_double_padded(const char *p, size_t len, double *out);
+   edge of the bytes the caller may read); defined below.  Inline like the function that calls it,
+   so that this header needs nothing from numparse.c. */
+static inline int jj_num_short_double_padded(const char *p, size_t len, double *out);
 
 /* The most common float, inline and nearly without branches that depend on the digits:
    -?(0|[1-9][0-9]{0,7})(\.[0-9]{1,8})? ("19.99", "-0.5", "42").  The digits are an integer w
@@ -160,9 +161,14 @@ static inline int jj_num_short_double_in(const char *p, size_t len, const char *
 #endif
 }
 
-/* jj_num_short_double_in when nothing around p[0..len) may be read. */
-static inline int jj_num_short_double(const char *p, size_t len, double *out) {
-  return jj_num_short_double_in(p, len, p, p + len, out);
+/* The number in the middle of a buffer of spaces, so that the 8-byte words the inline path reads
+   stay inside it.  Longer numbers are not short: 0. */
+static inline int jj_num_short_double_padded(const char *p, size_t len, double *out) {
+  char pad[48];
+  if (len > 18) return 0;
+  memset(pad, ' ', sizeof pad);
+  memcpy(pad + 16, p, len);
+  return jj_num_short_double_in(pad + 16, len, pad, pad + sizeof pad, out);
 }
 
 /* Write the shortest decimal that reads back (round-to-nearest-even) to exactly v, in Python's

@@ -34,14 +34,6 @@ typedef struct hname {
   size_t len;
 } hname;
 
-/* See doc.h: the value as a message quotes it. */
-const char *jj_show_value(char *out, const char *p, size_t len) {
-  if (len >= 2 && p[0] == '"') return jj_show(out, JJ_SHOW_CAP, p + 1, len - 2, 1);
-  if (len && p[0] == '[') return strcpy(out, "an array");
-  if (len && p[0] == '{') return strcpy(out, "an object");
-  return jj_show(out, JJ_SHOW_CAP, p, len, 0);
-}
-
 /* Fail with `byte N: ...` where N is the offset of `at`. */
 static jj_code h_fail(hdr *h, jj_code code, const char *at, const char *fmt,
                       ...) JJ_PRINTF(4, 5);
