@@ -300,21 +300,6 @@ jj_doc *jj_cursor_doc(const jj_cursor *c) { return c ? c->doc : NULL; }
 /* Values                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A column type in words, as in "cannot read a date column". */
-static const char *type_words(jj_type t) {
-  switch (t) {
-    case JJ_INT: return "an integer";
-    case JJ_FLOAT: return "a float";
-    case JJ_TEXT: return "a text";
-    case JJ_DATE: return "a date";
-    case JJ_TIMESTAMP: return "a timestamp";
-    case JJ_BOOL: return "a boolean";
-    case JJ_BYTES: return "a bytes";
-    case JJ_TABLE: return "a nested table";
-  }
-  return "an unknown";
-}
-
 /* The usage error for a call that cannot read this column now. */
 static int misuse(const jj_cursor *c, size_t col, const char *fn,
                   jj_error *err) {
@@ -329,7 +314,7 @@ static int misuse(const jj_cursor *c, size_t col, const char *fn,
                   "%s: column index %zu is out of range (%zu columns)", fn, col,
                   c->ncol), -1;
   return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
-                "%s cannot read %s column", fn, type_words(c->cols[col].type)), -1;
+                "%s cannot read %s column", fn, jj_type_name(c->cols[col].type)), -1;
 }
 
 /* The span of column col when the cursor is on a row and the column's type
@@ -345,12 +330,13 @@ static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
   return NULL;
 }
 
-/* "expected <what>, found <value>" for a value of the wrong JSON kind. */
-static int wrong_kind(jj_cursor *c, size_t col, const jj_span *s,
-                      const char *what, jj_error *err) {
+/* "expected <what the column holds>, found <value>" for a value of the
+** wrong JSON kind. */
+static int wrong_kind(jj_cursor *c, size_t col, const jj_span *s, jj_error *err) {
   char shown[JJ_SHOW_CAP];
   return jj_cursor_fail(c, err, JJ_ERR_TYPE, c->row, col, s->p, "expected %s, found %s",
-                what, jj_show_value(shown, s->p, JJ_SPAN_LEN(*s))), -1;
+                jj_type_expect(c->cols[col].type),
+                jj_show_value(shown, s->p, JJ_SPAN_LEN(*s))), -1;
 }
 
 /* Decode string value s (it has escapes) into scratch memory, checked,
@@ -484,7 +470,7 @@ int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
     return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
   }
   if (ch == 'n') return 0;
-  return wrong_kind(c, col, s, "an integer", err);
+  return wrong_kind(c, col, s, err);
 }
 
 /* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
@@ -508,11 +494,11 @@ int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
     if (len == 3 && memcmp(p, "NaN", 3) == 0) *out = NAN;
     else if (len == 8 && memcmp(p, "Infinity", 8) == 0) *out = INFINITY;
     else if (len == 9 && memcmp(p, "-Infinity", 9) == 0) *out = -INFINITY;
-    else return wrong_kind(c, col, s, "a number", err);
+    else return wrong_kind(c, col, s, err);
     return 1;
   }
   if (ch == 'n') return 0;
-  return wrong_kind(c, col, s, "a number", err);
+  return wrong_kind(c, col, s, err);
 }
 
 /* true or false (checked literally when the row was scanned). */
@@ -524,23 +510,20 @@ int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
     case 'f': *out = 0; return 1;
     case 'n': return 0;
   }
-  return wrong_kind(c, col, s, "true or false", err);
-}
-
-/* What a string column's value must be, in words. */
-static const char *string_words(jj_type t) {
-  return t == JJ_DATE ? "a date string" : t == JJ_TIMESTAMP ? "a timestamp string" : "a string";
+  return wrong_kind(c, col, s, err);
 }
 
 /* The contents of a string value of a text, date or timestamp column t
 ** (see contents): 1, 0 for null, -1 for another kind of value or bad
 ** contents. */
 static inline int string_value(jj_cursor *c, size_t col, const jj_span *s,
-                               jj_type t, const char **q, size_t *n,
-                               int *checked, jj_error *err) {
+                               const char **q, size_t *n, int *checked,
+                               jj_error *err) {
   if (JJ_UNLIKELY(*s->p != '"')) {
     if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, string_words(t), err);
+    wrong_kind(c, col, s, err);
+    return -1; /* spelled out, not wrong_kind's result, so that gcc sees that
+               ** q and n are set whenever 1 is returned */
   }
   return contents(c, col, s, q, n, checked, err) ? -1 : 1;
 }
@@ -566,7 +549,7 @@ int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
   jj_type t = c->cols[col].type;
   const char *q;
   size_t n;
-  int checked, r = string_value(c, col, s, t, &q, &n, &checked, err);
+  int checked, r = string_value(c, col, s, &q, &n, &checked, err);
   if (r <= 0) return r;
   if (t == JJ_TEXT) {
     if (!checked && JJ_UNLIKELY(!jj_utf8_valid(q, n, NULL))) {
@@ -592,7 +575,7 @@ static int calendar(jj_cursor *c, size_t col, jj_type t, int32_t *days,
   if (!s) return -1;
   const char *q;
   size_t n;
-  int checked, r = string_value(c, col, s, t, &q, &n, &checked, err);
+  int checked, r = string_value(c, col, s, &q, &n, &checked, err);
   if (r <= 0) return r;
   return check_calendar(c, col, s, t, q, n, days, ts, err) ? -1 : 1;
 }
@@ -616,7 +599,7 @@ int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
   if (!s) return -1;
   if (*s->p != '"') {
     if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, "a base64 string", err);
+    return wrong_kind(c, col, s, err);
   }
   if (c->dec && c->dec[col].gen == c->gen && c->dec[col].p) {
     *p = (const unsigned char *)c->dec[col].p;
@@ -652,7 +635,7 @@ int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
   if (!s) return -1;
   if (*s->p != '[') {
     if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, "an array of rows", err);
+    return wrong_kind(c, col, s, err);
   }
   const jj_doc *d = c->doc;
   const jj_col *k = &c->cols[col];

@@ -11,6 +11,7 @@
 **   base64.c  base64 encode/decode
 **   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
 **   json.c    generic JSON scanning: whitespace, skipping a checked value
+**   types.c   the type table: letters, names, SQL types
 **   schema.c  jj_schema
 **   reader.c  jj_parse, the header, jj_doc_*
 **   cursor.c  rows and value accessors
@@ -78,6 +79,18 @@ char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote);
 ** contents in double quotes, an array or object as "an array"/"an object",
 ** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
 const char *jj_show_value(char *out, const char *p, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* Types (types.c; the public names are in jalapenojson.h)                 */
+/* ---------------------------------------------------------------------- */
+
+/* The JSON value a column of type t holds, in words, for "expected ..."
+** messages: "an integer", "a number", "a string", "a date string", ...
+** "?" for no type. */
+const char *jj_type_expect(jj_type t);
+/* The writer call that writes a value of type t ("jj_writer_date"), for
+** messages that tell the caller what to use.  "?" for no type. */
+const char *jj_type_writer(jj_type t);
 
 /* ---------------------------------------------------------------------- */
 /* A growable byte buffer (buf.c).  Owner frees p with free().             */

@@ -267,6 +267,40 @@ jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx,
                          jj_error *err);
 
 /* ===================================================================== */
+/* What each type is called                                               */
+/* ===================================================================== */
+
+/* Every type's letter and names come from one table (core/types.c), so the
+** reader, the writer, the messages and the SQLite extension spell them
+** alike.  Each function answers for every jj_type; for a value that is no
+** jj_type it returns 0 or NULL as said.  Strings are static. */
+
+/* The type's letter in a header's "types": 'i', 'f', 's', 'd', 't', 'b',
+** 'x'.  0 for JJ_TABLE (a nested table is an object there, not a letter)
+** and for anything that is no type. */
+char jj_type_letter(jj_type t);
+/* The scalar type whose letter is `letter`; 0 for any other value ('{'
+** and 0 included).  jj_type_from_letter(jj_type_letter(t)) == t for every
+** scalar type. */
+jj_type jj_type_from_letter(int letter);
+/* The type as messages name a column's type, with its article: "an
+** integer", "a float", "a text", "a date", "a timestamp", "a boolean", "a
+** bytes", "a nested table" (as in "column "x" is a date column").  NULL
+** for anything that is no type. */
+const char *jj_type_name(jj_type t);
+/* The SQL declared type of a column: "INTEGER", "REAL", "TEXT", "DATE",
+** "TIMESTAMP", "BOOLEAN", "BLOB"; "TEXT" for a nested table, which SQL
+** reads as its document's JSON text.  NULL for anything that is no type. */
+const char *jj_type_sql(jj_type t);
+/* The short name tools spell a type with (the SQLite extension's
+** "name:i" arguments and schema listings): the letter as a string for a
+** scalar type, "jj" for a nested table.  NULL for anything that is no
+** type. */
+const char *jj_type_short(jj_type t);
+/* The type whose short name is exactly p[0..len), or 0 (p may be NULL). */
+jj_type jj_type_from_short(const char *p, size_t len);
+
+/* ===================================================================== */
 /* Calendar helpers (used by reader and writer, handy for callers)        */
 /* ===================================================================== */
 

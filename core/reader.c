@@ -243,12 +243,12 @@ static int h_types(hdr *h, jj_schema *s, const char *namebuf,
       const char *why;
       if (*v == '"' && (size_t)(q - v) - 2 <= sizeof letter)
         n = jj_string_decode(v + 1, (size_t)(q - v) - 2, letter, &bad, &code, &why);
-      if (*v != '"' || n != 1 || !strchr("ifsdtbx", letter[0]) || !letter[0])
+      type = *v == '"' && n == 1 ? jj_type_from_letter((unsigned char)letter[0]) : (jj_type)0;
+      if (!type)
         return h_fail(h, JJ_ERR_SCHEMA, v, "unknown type %s for column %s",
                       jj_show_value(shown, v, (size_t)(q - v)),
                       jj_show(shown + JJ_SHOW_CAP / 2, JJ_SHOW_CAP / 2,
                               namebuf + hn->off, hn->len, 1)), -1;
-      type = (jj_type)letter[0];
       h->p = q;
     }
     jj_error e;

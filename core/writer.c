@@ -162,50 +162,6 @@ static jj_code adopt(jj_writer *w, const jj_error *e) {
   return e->code;
 }
 
-/* "a date" for messages about column kinds. */
-static const char *kind_name(jj_type t) {
-  switch (t) {
-    case JJ_INT:
-      return "an integer";
-    case JJ_FLOAT:
-      return "a float";
-    case JJ_TEXT:
-      return "a text";
-    case JJ_DATE:
-      return "a date";
-    case JJ_TIMESTAMP:
-      return "a timestamp";
-    case JJ_BOOL:
-      return "a boolean";
-    case JJ_BYTES:
-      return "a bytes";
-    default:
-      return "a nested table";
-  }
-}
-
-/* The call that writes a value of column kind t. */
-static const char *call_for(jj_type t) {
-  switch (t) {
-    case JJ_INT:
-      return "jj_writer_int";
-    case JJ_FLOAT:
-      return "jj_writer_double";
-    case JJ_TEXT:
-      return "jj_writer_text";
-    case JJ_DATE:
-      return "jj_writer_date";
-    case JJ_TIMESTAMP:
-      return "jj_writer_timestamp";
-    case JJ_BOOL:
-      return "jj_writer_bool";
-    case JJ_BYTES:
-      return "jj_writer_bytes";
-    default:
-      return "jj_writer_begin_table";
-  }
-}
-
 /* ---------------------------------------------------------------------- */
 /* Creating, the header                                                    */
 /* ---------------------------------------------------------------------- */
@@ -310,7 +266,7 @@ static int put_schema(jj_buf *b, const jj_schema *s) {
           jj_buf_append(b, "}", 1))
         return -1;
     } else {
-      char q[3] = {'"', (char)t, '"'};
+      char q[3] = {'"', jj_type_letter(t), '"'};
       if (jj_buf_append(b, q, 3)) return -1;
     }
   }
@@ -424,8 +380,8 @@ static jj_code value_check(jj_writer *w, jj_type t) {
   jj_type ct = (jj_type)f->lv->types[f->col];
   if (JJ_UNLIKELY(t && t != ct))
     return kind_fail(w, "column \"%s\" is %s column: use %s",
-                     jj_schema_name(f->s, f->col, NULL), kind_name(ct),
-                     call_for(ct));
+                     jj_schema_name(f->s, f->col, NULL), jj_type_name(ct),
+                     jj_type_writer(ct));
   return JJ_OK;
 }
 
@@ -889,7 +845,7 @@ jj_code jj_writer_copy(jj_writer *w, jj_cursor *c, size_t col) {
     return kind_fail(w,
                      "column \"%s\" is %s column, the source column \"%s\" "
                      "is %s column",
-                     name, kind_name(want), src_name, kind_name(have));
+                     name, jj_type_name(want), src_name, jj_type_name(have));
   if (want == JJ_TABLE && !jj_schema_equal(jj_schema_table(f->s, f->col),
                                            jj_schema_table(src, col), &differs))
     return kind_fail(w,
