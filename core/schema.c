@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc.h"
+#include "schema.h"
 
 /* FNV-1a over the name's bytes: cheap and good enough for column names. */
 static uint32_t name_hash(const char *p, size_t len) {
