@@ -108,6 +108,11 @@ static int date_check(const char *p, int32_t *days, char *why, size_t cap) {
   return 1;
 }
 
+/* See internal.h: the digits of a date jj_date_ok accepted. */
+int32_t jj_date_days(const char *p) {
+  return days_from_civil(num(p, 4), num(p + 5, 2), num(p + 8, 2));
+}
+
 /* "YYYY-MM-DD" exactly, then the calendar. */
 jj_code jj_date_parse(const char *p, size_t len, int32_t *days,
                       jj_error *err) {

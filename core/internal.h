@@ -184,6 +184,10 @@ static inline int jj_date_ok(const char *p, size_t n) {
   return 1;
 }
 
+/* Days since 1970-01-01 of the date at p, which jj_date_ok has accepted
+** (chrono.c): the day count without checking again. */
+int32_t jj_date_days(const char *p);
+
 /* ---------------------------------------------------------------------- */
 /* Base64, standard alphabet with padding (base64.c)                       */
 /* ---------------------------------------------------------------------- */

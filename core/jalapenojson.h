@@ -301,6 +301,65 @@ const char *jj_type_short(jj_type t);
 jj_type jj_type_from_short(const char *p, size_t len);
 
 /* ===================================================================== */
+/* One value of any type                                                  */
+/* ===================================================================== */
+
+/* A value of any column type, as jj_cursor_value reads it: `type` says
+** which member of `u` holds it.  What the pointers point to lives exactly
+** as long as with the per-type accessors: until the cursor moves to
+** another row or is freed (text without escapes points into the
+** document's bytes).  A nested table is the one thing the caller owns.
+** text, date and timestamp begin alike (p, then len), so u.text.p and
+** u.text.len are the text of a date or a timestamp too. */
+typedef struct jj_value {
+  jj_type type; /* the column's type, also when the value is null */
+  int is_null;  /* 1: the value is null and nothing in u is set */
+  union {
+    int64_t i; /* JJ_INT */
+    double f;  /* JJ_FLOAT; NaN and the infinities included */
+    int b;     /* JJ_BOOL: 1 true, 0 false */
+    struct {
+      const char *p; /* JJ_TEXT: valid UTF-8, not NUL-terminated, may
+                     ** contain U+0000 */
+      size_t len;
+    } text;
+    struct {
+      const char *p; /* JJ_DATE: its checked text "YYYY-MM-DD" (len 10) */
+      size_t len;
+      int32_t days;  /* days since 1970-01-01 (negative before) */
+    } date;
+    struct {
+      const char *p;   /* JJ_TIMESTAMP: its checked text, as written */
+      size_t len;
+      jj_timestamp ts; /* the same instant as numbers: UTC seconds, nanos,
+                       ** the written zone and fraction digits */
+    } timestamp;
+    struct {
+      const unsigned char *p; /* JJ_BYTES: the decoded bytes */
+      size_t len;
+    } bytes;
+    jj_doc *table; /* JJ_TABLE: a document of its own, as jj_cursor_table
+                   ** gives it (schema jj_schema_table(schema, col)).  The
+                   ** caller owns it: free it with jj_doc_free, before the
+                   ** parent document */
+  } u;
+} jj_value;
+
+/* Read column `col` of the cursor's row, whatever its type, into *out.
+** Returns as the accessors do: 1 the value is in out->u; 0 null
+** (out->is_null set); -1 error (*err filled, *out unspecified).  out->type
+** is the column's type whenever 1 or 0 is returned.  The value is checked
+** exactly as the accessor of its type checks it, and an error for a bad
+** value is that accessor's error, to the letter (jj_cursor_text's for a
+** text column, jj_cursor_date's for a date, ...); only a call that cannot
+** read (no cursor, not on a row, column out of range) names
+** jj_cursor_value.  Costs: a timestamp is parsed once for its text and its
+** numbers; a date costs its day count more than jj_cursor_text; a nested
+** table allocates a document as jj_cursor_table does.  Where the type is
+** known, the per-type accessor is the fastest read.  err may be NULL. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err);
+
+/* ===================================================================== */
 /* Calendar helpers (used by reader and writer, handy for callers)        */
 /* ===================================================================== */
 

@@ -21,41 +21,27 @@ int64_t jj_doc_rows(jj_doc *doc, jj_error *err) {
   return rc < 0 ? -1 : doc->total;
 }
 
-/* Read value `col` of c's row with the accessor of its type; nested tables
-** are validated recursively. */
-static jj_code validate_value(jj_cursor *c, size_t col, jj_type type,
-                              jj_error *err) {
-  union {
-    int64_t i;
-    double f;
-    int b;
-    int32_t d;
-    jj_timestamp t;
-  } u;
-  const char *p;
-  const unsigned char *bp;
-  size_t n;
-  jj_doc *t;
-  int rc;
-  switch (type) {
-    case JJ_INT: rc = jj_cursor_int(c, col, &u.i, err); break;
-    case JJ_FLOAT: rc = jj_cursor_double(c, col, &u.f, err); break;
-    case JJ_TEXT: rc = jj_cursor_text(c, col, &p, &n, err); break;
-    case JJ_DATE: rc = jj_cursor_date(c, col, &u.d, err); break;
-    case JJ_TIMESTAMP: rc = jj_cursor_timestamp(c, col, &u.t, err); break;
-    case JJ_BOOL: rc = jj_cursor_bool(c, col, &u.b, err); break;
-    case JJ_BYTES: rc = jj_cursor_bytes(c, col, &bp, &n, err); break;
+/* Read value `col` of c's row, checked as its accessor checks it; a
+** nested table is validated in turn. */
+static jj_code validate_value(jj_cursor *c, size_t col, jj_error *err) {
+  jj_value v;
+  jj_code code = JJ_OK;
+  int r = jj_cursor_value(c, col, &v, err);
+  if (r <= 0) return r < 0 ? err->code : JJ_OK;
+  switch (v.type) {
+    case JJ_INT:
+    case JJ_FLOAT:
+    case JJ_TEXT:
+    case JJ_DATE:
+    case JJ_TIMESTAMP:
+    case JJ_BOOL:
+    case JJ_BYTES: break; /* read is checked */
     case JJ_TABLE:
-      rc = jj_cursor_table(c, col, &t, err);
-      if (rc == 1) {
-        jj_code code = jj_doc_validate(t, err);
-        jj_doc_free(t);
-        return code;
-      }
+      code = jj_doc_validate(v.u.table, err);
+      jj_doc_free(v.u.table);
       break;
-    default: rc = -1; jj_fail(err, JJ_ERR_USAGE, NULL, "unknown column type"); break;
   }
-  return rc < 0 ? (err ? err->code : JJ_ERR_USAGE) : JJ_OK;
+  return code;
 }
 
 /* Every row, every value, the end and "count": a private cursor reads it
@@ -68,7 +54,6 @@ jj_code jj_doc_validate(jj_doc *doc, jj_error *err) {
   jj_cursor *c = jj_cursor_new(doc, err);
   if (!c) return err->code;
   size_t ncol = doc->schema->n;
-  const jj_col *cols = doc->schema->cols;
   int rc;
   jj_code code = JJ_OK;
   while (code == JJ_OK && (rc = jj_cursor_next(c, err)) != 0) {
@@ -77,7 +62,7 @@ jj_code jj_doc_validate(jj_doc *doc, jj_error *err) {
       break;
     }
     for (size_t i = 0; i < ncol && code == JJ_OK; i++)
-      code = validate_value(c, i, cols[i].type, err);
+      code = validate_value(c, i, err);
   }
   jj_cursor_free(c);
   return code;

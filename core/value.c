@@ -172,11 +172,14 @@ static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
   return -1;
 }
 
+/* The read_* functions below read value s of column col, whose type the
+** caller has checked: the bodies of the accessors, inline in them and in
+** jj_cursor_value so that neither pays for the other's checks. */
+
 /* A JSON integer that fits int64; fractions, exponents and overflow are
 ** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
-int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
-  if (!s) return -1;
+static inline int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+                           jj_error *err) {
   char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
@@ -191,9 +194,8 @@ int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
 
 /* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
 ** "-Infinity"; overflow to infinity is JJ_ERR_RANGE. */
-int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
-  if (!s) return -1;
+static inline int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
+                              jj_error *err) {
   char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
     size_t n = JJ_SPAN_LEN(*s);
@@ -218,9 +220,8 @@ int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
 }
 
 /* true or false (checked literally when the row was scanned). */
-int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_BOOL, JJ_BOOL, JJ_BOOL, "jj_cursor_bool", err);
-  if (!s) return -1;
+static inline int read_bool(jj_cursor *c, size_t col, const jj_span *s, int *out,
+                            jj_error *err) {
   switch (*s->p) {
     case 't': *out = 1; return 1;
     case 'f': *out = 0; return 1;
@@ -256,13 +257,11 @@ static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
   return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
 }
 
-/* Text of an s, d or t column: zero-copy without escapes (UTF-8 checked
-** for s, the calendar for d and t), else decoded into scratch memory. */
-int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
-                   jj_error *err) {
-  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
-  if (!s) return -1;
-  jj_type t = c->cols[col].type;
+/* Text of an s, d or t column (type t): zero-copy without escapes (UTF-8
+** checked for s, the calendar for d and t), else decoded into scratch
+** memory. */
+static inline int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+                            const char **p, size_t *len, jj_error *err) {
   const char *q;
   size_t n;
   int checked, r = string_value(c, col, s, &q, &n, &checked, err);
@@ -283,36 +282,32 @@ int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
-/* Shared by jj_cursor_date and jj_cursor_timestamp. */
-static int calendar(jj_cursor *c, size_t col, jj_type t, int32_t *days,
-                    jj_timestamp *ts, jj_error *err) {
-  const jj_span *s = value(c, col, t, t, t,
-                           t == JJ_DATE ? "jj_cursor_date" : "jj_cursor_timestamp", err);
-  if (!s) return -1;
+/* A date's days (t JJ_DATE, *days) or a timestamp's numbers (*ts), and
+** the checked text in *p, *len when p is not NULL.  A date that the inline
+** check accepts has its days counted from its digits; any other goes to
+** the calendar, which says what is wrong. */
+static inline int read_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+                                int32_t *days, jj_timestamp *ts, const char **p,
+                                size_t *len, jj_error *err) {
   const char *q;
   size_t n;
   int checked, r = string_value(c, col, s, &q, &n, &checked, err);
   if (r <= 0) return r;
-  return check_calendar(c, col, s, t, q, n, days, ts, err) ? -1 : 1;
+  if (t == JJ_DATE && jj_date_ok(q, n)) {
+    if (days) *days = jj_date_days(q);
+  } else if (check_calendar(c, col, s, t, q, n, days, ts, err)) return -1;
+  if (p) {
+    *p = q;
+    *len = n;
+  }
+  return 1;
 }
 
-/* Days since 1970-01-01 of a checked date. */
-int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
-  return calendar(c, col, JJ_DATE, days, NULL, err);
-}
-
-/* The instant and written zone of a checked timestamp. */
-int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
-                        jj_error *err) {
-  return calendar(c, col, JJ_TIMESTAMP, NULL, out, err);
-}
 
 /* Decoded base64 in scratch memory (valid until the cursor moves), cached
 ** for the rest of the row. */
-int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
-                    size_t *len, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_BYTES, JJ_BYTES, JJ_BYTES, "jj_cursor_bytes", err);
-  if (!s) return -1;
+static int read_bytes(jj_cursor *c, size_t col, const jj_span *s, const unsigned char **p,
+                      size_t *len, jj_error *err) {
   if (*s->p != '"') {
     if (*s->p == 'n') return 0;
     return wrong_kind(c, col, s, err);
@@ -346,9 +341,8 @@ int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
 /* A nested table value as a document borrowing the parent's bytes and
 ** nested schema (doc.c builds it); the caller frees it with jj_doc_free
 ** (before the parent).  Its errors carry the path to it. */
-int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_TABLE, JJ_TABLE, JJ_TABLE, "jj_cursor_table", err);
-  if (!s) return -1;
+static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
+                      jj_error *err) {
   if (*s->p != '[') {
     if (*s->p == 'n') return 0;
     return wrong_kind(c, col, s, err);
@@ -357,4 +351,86 @@ int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
   if (!t) return -1;
   *out = t;
   return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The accessors: the checks of the call, then the body above          */
+/* ------------------------------------------------------------------ */
+
+int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
+  return s ? read_int(c, col, s, out, err) : -1;
+}
+
+int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
+  return s ? read_double(c, col, s, out, err) : -1;
+}
+
+int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_BOOL, JJ_BOOL, JJ_BOOL, "jj_cursor_bool", err);
+  return s ? read_bool(c, col, s, out, err) : -1;
+}
+
+int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
+                   jj_error *err) {
+  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
+  return s ? read_text(c, col, s, c->cols[col].type, p, len, err) : -1;
+}
+
+int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_DATE, JJ_DATE, JJ_DATE, "jj_cursor_date", err);
+  return s ? read_calendar(c, col, s, JJ_DATE, days, NULL, NULL, NULL, err) : -1;
+}
+
+int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
+                        jj_error *err) {
+  const jj_span *s =
+      value(c, col, JJ_TIMESTAMP, JJ_TIMESTAMP, JJ_TIMESTAMP, "jj_cursor_timestamp", err);
+  return s ? read_calendar(c, col, s, JJ_TIMESTAMP, NULL, out, NULL, NULL, err) : -1;
+}
+
+int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
+                    size_t *len, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_BYTES, JJ_BYTES, JJ_BYTES, "jj_cursor_bytes", err);
+  return s ? read_bytes(c, col, s, p, len, err) : -1;
+}
+
+int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_TABLE, JJ_TABLE, JJ_TABLE, "jj_cursor_table", err);
+  return s ? read_table(c, col, s, out, err) : -1;
+}
+
+/* out->is_null from the read's result r, which is returned. */
+static inline int tagged(jj_value *out, int r) {
+  out->is_null = r == 0;
+  return r;
+}
+
+/* The checks of the call once, then the body of the column type's
+** accessor into the member of out->u that the type names. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
+    return misuse(c, col, "jj_cursor_value", err);
+  const jj_span *s = &c->v[col];
+  jj_type t = c->cols[col].type;
+  out->type = t;
+  switch (t) { /* no default: -Wswitch names a type added but not read */
+    case JJ_INT: return tagged(out, read_int(c, col, s, &out->u.i, err));
+    case JJ_FLOAT: return tagged(out, read_double(c, col, s, &out->u.f, err));
+    case JJ_TEXT:
+      return tagged(out, read_text(c, col, s, t, &out->u.text.p, &out->u.text.len, err));
+    case JJ_DATE:
+      return tagged(out, read_calendar(c, col, s, t, &out->u.date.days, NULL,
+                                       &out->u.date.p, &out->u.date.len, err));
+    case JJ_TIMESTAMP:
+      return tagged(out, read_calendar(c, col, s, t, NULL, &out->u.timestamp.ts,
+                                       &out->u.timestamp.p, &out->u.timestamp.len, err));
+    case JJ_BOOL: return tagged(out, read_bool(c, col, s, &out->u.b, err));
+    case JJ_BYTES:
+      return tagged(out, read_bytes(c, col, s, &out->u.bytes.p, &out->u.bytes.len, err));
+    case JJ_TABLE: return tagged(out, read_table(c, col, s, &out->u.table, err));
+  }
+  /* a schema holds no other type (jj_schema_add refuses them) */
+  return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
 }
