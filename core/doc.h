@@ -22,7 +22,8 @@
 #include "internal.h"
 #include "schema.h"
 
-/* A document: the top-level one (nested == 0) or a nested table value. */
+/* A document: the top-level one (own_schema set) or a nested table value
+** (path set).  Built only by jj_doc_new (doc.c). */
 struct jj_doc {
   const char *base;   /* first byte of the top-level bytes */
   const char *begin;  /* first byte this document reads ('{' or the '[' of

@@ -3,19 +3,27 @@
 ** public API.  Names here start with jj_ like the public ones but are not
 ** exported in jalapenojson.h; tests reach them by including this header.
 **
-** Who implements what:
-**   buf.c     jj_buf, the growable byte buffer
-**   error.c   error formatting, jj_code_name, jj_free, jj_show
+** Who implements what, from the bottom up: each file calls only files
+** listed before it, so no two files call each other.
 **   num*.c    numbers (see num.h)
-**   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
-**   base64.c  base64 encode/decode
-**   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
-**   json.c    generic JSON scanning: whitespace, skipping a checked value
+**   buf.c     jj_buf, the growable byte buffer
 **   types.c   the type table: letters, names, SQL types
-**   schema.c  jj_schema
-**   reader.c  jj_parse, the header, jj_doc_*
-**   cursor.c  rows and value accessors
-**   writer.c  jj_writer
+**   base64.c  base64 encode/decode
+**   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
+**   error.c   error formatting, jj_code_name, jj_free, jj_show
+**   json.c    generic JSON scanning: whitespace, skipping a checked value
+**   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
+**   schema.c  jj_schema (its struct: schema.h)
+**   doc.c     jj_doc: the one constructor, errors at a place in it
+**             (its struct and the cursor's: doc.h)
+**   rowscan.c finding one row's values
+**   cursor.c  moving between rows
+**   value.c   reading values: the per-type accessors, jj_cursor_value
+**   validate.c jj_doc_rows, jj_doc_validate
+**   object.c  jj_cursor_object
+**   reader.c  jj_parse, the header
+**   writer.c  jj_writer: state, header, rows, errors (shared: writer.h)
+**   encode.c  jj_writer's values;  copy.c  jj_writer_copy*
 **   compress.c gzip/brotli streams;  file.c mmap reading, atomic writing
 */
 #ifndef JJ_INTERNAL_H

@@ -2,8 +2,8 @@
 ** rowscan.c — finding the values of one row: where each starts and ends,
 ** checked for structure (JSON syntax of strings, literals and nested
 ** values, the run of a number, the value count), nothing converted and
-** nothing allocated.  cursor.c moves between rows and reads values; this
-** file is its inner loop, the reader's hottest code.
+** nothing allocated.  cursor.c moves between rows and value.c reads
+** values; this file is the cursor's inner loop, the reader's hottest code.
 **
 ** Two ways, one answer:
 **   - scan_row_with, the reference: value by value, the first byte says

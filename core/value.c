@@ -303,7 +303,6 @@ static inline int read_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_t
   return 1;
 }
 
-
 /* Decoded base64 in scratch memory (valid until the cursor moves), cached
 ** for the rest of the row. */
 static int read_bytes(jj_cursor *c, size_t col, const jj_span *s, const unsigned char **p,
