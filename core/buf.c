@@ -5,6 +5,10 @@
 **
 ** Memory: the buffer's owner frees b->p, with jj_buf_free or, when the
 ** bytes are handed on to a caller of the public API, with jj_free.
+**
+** The SQLite extension has a buffer of the same shape of its own (jjx_buf,
+** ext/util.c) on purpose: what it builds goes to SQLite, which frees it
+** with sqlite3_free, so it must come from sqlite3_realloc64.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -211,6 +211,8 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
       v[i].p = s;
       v[i].n = (size_t)(p - s);
     } else switch (kind) {
+      /* The three literals are spelled out alike on purpose: each compare
+      ** has a constant length, so it is one load and one test. */
       case V_NULL:
         if (end - p < 4 || memcmp(p, "null", 4) != 0) goto bad_value;
         p += 4;
