@@ -22,6 +22,15 @@
 #endif
 #endif
 
+/* Inline even where the compiler would not: the float accessor and jj_cursor_value both read
+   floats through jj_num_short_double_in below, and with two callers gcc may keep one out-of-line
+   copy, a call that costs about as much as the number takes to read. */
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_NUM_INLINE inline __attribute__((always_inline))
+#else
+#define JJ_NUM_INLINE inline
+#endif
+
 /* Result codes of the number parsers. */
 enum { JJ_NUM_OK = 0, JJ_NUM_SYNTAX = 1, JJ_NUM_NOT_INTEGER = 2, JJ_NUM_RANGE = 3 };
 
@@ -76,7 +85,7 @@ static inline int jj_num_short_double_padded(const char *p, size_t len, double *
    around it, never outside [lo, hi) (near the edges jj_num_short_double_padded works on a copy).
    Returns 1 with *out set, or 0 (out untouched) for anything else, which the caller passes to
    jj_num_parse_double. */
-static inline int jj_num_short_double_in(const char *p, size_t len, const char *lo,
+static JJ_NUM_INLINE int jj_num_short_double_in(const char *p, size_t len, const char *lo,
                                          const char *hi, double *out) {
 #if JJ_SWAR && (defined(__GNUC__) || defined(__clang__)) && defined(FLT_EVAL_METHOD) && \
     FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && DBL_MANT_DIG == 53

@@ -174,11 +174,12 @@ static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
 
 /* The read_* functions below read value s of column col, whose type the
 ** caller has checked: the bodies of the accessors, inline in them and in
-** jj_cursor_value so that neither pays for the other's checks. */
+** jj_cursor_value so that neither pays for the other's checks (JJ_INLINE:
+** the accessors must not pay a call for the sharing either). */
 
 /* A JSON integer that fits int64; fractions, exponents and overflow are
 ** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
-static inline int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
                            jj_error *err) {
   char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
@@ -194,7 +195,7 @@ static inline int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *
 
 /* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
 ** "-Infinity"; overflow to infinity is JJ_ERR_RANGE. */
-static inline int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
+static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
                               jj_error *err) {
   char ch = *s->p;
   if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
@@ -220,7 +221,7 @@ static inline int read_double(jj_cursor *c, size_t col, const jj_span *s, double
 }
 
 /* true or false (checked literally when the row was scanned). */
-static inline int read_bool(jj_cursor *c, size_t col, const jj_span *s, int *out,
+static JJ_INLINE int read_bool(jj_cursor *c, size_t col, const jj_span *s, int *out,
                             jj_error *err) {
   switch (*s->p) {
     case 't': *out = 1; return 1;
@@ -260,7 +261,7 @@ static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
 /* Text of an s, d or t column (type t): zero-copy without escapes (UTF-8
 ** checked for s, the calendar for d and t), else decoded into scratch
 ** memory. */
-static inline int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+static JJ_INLINE int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
                             const char **p, size_t *len, jj_error *err) {
   const char *q;
   size_t n;
@@ -286,7 +287,7 @@ static inline int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type 
 ** the checked text in *p, *len when p is not NULL.  A date that the inline
 ** check accepts has its days counted from its digits; any other goes to
 ** the calendar, which says what is wrong. */
-static inline int read_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+static JJ_INLINE int read_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
                                 int32_t *days, jj_timestamp *ts, const char **p,
                                 size_t *len, jj_error *err) {
   const char *q;
