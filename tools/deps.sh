@@ -3,11 +3,15 @@
 # are missing, so `make test` and `make demo` work on a fresh Debian 12.
 #   tools/deps.sh            build and test dependencies
 #   tools/deps.sh bench      also the benchmark's (g++, simdjson)
+#   tools/deps.sh fuzz       also libFuzzer for `make fuzz` (clang's runtime)
 set -eu
 
 pkgs="gcc clang make libc6-dev pkg-config zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
 if [ "${1:-}" = bench ]; then
   pkgs="$pkgs g++ libsimdjson-dev brotli gzip valgrind"
+fi
+if [ "${1:-}" = fuzz ]; then
+  pkgs="$pkgs libclang-rt-14-dev"
 fi
 
 missing=""
