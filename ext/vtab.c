@@ -205,6 +205,25 @@ fail:
 ** Rows come out in row order, so ORDER BY rowid is consumed.  LIMIT and
 ** OFFSET are taken only when every other constraint is handled here and the
 ** order is ours: otherwise SQLite would drop rows after we counted them.
+**
+** A plan without the SOURCE.  SQLite plans each term of an OR on its own
+** (`WHERE row = 1 OR row > 38`), with only that term's constraints: the
+** SOURCE of `jj_open('f')` is not among them.  Such a plan must not fail
+** planning (that failed the whole statement) and must never be chosen
+** over one that has the SOURCE, so it gets a prohibitive cost:
+**   - the record form has no document without a SOURCE: every plan without
+**     one is prohibitive; if SQLite runs one anyway, the user gave no
+**     argument at all (`SELECT * FROM jj_open`) and xFilter says so;
+**   - the typed table scans its own document without a SOURCE, which is
+**     right unless the query gave one (`rows(x.src)`): colUsed then has the
+**     source column, and a plan without it would read the wrong document.
+**     (Columns from 63 on share colUsed's last bit: in a table that wide,
+**     a query using one makes every plan look costly, never wrong; the
+**     plans keep their order among themselves.)
+** A SOURCE constraint that exists but is not usable (its value comes from
+** a table not yet scanned in this join order) makes the plan unworkable:
+** SQLITE_CONSTRAINT, which SQLite (3.26 and newer) takes as "not this
+** combination", never as an error.
 */
 #define IDX_SOURCE 0x01
 #define IDX_ROW 0x02
@@ -247,10 +266,9 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
     others++;
   }
   if (unusable_source && isrc < 0) return SQLITE_CONSTRAINT;
-  if (!t->typed && isrc < 0)
-    return jjx_vtab_err(vtab, "jj_open: no SOURCE given: use "
-                              "jj_open(SOURCE), or CREATE VIRTUAL TABLE "
-                              "... USING jj_open(SOURCE)");
+  sqlite3_uint64 source_bit = (sqlite3_uint64)1
+                              << (source_col < 63 ? source_col : 63);
+  int no_source = isrc < 0 && (!t->typed || (info->colUsed & source_bit));
 
   int64_t rows = t->typed ? t->est_rows : UNKNOWN_ROWS;
   if (isrc >= 0) {
@@ -304,6 +322,10 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   if (rows < 1) rows = 1;
   info->estimatedRows = rows;
   info->estimatedCost = (double)rows * (1.0 + used);
+  /* No SOURCE (see above): dearer than any plan with one, in the same
+  ** order among themselves; the record form's has no rows to estimate. */
+  if (no_source) info->estimatedCost *= 1e250;
+  if (no_source && !t->typed) info->estimatedRows = (sqlite3_int64)1 << 62;
   info->idxStr = sqlite3_mprintf(
       "%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
       (info->idxNum & IDX_ROW) ? "row=," : "",
@@ -485,6 +507,10 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   (void)idxStr;
   (void)argc;
   cursor_reset(c);
+  if (!t->typed && !(idxNum & IDX_SOURCE)) /* xBestIndex: no SOURCE */
+    return jjx_vtab_err(cur->pVtab, "jj_open: no SOURCE given: use "
+                                    "jj_open(SOURCE), or CREATE VIRTUAL "
+                                    "TABLE ... USING jj_open(SOURCE)");
   if (idxNum & IDX_SOURCE) {
     char *msg = NULL;
     jjx_limits lim = scan_limits(t, 0);
