@@ -9,6 +9,7 @@
 #                 query it in sqlite3
 #   make sanitize the suite under AddressSanitizer + UndefinedBehaviorSanitizer only
 #   make bench    the benchmark (bench/run.sh)
+#   make fuzz     build the libFuzzer harnesses, run each FUZZ_SECONDS (60)
 # Objects go to $(B) (build/ normally, build/san for the sanitizer build,
 # build/portable for the portable one).
 
@@ -82,6 +83,7 @@ warnings:
 # total line.
 test: deps
 	@$(MAKE) --no-print-directory warnings
+	@$(MAKE) --no-print-directory fuzz-check
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
 	@$(MAKE) --no-print-directory B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
@@ -100,3 +102,47 @@ bench: all
 
 clean:
 	rm -rf build jalapenojson.so
+
+# ---- Fuzzing: every tests/fuzz/fuzz_*.c is a libFuzzer harness ----------
+# clang's libFuzzer with ASan + UBSan; the library (and for fuzz_sqlite the
+# extension, with the system's SQLite) is built with coverage into
+# build/fuzz/obj.  libFuzzer comes with Debian's libclang-rt-14-dev, which
+# `tools/deps.sh fuzz` installs when missing.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_FLAGS_C := -std=c11 -O1 -g -fno-omit-frame-pointer -Icore -Itests \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CORE_OBJ := $(CORE_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_EXT_OBJ  := $(EXT_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_DEPS  := build/.deps-fuzz-ok
+.PHONY: fuzz fuzz-build fuzz-check
+
+# Install libFuzzer when missing (a no-op when it is there).
+$(FUZZ_DEPS): tools/deps.sh
+	@tools/deps.sh fuzz
+	@mkdir -p build && touch $@
+
+# A library or extension object, instrumented for coverage.
+build/fuzz/obj/%.o: %.c $(wildcard core/*.h) $(wildcard ext/*.h) | $(FUZZ_DEPS)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS_C) -fsanitize=fuzzer-no-link -c $< -o $@
+
+# A harness: the library, and for fuzz_sqlite the extension and SQLite.
+build/fuzz/fuzz_sqlite: FUZZ_LINK = $(FUZZ_EXT_OBJ) -lsqlite3
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE_OBJ) $(FUZZ_EXT_OBJ)
+	clang $(FUZZ_FLAGS_C) -fsanitize=fuzzer $< $(FUZZ_CORE_OBJ) $(FUZZ_LINK) $(LIBS) -o $@
+
+fuzz-build: $(FUZZ_CORE_OBJ) $(FUZZ_EXT_OBJ) $(FUZZ_BIN)
+
+# Run every harness for FUZZ_SECONDS, one after another (tests/fuzz/run.sh:
+# corpus, log and findings under build/fuzz/).
+fuzz: fuzz-build
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+# Part of `make test`: the harnesses compile, warning-free, under gcc and
+# clang without libFuzzer, so they cannot rot between fuzzing runs.
+fuzz-check: $(DEPS_STAMP)
+	@for cc in gcc clang; do for f in $(FUZZ_SRC); do \
+	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
+	done; done; echo "fuzz-check: $(words $(FUZZ_SRC)) harnesses compile (gcc, clang)"

@@ -108,6 +108,11 @@ static int date_check(const char *p, int32_t *days, char *why, size_t cap) {
   return 1;
 }
 
+/* See internal.h: the digits of a date jj_date_ok accepted. */
+int32_t jj_date_days(const char *p) {
+  return days_from_civil(num(p, 4), num(p + 5, 2), num(p + 8, 2));
+}
+
 /* "YYYY-MM-DD" exactly, then the calendar. */
 jj_code jj_date_parse(const char *p, size_t len, int32_t *days,
                       jj_error *err) {
@@ -162,6 +167,14 @@ static const int32_t pow10_9[10] = {1000000000, 100000000, 10000000, 1000000,
                                     100000,     10000,     1000,     100,
                                     10,         1};
 
+/* 1 when the two digits at p (a field of a time or zone) are at most max;
+** else 0 with the reason "<what> NN does not exist" in why[0..cap). */
+static int field_ok(const char *p, int max, const char *what, char *why, size_t cap) {
+  if (num(p, 2) <= max) return 1;
+  snprintf(why, cap, "%s %.2s does not exist", what, p);
+  return 0;
+}
+
 /* First the shape (date, 'T', time, fraction, zone), so a text that is
 ** not a timestamp at all gets "expected ..."; then the values, date first,
 ** then the time, then the zone. */
@@ -202,31 +215,17 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
     goto shape;
   }
 
-  if (!date_check(p, &days, why, sizeof why)) goto fail;
+  if (!date_check(p, &days, why, sizeof why) ||
+      !field_ok(p + 11, 23, "hour", why, sizeof why) ||
+      !field_ok(p + 14, 59, "minute", why, sizeof why) ||
+      !field_ok(p + 17, 59, "second", why, sizeof why))
+    goto fail;
   int hh = num(p + 11, 2), mi = num(p + 14, 2), ss = num(p + 17, 2);
-  if (hh > 23) {
-    snprintf(why, sizeof why, "hour %.2s does not exist", p + 11);
-    goto fail;
-  }
-  if (mi > 59) {
-    snprintf(why, sizeof why, "minute %.2s does not exist", p + 14);
-    goto fail;
-  }
-  if (ss > 59) {
-    snprintf(why, sizeof why, "second %.2s does not exist", p + 17);
-    goto fail;
-  }
   if (zp) {
-    int zh = num(zp + 1, 2), zm = num(zp + 4, 2);
-    if (zh > 23) {
-      snprintf(why, sizeof why, "zone hour %.2s does not exist", zp + 1);
+    if (!field_ok(zp + 1, 23, "zone hour", why, sizeof why) ||
+        !field_ok(zp + 4, 59, "zone minute", why, sizeof why))
       goto fail;
-    }
-    if (zm > 59) {
-      snprintf(why, sizeof why, "zone minute %.2s does not exist", zp + 4);
-      goto fail;
-    }
-    zone = (zh * 60 + zm) * (zp[0] == '-' ? -1 : 1);
+    zone = (num(zp + 1, 2) * 60 + num(zp + 4, 2)) * (zp[0] == '-' ? -1 : 1);
   }
   if (out) {
     out->seconds = (int64_t)days * SEC_PER_DAY + hh * 3600 + mi * 60 + ss -

@@ -1,12 +1,12 @@
 /*
-** cursor.c — walking the rows of a document and reading their values.
+** cursor.c — walking the rows of a document.
 **
 ** Moving onto a row scans its structure only: for every value it records
 ** where the value starts and ends (strings are scanned for their closing
 ** quote, numbers for their run of number bytes, literals compared, arrays
 ** and objects skipped), without converting anything and without allocating.
-** An accessor converts and checks one value when it is asked for, so a
-** column that is never read costs one scan of its bytes.
+** An accessor (value.c) converts and checks one value when it is asked
+** for, so a column that is never read costs one scan of its bytes.
 **
 ** Finding a row's values is rowscan.c's job (jj_row_scan).
 **
@@ -16,8 +16,6 @@
 ** handed out for a row stays put until the cursor moves.  jj_cursor_free
 ** releases it all.
 */
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,51 +28,6 @@ struct jj_chunk_data {
   jj_chunk head;
   char data[];
 };
-
-/* ------------------------------------------------------------------ */
-/* Errors                                                              */
-/* ------------------------------------------------------------------ */
-
-/* Fail at byte `at` of row `row`, column `col` (col >= ncol: no column),
-** with the document's path for nested tables. */
-jj_code jj_cursor_fail(const jj_cursor *c, jj_error *err, jj_code code,
-                       int64_t row, size_t col, const char *at, const char *fmt,
-                       ...) {
-  const jj_doc *d = c->doc;
-  int has_col = col < c->ncol;
-  jj_where w = {row,
-                has_col ? (int)col : -1,
-                has_col ? c->cols[col].name : NULL,
-                at ? (size_t)(at - d->base) : JJ_NO_OFFSET,
-                d->path,
-                d->outer_row,
-                d->outer_column};
-  va_list ap;
-  va_start(ap, fmt);
-  jj_vfail(err, code, &w, fmt, ap);
-  va_end(ap);
-  return code;
-}
-
-/* Length of the token at p for a message: up to the next delimiter. */
-static size_t token_len(const char *p, const char *end) {
-  const char *s = p;
-  if (p < end && strchr(",]}[{\"", *p)) return 1;
-  while (p < end && !strchr(",]}[{\" \t\r\n", *p) && p - s < 40) p++;
-  return (size_t)(p - s);
-}
-
-/* "expected <what>, found <token>", or the end of the input. */
-jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
-                           size_t col, const char *p, const char *what) {
-  char s[JJ_SHOW_CAP];
-  const char *end = c->doc->end;
-  if (p >= end)
-    return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, row, col, p,
-                  "unexpected end of input (expected %s)", what);
-  return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, row, col, p, "expected %s, found %s",
-                what, jj_show(s, sizeof s, p, token_len(p, end), 1));
-}
 
 /* ------------------------------------------------------------------ */
 /* Creating, scratch memory                                            */
@@ -122,9 +75,9 @@ static void moved(jj_cursor *c) {
   c->cur = c->chunks;
 }
 
-/* n bytes of scratch memory valid until the cursor moves, or NULL.  A new
-** chunk is appended at the end of the chain (freed by jj_cursor_free). */
-static char *scratch(jj_cursor *c, size_t n) {
+/* See doc.h.  A new chunk is appended at the end of the chain (freed by
+** jj_cursor_free). */
+char *jj_cursor_scratch(jj_cursor *c, size_t n) {
   jj_chunk *k = c->cur, *last = NULL;
   while (k && k->cap - k->used < n) {
     last = k;
@@ -238,7 +191,7 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
       const char *q = jj_json_skip(p, end, d->max_depth, &bad, &code, &why);
       return jj_cursor_fail(c, err, JJ_ERR_ROW, c->row + 1, c->ncol, p,
                     "a row must be an array, found %s",
-                    jj_show_value(s, p, q ? (size_t)(q - p) : token_len(p, end))), -1;
+                    jj_show_value(s, p, q ? (size_t)(q - p) : jj_token_len(p, end))), -1;
     }
     return jj_cursor_expected(c, err, c->row + 1, c->ncol, p, "a row"), -1;
   }
@@ -295,390 +248,3 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
 int64_t jj_cursor_row(const jj_cursor *c) { return c ? c->row : 0; }
 
 jj_doc *jj_cursor_doc(const jj_cursor *c) { return c ? c->doc : NULL; }
-
-/* ------------------------------------------------------------------ */
-/* Values                                                              */
-/* ------------------------------------------------------------------ */
-
-/* A column type in words, as in "cannot read a date column". */
-static const char *type_words(jj_type t) {
-  switch (t) {
-    case JJ_INT: return "an integer";
-    case JJ_FLOAT: return "a float";
-    case JJ_TEXT: return "a text";
-    case JJ_DATE: return "a date";
-    case JJ_TIMESTAMP: return "a timestamp";
-    case JJ_BOOL: return "a boolean";
-    case JJ_BYTES: return "a bytes";
-    case JJ_TABLE: return "a nested table";
-  }
-  return "an unknown";
-}
-
-/* The usage error for a call that cannot read this column now. */
-static int misuse(const jj_cursor *c, size_t col, const char *fn,
-                  jj_error *err) {
-  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "%s: no cursor", fn), -1;
-  if (c->state != JJ_CUR_ROW)
-    return jj_fail(err, JJ_ERR_USAGE, NULL, "%s: the cursor is not on a row (%s)", fn,
-                   c->state == JJ_CUR_BEFORE ? "call jj_cursor_next first"
-                   : c->state == JJ_CUR_END  ? "it is past the last row"
-                                             : "its last move failed"), -1;
-  if (col >= c->ncol)
-    return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, c->ncol, NULL,
-                  "%s: column index %zu is out of range (%zu columns)", fn, col,
-                  c->ncol), -1;
-  return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
-                "%s cannot read %s column", fn, type_words(c->cols[col].type)), -1;
-}
-
-/* The span of column col when the cursor is on a row and the column's type
-** is one of t1..t3; NULL after a usage error otherwise. */
-static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
-                                   jj_type t2, jj_type t3, const char *fn,
-                                   jj_error *err) {
-  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
-    jj_type t = c->cols[col].type;
-    if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return &c->v[col];
-  }
-  misuse(c, col, fn, err);
-  return NULL;
-}
-
-/* "expected <what>, found <value>" for a value of the wrong JSON kind. */
-static int wrong_kind(jj_cursor *c, size_t col, const jj_span *s,
-                      const char *what, jj_error *err) {
-  char shown[JJ_SHOW_CAP];
-  return jj_cursor_fail(c, err, JJ_ERR_TYPE, c->row, col, s->p, "expected %s, found %s",
-                what, jj_show_value(shown, s->p, JJ_SPAN_LEN(*s))), -1;
-}
-
-/* Decode string value s (it has escapes) into scratch memory, checked,
-** cached for the rest of the row.  -1 on error. */
-static int decoded(jj_cursor *c, size_t col, const jj_span *s, const char **p,
-                   size_t *len, jj_error *err) {
-  size_t n = JJ_SPAN_LEN(*s) - 2;
-  if (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec)))
-    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
-  jj_decoded *k = &c->dec[col];
-  if (k->gen == c->gen && k->p) {
-    *p = k->p;
-    *len = k->len;
-    return 0;
-  }
-  char *out = scratch(c, n ? n : 1), shown[JJ_SHOW_CAP];
-  if (!out) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
-  size_t bad = 0;
-  jj_code code = JJ_ERR_SYNTAX;
-  const char *why = "";
-  size_t m = jj_string_decode(s->p + 1, n, out, &bad, &code, &why);
-  if (m == (size_t)-1)
-    return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s is not %s (%s)",
-                  jj_show(shown, sizeof shown, s->p + 1, n, 1),
-                  code == JJ_ERR_UTF8 ? "valid UTF-8" : "a valid JSON string",
-                  why), -1;
-  *k = (jj_decoded){out, m, c->gen};
-  *p = out;
-  *len = m;
-  return 0;
-}
-
-/* The contents of string value s: in place when it has no escapes (not
-** yet UTF-8 checked: *checked = 0, or 1 when the scan saw only ASCII), else
-** decoded (*checked = 1).  -1 on error. */
-static inline int contents(jj_cursor *c, size_t col, const jj_span *s,
-                           const char **p, size_t *len, int *checked,
-                           jj_error *err) {
-  if (JJ_LIKELY(!(s->n & JJ_SPAN_ESC))) {
-    *p = s->p + 1;
-    *len = JJ_SPAN_LEN(*s) - 2;
-    *checked = !(s->n & JJ_SPAN_HIGH);
-    return 0;
-  }
-  *checked = 1;
-  return decoded(c, col, s, p, len, err);
-}
-
-/* 1 null, 0 not null, -1 not on a row or no such column. */
-int jj_cursor_is_null(jj_cursor *c, size_t col) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol) return -1;
-  return *c->v[col].p == 'n';
-}
-
-/* The value's bytes as written, any column type; null gives 0. */
-int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
-                  jj_error *err) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
-    return misuse(c, col, "jj_cursor_raw", err);
-  const jj_span *s = &c->v[col];
-  if (*s->p == 'n') return 0;
-  *p = s->p;
-  *len = JJ_SPAN_LEN(*s);
-  return 1;
-}
-
-/* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
-** '-'.  Such a number always fits int64 and reads the same as
-** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
-** and goes to the full parser.  Up to 8 digits are one 8-byte word ending
-** with the number (bytes before it, from lo on, may be read), so their
-** varying count costs no mispredicted loop exit. */
-static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
-  size_t neg = *p == '-';
-  const char *d = p + neg, *e = p + n;
-  size_t nd = n - neg;
-  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
-  uint64_t v = 0;
-#if JJ_SWAR
-  if (nd <= 8 && e - lo >= 8) {
-    const uint64_t keep = ~UINT64_C(0) << (8 * (8 - nd));
-    memcpy(&v, e - 8, 8);
-    v = (v & keep) | (UINT64_C(0x3030303030303030) & ~keep); /* '0'-padded */
-    if (!jj_num_is_8digits(v)) return 0;
-    v = jj_num_8digits(v);
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return 1;
-  }
-#else
-  (void)lo;
-#endif
-  for (; d < e; d++) {
-    unsigned k = (unsigned)(unsigned char)*d - '0';
-    if (k > 9) return 0;
-    v = v * 10 + k;
-  }
-  *out = neg ? -(int64_t)v : (int64_t)v;
-  return 1;
-}
-
-/* The error of a number the parsers refused with code r (num.h): broken
-** grammar is JJ_ERR_SYNTAX; a fraction in an integer column or a value out
-** of range (`out_of_range` says which range) is JJ_ERR_RANGE.  Returns -1. */
-static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
-                       const char *out_of_range, jj_error *err) {
-  char shown[JJ_SHOW_CAP];
-  jj_show(shown, sizeof shown, s->p, JJ_SPAN_LEN(*s), 0);
-  if (r == JJ_NUM_NOT_INTEGER)
-    jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
-                   "%s is not an integer", shown);
-  else if (r == JJ_NUM_RANGE)
-    jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p, "%s %s", shown,
-                   out_of_range);
-  else
-    jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
-                   "%s is not a valid number", shown);
-  return -1;
-}
-
-/* A JSON integer that fits int64; fractions, exponents and overflow are
-** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
-int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
-  if (!s) return -1;
-  char ch = *s->p;
-  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
-    size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(short_int(s->p, n, c->doc->base, out))) return 1;
-    int r = jj_num_parse_int64(s->p, n, out);
-    if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
-    return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
-  }
-  if (ch == 'n') return 0;
-  return wrong_kind(c, col, s, "an integer", err);
-}
-
-/* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
-** "-Infinity"; overflow to infinity is JJ_ERR_RANGE. */
-int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
-  if (!s) return -1;
-  char ch = *s->p;
-  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
-    size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(jj_num_short_double_in(s->p, n, c->doc->base, c->doc->end, out))) return 1;
-    int r = jj_num_parse_double(s->p, n, out);
-    if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
-    return number_fail(c, col, s, r, "is out of range for a double", err);
-  }
-  if (ch == '"') {
-    const char *p;
-    size_t len;
-    int checked;
-    if (contents(c, col, s, &p, &len, &checked, err)) return -1;
-    if (len == 3 && memcmp(p, "NaN", 3) == 0) *out = NAN;
-    else if (len == 8 && memcmp(p, "Infinity", 8) == 0) *out = INFINITY;
-    else if (len == 9 && memcmp(p, "-Infinity", 9) == 0) *out = -INFINITY;
-    else return wrong_kind(c, col, s, "a number", err);
-    return 1;
-  }
-  if (ch == 'n') return 0;
-  return wrong_kind(c, col, s, "a number", err);
-}
-
-/* true or false (checked literally when the row was scanned). */
-int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_BOOL, JJ_BOOL, JJ_BOOL, "jj_cursor_bool", err);
-  if (!s) return -1;
-  switch (*s->p) {
-    case 't': *out = 1; return 1;
-    case 'f': *out = 0; return 1;
-    case 'n': return 0;
-  }
-  return wrong_kind(c, col, s, "true or false", err);
-}
-
-/* What a string column's value must be, in words. */
-static const char *string_words(jj_type t) {
-  return t == JJ_DATE ? "a date string" : t == JJ_TIMESTAMP ? "a timestamp string" : "a string";
-}
-
-/* The contents of a string value of a text, date or timestamp column t
-** (see contents): 1, 0 for null, -1 for another kind of value or bad
-** contents. */
-static inline int string_value(jj_cursor *c, size_t col, const jj_span *s,
-                               jj_type t, const char **q, size_t *n,
-                               int *checked, jj_error *err) {
-  if (JJ_UNLIKELY(*s->p != '"')) {
-    if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, string_words(t), err);
-  }
-  return contents(c, col, s, q, n, checked, err) ? -1 : 1;
-}
-
-/* Check a date or timestamp's text, the calendar's message prefixed with
-** the place. */
-static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
-                          const char *p, size_t len, int32_t *days,
-                          jj_timestamp *ts, jj_error *err) {
-  jj_error e;
-  jj_code code = t == JJ_DATE ? jj_date_parse(p, len, days, &e)
-                              : jj_timestamp_parse(p, len, ts, &e);
-  if (JJ_LIKELY(code == JJ_OK)) return 0;
-  return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
-}
-
-/* Text of an s, d or t column: zero-copy without escapes (UTF-8 checked
-** for s, the calendar for d and t), else decoded into scratch memory. */
-int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
-                   jj_error *err) {
-  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
-  if (!s) return -1;
-  jj_type t = c->cols[col].type;
-  const char *q;
-  size_t n;
-  int checked, r = string_value(c, col, s, t, &q, &n, &checked, err);
-  if (r <= 0) return r;
-  if (t == JJ_TEXT) {
-    if (!checked && JJ_UNLIKELY(!jj_utf8_valid(q, n, NULL))) {
-      char shown[JJ_SHOW_CAP];
-      return jj_cursor_fail(c, err, JJ_ERR_UTF8, c->row, col, s->p, "%s is not valid UTF-8",
-                    jj_show(shown, sizeof shown, q, n, 1)), -1;
-    }
-  } else if (t != JJ_DATE || !jj_date_ok(q, n)) {
-    jj_timestamp ts;
-    int32_t days;
-    if (check_calendar(c, col, s, t, q, n, &days, &ts, err)) return -1;
-  }
-  *p = q;
-  *len = n;
-  return 1;
-}
-
-/* Shared by jj_cursor_date and jj_cursor_timestamp. */
-static int calendar(jj_cursor *c, size_t col, jj_type t, int32_t *days,
-                    jj_timestamp *ts, jj_error *err) {
-  const jj_span *s = value(c, col, t, t, t,
-                           t == JJ_DATE ? "jj_cursor_date" : "jj_cursor_timestamp", err);
-  if (!s) return -1;
-  const char *q;
-  size_t n;
-  int checked, r = string_value(c, col, s, t, &q, &n, &checked, err);
-  if (r <= 0) return r;
-  return check_calendar(c, col, s, t, q, n, days, ts, err) ? -1 : 1;
-}
-
-/* Days since 1970-01-01 of a checked date. */
-int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
-  return calendar(c, col, JJ_DATE, days, NULL, err);
-}
-
-/* The instant and written zone of a checked timestamp. */
-int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
-                        jj_error *err) {
-  return calendar(c, col, JJ_TIMESTAMP, NULL, out, err);
-}
-
-/* Decoded base64 in scratch memory (valid until the cursor moves), cached
-** for the rest of the row. */
-int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
-                    size_t *len, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_BYTES, JJ_BYTES, JJ_BYTES, "jj_cursor_bytes", err);
-  if (!s) return -1;
-  if (*s->p != '"') {
-    if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, "a base64 string", err);
-  }
-  if (c->dec && c->dec[col].gen == c->gen && c->dec[col].p) {
-    *p = (const unsigned char *)c->dec[col].p;
-    *len = c->dec[col].len;
-    return 1;
-  }
-  const char *q;
-  size_t n, bad = 0;
-  int checked;
-  const char *why = "";
-  if (contents(c, col, s, &q, &n, &checked, err)) return -1;
-  unsigned char *out = (unsigned char *)scratch(c, n / 4 * 3 + 1);
-  if (!out || (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec))))
-    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
-  size_t m = jj_base64_decode(q, n, out, &bad, &why);
-  if (m == (size_t)-1) {
-    char shown[JJ_SHOW_CAP];
-    return jj_cursor_fail(c, err, JJ_ERR_BASE64, c->row, col, s->p,
-                  "%s is not valid base64 (%s)",
-                  jj_show(shown, sizeof shown, q, n, 1), why), -1;
-  }
-  c->dec[col] = (jj_decoded){(const char *)out, m, c->gen};
-  *p = out;
-  *len = m;
-  return 1;
-}
-
-/* A nested table value as a document borrowing the parent's bytes and
-** nested schema; the caller frees it with jj_doc_free (before the parent).
-** Its errors carry the path to it. */
-int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_TABLE, JJ_TABLE, JJ_TABLE, "jj_cursor_table", err);
-  if (!s) return -1;
-  if (*s->p != '[') {
-    if (*s->p == 'n') return 0;
-    return wrong_kind(c, col, s, "an array of rows", err);
-  }
-  const jj_doc *d = c->doc;
-  const jj_col *k = &c->cols[col];
-  size_t plen = d->path ? strlen(d->path) : 0, cap = plen + k->len + 48;
-  jj_doc *t = calloc(1, sizeof *t);
-  char *path = malloc(cap);
-  if (!t || !path) {
-    free(t);
-    free(path);
-    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
-  }
-  snprintf(path, cap, "%srow %lld, column \"%s\", ", d->path ? d->path : "",
-           (long long)c->row, k->name);
-  t->base = d->base;
-  t->begin = s->p;
-  t->end = s->p + JJ_SPAN_LEN(*s);
-  t->schema = k->table;
-  t->rows = s->p + 1;
-  t->count = -1;
-  t->count_at = JJ_NO_OFFSET;
-  t->max_depth = d->max_depth > 2 ? d->max_depth - 2 : 0;
-  t->portable = d->portable;
-  t->total = -1;
-  t->path = path;
-  t->outer_row = d->path ? d->outer_row : c->row;
-  t->outer_column = d->path ? d->outer_column : (int)col;
-  *out = t;
-  return 1;
-}

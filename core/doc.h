@@ -1,6 +1,9 @@
 /*
-** doc.h — the structs behind jj_schema, jj_doc and jj_cursor, shared by
-** schema.c, reader.c and cursor.c (and by nothing outside core/).
+** doc.h — the structs behind jj_doc and jj_cursor, and what the files that
+** read a document share: doc.c (the document itself, and errors that name
+** a place in it), reader.c (the header), rowscan.c (a row's values),
+** cursor.c (moving between rows), value.c (reading values) and
+** validate.c.  Nothing outside core/ sees it.
 **
 ** Offsets: every document, nested or not, knows `base`, the first byte of
 ** the top-level bytes, so error offsets and the row index are always
@@ -17,27 +20,10 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "schema.h"
 
-/* Most columns a table may have (and least: 1). */
-#define JJ_MAX_COLUMNS 65535
-
-/* One column of a schema. */
-typedef struct jj_col {
-  char *name;       /* NUL-terminated copy, freed by jj_schema_free */
-  size_t len;       /* bytes in name, without the NUL */
-  jj_type type;
-  jj_schema *table; /* JJ_TABLE: the nested schema, owned; else NULL */
-} jj_col;
-
-struct jj_schema {
-  jj_col *cols;     /* n columns in order, capacity cap */
-  size_t n, cap;
-  uint32_t *hash;   /* open addressing over names: column index + 1, 0 =
-                    ** empty; hcap slots (a power of two, >= 2n) */
-  size_t hcap;
-};
-
-/* A document: the top-level one (nested == 0) or a nested table value. */
+/* A document: the top-level one (own_schema set) or a nested table value
+** (path set).  Built only by jj_doc_new (doc.c). */
 struct jj_doc {
   const char *base;   /* first byte of the top-level bytes */
   const char *begin;  /* first byte this document reads ('{' or the '[' of
@@ -120,24 +106,44 @@ struct jj_cursor {
                        ** every row so a record scan allocates once */
 };
 
+/* The one constructor of jj_doc: every field is set here, so a field added
+** to the struct gets its value for top-level and nested documents alike
+** (doc.c).
+**   parent NULL: the top-level document over begin..end.  It owns a new,
+**     empty schema for jj_parse to fill (jj_parse also sets `rows` and the
+**     header's count); max_depth is the parse's depth limit.
+**   parent set: the nested table value begin..end (its '[' at begin) of
+**     column `col` of the parent's row `row`.  It borrows the parent's
+**     bytes and that column's nested schema, inherits the parent's settings
+**     (its depth limit less the two levels the value's rows take, the
+**     portable flag) and records its place for messages (path, outer row
+**     and column); max_depth is not used.
+** NULL when out of memory (*err filled).  The caller frees it with
+** jj_doc_free, a nested one before its parent. */
+jj_doc *jj_doc_new(const jj_doc *parent, int64_t row, size_t col,
+                   const char *begin, const char *end, unsigned max_depth,
+                   jj_error *err);
+
 /* Fail at byte `at` of row `row`, column `col` (col >= ncol: no column),
-** with the document's path for nested tables (cursor.c). */
+** with the document's path for nested tables (doc.c). */
 jj_code jj_cursor_fail(const jj_cursor *c, jj_error *err, jj_code code,
                        int64_t row, size_t col, const char *at, const char *fmt,
                        ...) JJ_PRINTF(7, 8);
 /* "expected <what>, found <token>" at p, or the end of the input
-** (cursor.c). */
+** (doc.c). */
 jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
                            size_t col, const char *p, const char *what);
+/* Length of the token at p (p < end) for a message: one delimiter, or up
+** to the next delimiter or whitespace, at most 40 bytes (doc.c). */
+size_t jj_token_len(const char *p, const char *end);
+
+/* n bytes of cursor scratch memory, valid until the cursor moves, or NULL
+** when out of memory (cursor.c; the cursor owns and reuses it). */
+char *jj_cursor_scratch(jj_cursor *c, size_t n);
 
 /* Scan row `row` whose '[' is at p into c->v (one span per column) and set
 ** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
-
-/* Render a JSON value's text p[0..len) for a message: a string as its
-** contents in double quotes, an array or object as "an array"/"an object",
-** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
-const char *jj_show_value(char *out, const char *p, size_t len);
 
 /* Skip JSON whitespace; inline because the common case is "none". */
 static inline const char *jj_ws(const char *p, const char *end) {

@@ -1,6 +1,6 @@
 /*
-** error.c — the one error value of the library, and the growable buffer
-** everything else builds on.
+** error.c — the one error value of the library: codes, messages, and the
+** rendering of input that messages quote.
 **
 ** Messages follow SQLite's voice: lowercase, no trailing period, the place
 ** first, then what is wrong with the offending input quoted:
@@ -108,16 +108,6 @@ jj_code jj_fail(jj_error *err, jj_code code, const jj_where *where,
   return code;
 }
 
-jj_code jj_fail_at(jj_error *err, jj_code code, size_t offset,
-                   const char *fmt, ...) {
-  jj_where w = {0, -1, NULL, offset, NULL, 0, -1};
-  va_list ap;
-  va_start(ap, fmt);
-  jj_vfail(err, code, offset == JJ_NO_OFFSET ? NULL : &w, fmt, ap);
-  va_end(ap);
-  return code;
-}
-
 /* Render input for a message.  Printable ASCII and valid multibyte UTF-8
 ** are shown as they are; everything else as \xHH, so a message is always
 ** valid, printable UTF-8 whatever the input was. */
@@ -168,27 +158,10 @@ char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote) {
   return out;
 }
 
-int jj_buf_reserve(jj_buf *b, size_t more) {
-  if (b->cap - b->len >= more) return 0;
-  if (more > SIZE_MAX / 2 - b->len) return -1;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap - b->len < more) cap *= 2;
-  char *p = realloc(b->p, cap);
-  if (!p) return -1;
-  b->p = p;
-  b->cap = cap;
-  return 0;
-}
-
-int jj_buf_append(jj_buf *b, const void *p, size_t n) {
-  if (jj_buf_reserve(b, n)) return -1;
-  if (n) memcpy(b->p + b->len, p, n);
-  b->len += n;
-  return 0;
-}
-
-void jj_buf_free(jj_buf *b) {
-  free(b->p);
-  b->p = NULL;
-  b->len = b->cap = 0;
+/* See internal.h: the value as a message quotes it. */
+const char *jj_show_value(char *out, const char *p, size_t len) {
+  if (len >= 2 && p[0] == '"') return jj_show(out, JJ_SHOW_CAP, p + 1, len - 2, 1);
+  if (len && p[0] == '[') return strcpy(out, "an array");
+  if (len && p[0] == '{') return strcpy(out, "an object");
+  return jj_show(out, JJ_SHOW_CAP, p, len, 0);
 }

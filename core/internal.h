@@ -3,17 +3,27 @@
 ** public API.  Names here start with jj_ like the public ones but are not
 ** exported in jalapenojson.h; tests reach them by including this header.
 **
-** Who implements what:
-**   error.c   error formatting, jj_code_name, jj_free, jj_buf
+** Who implements what, from the bottom up: each file calls only files
+** listed before it, so no two files call each other.
 **   num*.c    numbers (see num.h)
-**   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
+**   buf.c     jj_buf, the growable byte buffer
+**   types.c   the type table: letters, names, SQL types
 **   base64.c  base64 encode/decode
-**   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
+**   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
+**   error.c   error formatting, jj_code_name, jj_free, jj_show
 **   json.c    generic JSON scanning: whitespace, skipping a checked value
-**   schema.c  jj_schema
-**   reader.c  jj_parse, the header, jj_doc_*
-**   cursor.c  rows and value accessors
-**   writer.c  jj_writer
+**   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
+**   schema.c  jj_schema (its struct: schema.h)
+**   doc.c     jj_doc: the one constructor, errors at a place in it
+**             (its struct and the cursor's: doc.h)
+**   rowscan.c finding one row's values
+**   cursor.c  moving between rows
+**   value.c   reading values: the per-type accessors, jj_cursor_value
+**   validate.c jj_doc_rows, jj_doc_validate
+**   object.c  jj_cursor_object
+**   reader.c  jj_parse, the header
+**   writer.c  jj_writer: state, header, rows, errors (shared: writer.h)
+**   encode.c  jj_writer's values;  copy.c  jj_writer_copy*
 **   compress.c gzip/brotli streams;  file.c mmap reading, atomic writing
 */
 #ifndef JJ_INTERNAL_H
@@ -26,14 +36,19 @@
 #include "jalapenojson.h"
 #include "num.h"
 
+/* JJ_INLINE: inline even where the compiler would not, for a hot body that
+** two callers share (an accessor and jj_cursor_value): with two callers
+** gcc may keep one out-of-line copy, which costs the accessor a call. */
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define JJ_LIKELY(x) __builtin_expect(!!(x), 1)
 #define JJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define JJ_INLINE inline __attribute__((always_inline))
 #else
 #define JJ_PRINTF(fmt, args)
 #define JJ_LIKELY(x) (x)
 #define JJ_UNLIKELY(x) (x)
+#define JJ_INLINE inline
 #endif
 
 /* ---------------------------------------------------------------------- */
@@ -64,9 +79,6 @@ jj_code jj_fail(jj_error *err, jj_code code, const jj_where *where,
                 const char *fmt, ...) JJ_PRINTF(4, 5);
 jj_code jj_vfail(jj_error *err, jj_code code, const jj_where *where,
                  const char *fmt, va_list ap);
-/* Shorthand for errors with only a byte offset (or none). */
-jj_code jj_fail_at(jj_error *err, jj_code code, size_t offset,
-                   const char *fmt, ...) JJ_PRINTF(4, 5);
 /* Reset *err to JJ_OK (if err is not NULL). */
 void jj_error_clear(jj_error *err);
 
@@ -76,9 +88,25 @@ void jj_error_clear(jj_error *err);
 ** NUL-terminates; returns out. */
 char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote);
 #define JJ_SHOW_CAP 96
+/* Render a JSON value's text p[0..len) for a message: a string as its
+** contents in double quotes, an array or object as "an array"/"an object",
+** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
+const char *jj_show_value(char *out, const char *p, size_t len);
 
 /* ---------------------------------------------------------------------- */
-/* A growable byte buffer (error.c).  Owner frees p with free().           */
+/* Types (types.c; the public names are in jalapenojson.h)                 */
+/* ---------------------------------------------------------------------- */
+
+/* The JSON value a column of type t holds, in words, for "expected ..."
+** messages: "an integer", "a number", "a string", "a date string", ...
+** "?" for no type. */
+const char *jj_type_expect(jj_type t);
+/* The writer call that writes a value of type t ("jj_writer_date"), for
+** messages that tell the caller what to use.  "?" for no type. */
+const char *jj_type_writer(jj_type t);
+
+/* ---------------------------------------------------------------------- */
+/* A growable byte buffer (buf.c).  Owner frees p with free().             */
 /* ---------------------------------------------------------------------- */
 typedef struct jj_buf {
   char *p;
@@ -135,11 +163,6 @@ static inline uint64_t jj_special_mask(uint64_t w) {
   return (zq | zb | lt) & JJ_HIGHS;
 }
 
-/* Check the contents of a JSON string with no backslash: UTF-8 only (raw
-** control characters were already refused by jj_string_scan).  1 valid, 0
-** not, *bad as jj_utf8_valid. */
-#define jj_string_plain_valid(p, len, bad) jj_utf8_valid((p), (len), (bad))
-
 /* Append the JSON string for valid UTF-8 text p[0..len) to b, quotes
 ** included, escaping only '"', '\\' and U+0000-U+001F (\b \f \n \r \t,
 ** others \u00XX).  0 on success, -1 out of memory. */
@@ -173,6 +196,10 @@ static inline int jj_date_ok(const char *p, size_t n) {
   }
   return 1;
 }
+
+/* Days since 1970-01-01 of the date at p, which jj_date_ok has accepted
+** (chrono.c): the day count without checking again. */
+int32_t jj_date_days(const char *p);
 
 /* ---------------------------------------------------------------------- */
 /* Base64, standard alphabet with padding (base64.c)                       */

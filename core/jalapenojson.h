@@ -409,6 +409,99 @@ jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx,
                          jj_error *err);
 
 /* ===================================================================== */
+/* What each type is called                                               */
+/* ===================================================================== */
+
+/* Every type's letter and names come from one table (core/types.c), so the
+** reader, the writer, the messages and the SQLite extension spell them
+** alike.  Each function answers for every jj_type; for a value that is no
+** jj_type it returns 0 or NULL as said.  Strings are static. */
+
+/* The type's letter in a header's "types": 'i', 'f', 's', 'd', 't', 'b',
+** 'x'.  0 for JJ_TABLE (a nested table is an object there, not a letter)
+** and for anything that is no type. */
+char jj_type_letter(jj_type t);
+/* The scalar type whose letter is `letter`; 0 for any other value ('{'
+** and 0 included).  jj_type_from_letter(jj_type_letter(t)) == t for every
+** scalar type. */
+jj_type jj_type_from_letter(int letter);
+/* The type as messages name a column's type, with its article: "an
+** integer", "a float", "a text", "a date", "a timestamp", "a boolean", "a
+** bytes", "a nested table" (as in "column "x" is a date column").  NULL
+** for anything that is no type. */
+const char *jj_type_name(jj_type t);
+/* The SQL declared type of a column: "INTEGER", "REAL", "TEXT", "DATE",
+** "TIMESTAMP", "BOOLEAN", "BLOB"; "TEXT" for a nested table, which SQL
+** reads as its document's JSON text.  NULL for anything that is no type. */
+const char *jj_type_sql(jj_type t);
+/* The short name tools spell a type with (the SQLite extension's
+** "name:i" arguments and schema listings): the letter as a string for a
+** scalar type, "jj" for a nested table.  NULL for anything that is no
+** type. */
+const char *jj_type_short(jj_type t);
+/* The type whose short name is exactly p[0..len), or 0 (p may be NULL). */
+jj_type jj_type_from_short(const char *p, size_t len);
+
+/* ===================================================================== */
+/* One value of any type                                                  */
+/* ===================================================================== */
+
+/* A value of any column type, as jj_cursor_value reads it: `type` says
+** which member of `u` holds it.  What the pointers point to lives exactly
+** as long as with the per-type accessors: until the cursor moves to
+** another row or is freed (text without escapes points into the
+** document's bytes).  A nested table is the one thing the caller owns.
+** text, date and timestamp begin alike (p, then len), so u.text.p and
+** u.text.len are the text of a date or a timestamp too. */
+typedef struct jj_value {
+  jj_type type; /* the column's type, also when the value is null */
+  int is_null;  /* 1: the value is null and nothing in u is set */
+  union {
+    int64_t i; /* JJ_INT */
+    double f;  /* JJ_FLOAT; NaN and the infinities included */
+    int b;     /* JJ_BOOL: 1 true, 0 false */
+    struct {
+      const char *p; /* JJ_TEXT: valid UTF-8, not NUL-terminated, may
+                     ** contain U+0000 */
+      size_t len;
+    } text;
+    struct {
+      const char *p; /* JJ_DATE: its checked text "YYYY-MM-DD" (len 10) */
+      size_t len;
+      int32_t days;  /* days since 1970-01-01 (negative before) */
+    } date;
+    struct {
+      const char *p;   /* JJ_TIMESTAMP: its checked text, as written */
+      size_t len;
+      jj_timestamp ts; /* the same instant as numbers: UTC seconds, nanos,
+                       ** the written zone and fraction digits */
+    } timestamp;
+    struct {
+      const unsigned char *p; /* JJ_BYTES: the decoded bytes */
+      size_t len;
+    } bytes;
+    jj_doc *table; /* JJ_TABLE: a document of its own, as jj_cursor_table
+                   ** gives it (schema jj_schema_table(schema, col)).  The
+                   ** caller owns it: free it with jj_doc_free, before the
+                   ** parent document */
+  } u;
+} jj_value;
+
+/* Read column `col` of the cursor's row, whatever its type, into *out.
+** Returns as the accessors do: 1 the value is in out->u; 0 null
+** (out->is_null set); -1 error (*err filled, *out unspecified).  out->type
+** is the column's type whenever 1 or 0 is returned.  The value is checked
+** exactly as the accessor of its type checks it, and an error for a bad
+** value is that accessor's error, to the letter (jj_cursor_text's for a
+** text column, jj_cursor_date's for a date, ...); only a call that cannot
+** read (no cursor, not on a row, column out of range) names
+** jj_cursor_value.  Costs: a timestamp is parsed once for its text and its
+** numbers; a date costs its day count more than jj_cursor_text; a nested
+** table allocates a document as jj_cursor_table does.  Where the type is
+** known, the per-type accessor is the fastest read.  err may be NULL. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err);
+
+/* ===================================================================== */
 /* Calendar helpers (used by reader and writer, handy for callers)        */
 /* ===================================================================== */
 

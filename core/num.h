@@ -24,6 +24,16 @@
 #endif
 #endif
 
+/* Inline even where the compiler would not: the float accessor and
+** jj_cursor_value both read floats through jj_num_short_double_in below, and
+** with two callers gcc may keep one out-of-line copy, a call that costs about
+** as much as the number takes to read. */
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_NUM_INLINE inline __attribute__((always_inline))
+#else
+#define JJ_NUM_INLINE inline
+#endif
+
 /* Result codes of the number parsers. */
 enum {
   JJ_NUM_OK = 0,
@@ -58,7 +68,7 @@ int jj_num_parse_double(const char *p, size_t len, double *out);
 
 #if JJ_SWAR
 /* True if all 8 bytes of v are ASCII digits: high nibbles are 3 and adding 6
-** does not carry out (numparse.c's digit runs and jj_num_short_double
+** does not carry out (numparse.c's digit runs and jj_num_short_double_in
 ** below). */
 static inline int jj_num_is_8digits(uint64_t v) {
   return ((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
@@ -79,8 +89,11 @@ static inline uint32_t jj_num_8digits(uint64_t v) {
 #endif
 
 /* jj_num_short_double_in on a copy of p[0..len) with room around it (for a
-** number too near an edge of the bytes the caller may read; numparse.c). */
-int jj_num_short_double_padded(const char *p, size_t len, double *out);
+** number too near an edge of the bytes the caller may read); defined below.
+** Inline like the function that calls it, so that this header needs nothing
+** from numparse.c. */
+static inline int jj_num_short_double_padded(const char *p, size_t len,
+                                             double *out);
 
 /* The most common float, inline and nearly without branches that depend on the
 ** digits: -?(0|[1-9][0-9]{0,7})(\.[0-9]{1,8})? ("19.99", "-0.5", "42").  The
@@ -93,9 +106,9 @@ int jj_num_short_double_padded(const char *p, size_t len, double *out);
 ** edges jj_num_short_double_padded works on a copy). Returns 1 with *out set,
 ** or 0 (out untouched) for anything else, which the caller passes to
 ** jj_num_parse_double. */
-static inline int jj_num_short_double_in(const char *p, size_t len,
-                                         const char *lo, const char *hi,
-                                         double *out) {
+static JJ_NUM_INLINE int jj_num_short_double_in(const char *p, size_t len,
+                                                const char *lo, const char *hi,
+                                                double *out) {
 #if JJ_SWAR && (defined(__GNUC__) || defined(__clang__)) &&               \
     defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && \
     DBL_MANT_DIG == 53
@@ -187,9 +200,15 @@ static inline int jj_num_short_double_in(const char *p, size_t len,
 #endif
 }
 
-/* jj_num_short_double_in when nothing around p[0..len) may be read. */
-static inline int jj_num_short_double(const char *p, size_t len, double *out) {
-  return jj_num_short_double_in(p, len, p, p + len, out);
+/* The number in the middle of a buffer of spaces, so that the 8-byte words the
+** inline path reads stay inside it.  Longer numbers are not short: 0. */
+static inline int jj_num_short_double_padded(const char *p, size_t len,
+                                             double *out) {
+  char pad[48];
+  if (len > 18) return 0;
+  memset(pad, ' ', sizeof pad);
+  memcpy(pad + 16, p, len);
+  return jj_num_short_double_in(pad + 16, len, pad, pad + sizeof pad, out);
 }
 
 /* Write the shortest decimal that reads back (round-to-nearest-even) to exactly

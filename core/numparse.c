@@ -67,17 +67,6 @@ static inline uint64_t load8(const char *p) {
 
 #endif
 
-/* See num.h: the number in the middle of a buffer of spaces, so that the 8-byte
-** words the inline path reads stay inside it.  Longer numbers are not short:
-** 0. */
-int jj_num_short_double_padded(const char *p, size_t len, double *out) {
-  char pad[48];
-  if (len > 18) return 0;
-  memset(pad, ' ', sizeof pad);
-  memcpy(pad + 16, p, len);
-  return jj_num_short_double_in(pad + 16, len, pad, pad + sizeof pad, out);
-}
-
 /* Accumulate a run of digits at *ps into *w (mod 2^64) and advance *ps past
 ** it. */
 static inline void scan_digits(const char **ps, const char *end, uint64_t *w) {
@@ -289,10 +278,6 @@ static uint64_t eisel_lemire(uint64_t w, int q, uint64_t *trunc) {
   int base = jj_log2_pow10(q) - lz + 1012;
   uint64_t lo, hi = jj_mul64(wn, t[0], &lo);
   uint64_t r = round_top(hi, lo, base, 0, 0, 0, 0, trunc);
-/* test builds only: every case goes to the exact fallback */
-#ifdef JJ_NUM_TEST_EXACT
-  return UNDECIDED;
-#endif
   if (r != UNDECIDED) return r;
   uint64_t l_lo, l_hi = jj_mul64(wn, t[1], &l_lo);
   lo += l_hi;

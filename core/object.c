@@ -6,8 +6,8 @@
 **    "items":[{"sku":"a","qty":2}],"note":null}
 **
 ** Compact (no whitespace), keys are the column names escaped, values as
-** jalapenojson.h documents.  Everything goes through the public cursor
-** accessors, so every value is checked exactly as a reader would.
+** jalapenojson.h documents.  Every value is read by jj_cursor_value, so it
+** is checked exactly as a reader's accessor would check it.
 **
 ** The object collects in the cursor's buffer (doc.h: reused for every row,
 ** freed with the cursor) and goes to the sink in one call once every value
@@ -53,15 +53,12 @@ static jj_code put_escaped(out *o, const char *p, size_t n, jj_error *err) {
 
 static jj_code put_row(jj_cursor *c, out *o, jj_error *err);
 
-/* A nested table as an array of objects. */
-static jj_code put_table(jj_cursor *c, size_t col, out *o, jj_error *err) {
-  jj_doc *sub = NULL;
-  int r = jj_cursor_table(c, col, &sub, err);
-  if (r <= 0) return r < 0 ? err->code : put(o, "null", 4, err);
+/* A nested table as an array of objects; frees the table. */
+static jj_code put_table(jj_doc *sub, out *o, jj_error *err) {
   jj_cursor *sc = jj_cursor_new(sub, err);
   jj_code code = sc ? put(o, "[", 1, err) : err->code;
   for (int first = 1; !code; first = 0) {
-    r = jj_cursor_next(sc, err);
+    int r = jj_cursor_next(sc, err);
     if (r < 0) code = err->code;
     if (r <= 0) break;
     if (!first) code = put(o, ",", 1, err);
@@ -73,61 +70,39 @@ static jj_code put_table(jj_cursor *c, size_t col, out *o, jj_error *err) {
   return code;
 }
 
-/* One value of column col (type t); 0 from an accessor means null. */
-static jj_code put_value(jj_cursor *c, size_t col, jj_type t, out *o,
-                         jj_error *err) {
+/* Bytes as base64 text in quotes, encoded straight into the buffer. */
+static jj_code put_base64(out *o, const unsigned char *p, size_t len, jj_error *err) {
+  if (len > SIZE_MAX / 2 || jj_buf_reserve(o->b, JJ_BASE64_LEN(len) + 2))
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+  char *d = o->b->p + o->b->len;
+  *d++ = '"';
+  d += jj_base64_encode(p, len, d);
+  *d++ = '"';
+  o->b->len = (size_t)(d - o->b->p);
+  return JJ_OK;
+}
+
+/* One value of column col, read and checked by jj_cursor_value. */
+static jj_code put_value(jj_cursor *c, size_t col, out *o, jj_error *err) {
   char num[32];
-  int r;
-  switch (t) {
-    case JJ_INT: {
-      int64_t v;
-      r = jj_cursor_int(c, col, &v, err);
-      if (r > 0) return put(o, num, jj_num_format_int64(v, num), err);
-      break;
-    }
-    case JJ_FLOAT: {
-      double v;
-      r = jj_cursor_double(c, col, &v, err);
-      if (r > 0 && isnan(v)) return put(o, "\"NaN\"", 5, err);
-      if (r > 0 && isinf(v))
-        return v > 0 ? put(o, "\"Infinity\"", 10, err)
-                     : put(o, "\"-Infinity\"", 11, err);
-      if (r > 0) return put(o, num, jj_num_format_double(v, num), err);
-      break;
-    }
-    case JJ_BOOL: {
-      int v;
-      r = jj_cursor_bool(c, col, &v, err);
-      if (r > 0) return v ? put(o, "true", 4, err) : put(o, "false", 5, err);
-      break;
-    }
-    case JJ_BYTES: {
-      const unsigned char *p;
-      size_t len;
-      r = jj_cursor_bytes(c, col, &p, &len, err);
-      if (r > 0) {
-        if (len > SIZE_MAX / 2 || jj_buf_reserve(o->b, JJ_BASE64_LEN(len) + 2))
-          return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
-        char *d = o->b->p + o->b->len;
-        *d++ = '"';
-        d += jj_base64_encode(p, len, d);
-        *d++ = '"';
-        o->b->len = (size_t)(d - o->b->p);
-        return JJ_OK;
-      }
-      break;
-    }
-    case JJ_TABLE:
-      return put_table(c, col, o, err);
-    default: { /* text, date, timestamp */
-      const char *p;
-      size_t len;
-      r = jj_cursor_text(c, col, &p, &len, err);
-      if (r > 0) return put_escaped(o, p, len, err);
-      break;
-    }
+  jj_value v;
+  int r = jj_cursor_value(c, col, &v, err);
+  if (r <= 0) return r < 0 ? err->code : put(o, "null", 4, err);
+  switch (v.type) {
+    case JJ_INT: return put(o, num, jj_num_format_int64(v.u.i, num), err);
+    case JJ_FLOAT:
+      if (isnan(v.u.f)) return put(o, "\"NaN\"", 5, err);
+      if (isinf(v.u.f))
+        return v.u.f > 0 ? put(o, "\"Infinity\"", 10, err) : put(o, "\"-Infinity\"", 11, err);
+      return put(o, num, jj_num_format_double(v.u.f, num), err);
+    case JJ_TEXT: return put_escaped(o, v.u.text.p, v.u.text.len, err);
+    case JJ_DATE: return put_escaped(o, v.u.date.p, v.u.date.len, err);
+    case JJ_TIMESTAMP: return put_escaped(o, v.u.timestamp.p, v.u.timestamp.len, err);
+    case JJ_BOOL: return v.u.b ? put(o, "true", 4, err) : put(o, "false", 5, err);
+    case JJ_BYTES: return put_base64(o, v.u.bytes.p, v.u.bytes.len, err);
+    case JJ_TABLE: return put_table(v.u.table, o, err);
   }
-  return r < 0 ? err->code : put(o, "null", 4, err);
+  return JJ_OK; /* no other type: jj_cursor_value refused it */
 }
 
 /* {"name":value,...} for the cursor's row. */
@@ -141,7 +116,7 @@ static jj_code put_row(jj_cursor *c, out *o, jj_error *err) {
     if (col) code = put(o, ",", 1, err);
     if (!code) code = put_escaped(o, name, len, err);
     if (!code) code = put(o, ":", 1, err);
-    if (!code) code = put_value(c, col, jj_schema_type(s, col), o, err);
+    if (!code) code = put_value(c, col, o, err);
   }
   return code ? code : put(o, "}", 1, err);
 }

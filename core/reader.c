@@ -1,6 +1,7 @@
 /*
-** reader.c — jj_parse: read and check the header of a document, and the
-** jj_doc_* functions.  Rows are left to cursors (cursor.c).
+** reader.c — jj_parse: read and check the header of a document.  The
+** document itself is doc.c's; rows are left to cursors (cursor.c), and
+** JJ_PARSE_VALIDATE to jj_doc_validate (validate.c).
 **
 ** The header, in the order it must appear (any JSON whitespace between):
 **   {"jalapenojson":1,"columns":[names],"types":[types], other keys ...,
@@ -10,7 +11,6 @@
 ** the byte where it was found: `byte 17: duplicate column name "id"`.
 */
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "doc.h"
@@ -33,14 +33,6 @@ typedef struct hname {
   size_t off;  /* its decoded bytes in the level's name buffer */
   size_t len;
 } hname;
-
-/* See doc.h: the value as a message quotes it. */
-const char *jj_show_value(char *out, const char *p, size_t len) {
-  if (len >= 2 && p[0] == '"') return jj_show(out, JJ_SHOW_CAP, p + 1, len - 2, 1);
-  if (len && p[0] == '[') return strcpy(out, "an array");
-  if (len && p[0] == '{') return strcpy(out, "an object");
-  return jj_show(out, JJ_SHOW_CAP, p, len, 0);
-}
 
 /* Fail with `byte N: ...` where N is the offset of `at`. */
 static jj_code h_fail(hdr *h, jj_code code, const char *at, const char *fmt,
@@ -251,12 +243,12 @@ static int h_types(hdr *h, jj_schema *s, const char *namebuf,
       const char *why;
       if (*v == '"' && (size_t)(q - v) - 2 <= sizeof letter)
         n = jj_string_decode(v + 1, (size_t)(q - v) - 2, letter, &bad, &code, &why);
-      if (*v != '"' || n != 1 || !strchr("ifsdtbx", letter[0]) || !letter[0])
+      type = *v == '"' && n == 1 ? jj_type_from_letter((unsigned char)letter[0]) : (jj_type)0;
+      if (!type)
         return h_fail(h, JJ_ERR_SCHEMA, v, "unknown type %s for column %s",
                       jj_show_value(shown, v, (size_t)(q - v)),
                       jj_show(shown + JJ_SHOW_CAP / 2, JJ_SHOW_CAP / 2,
                               namebuf + hn->off, hn->len, 1)), -1;
-      type = (jj_type)letter[0];
       h->p = q;
     }
     jj_error e;
@@ -377,20 +369,8 @@ jj_doc *jj_parse_opts(const char *data, size_t len, unsigned flags,
     jj_fail(err, JJ_ERR_USAGE, NULL, "jj_parse needs the document's bytes");
     return NULL;
   }
-  jj_doc *doc = calloc(1, sizeof *doc);
-  if (!doc || !(doc->own_schema = jj_schema_new())) {
-    free(doc);
-    jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
-    return NULL;
-  }
-  doc->base = doc->begin = data;
-  doc->end = data + len;
-  doc->schema = doc->own_schema;
-  doc->count = -1;
-  doc->count_at = JJ_NO_OFFSET;
-  doc->max_depth = h.max_depth;
-  doc->total = -1;
-  doc->outer_column = -1;
+  jj_doc *doc = jj_doc_new(NULL, 0, 0, data, data + len, h.max_depth, err);
+  if (!doc) return NULL;
 
   if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
     h_fail(&h, JJ_ERR_SYNTAX, data, "a byte order mark is not allowed");
@@ -439,100 +419,4 @@ fail:
 /* jj_parse_opts with no flags and the default depth. */
 jj_doc *jj_parse(const char *data, size_t len, jj_error *err) {
   return jj_parse_opts(data, len, 0, 0, err);
-}
-
-/* Frees what the document owns: its schema (top level), row index and
-** path; never the bytes. */
-void jj_doc_free(jj_doc *doc) {
-  if (!doc) return;
-  jj_schema_free(doc->own_schema);
-  free(doc->index);
-  free(doc->path);
-  free(doc);
-}
-
-/* Accessors: the document owns (or, nested, borrows) what they return. */
-const jj_schema *jj_doc_schema(const jj_doc *doc) { return doc ? doc->schema : NULL; }
-
-int64_t jj_doc_declared_count(const jj_doc *doc) { return doc ? doc->count : -1; }
-
-const char *jj_doc_bytes(const jj_doc *doc, size_t *len) {
-  if (!doc) return NULL;
-  if (len) *len = (size_t)(doc->end - doc->begin);
-  return doc->begin;
-}
-
-/* Scan the rows' structure to the end once (a private cursor starting at
-** the last row already known), then answer from doc->total. */
-int64_t jj_doc_rows(jj_doc *doc, jj_error *err) {
-  jj_error_clear(err);
-  if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document"), -1;
-  if (doc->total >= 0) return doc->total;
-  jj_cursor *c = jj_cursor_new(doc, err);
-  if (!c) return -1;
-  int rc = jj_cursor_seek(c, INT64_MAX, err);
-  jj_cursor_free(c);
-  return rc < 0 ? -1 : doc->total;
-}
-
-/* Read value `col` of c's row with the accessor of its type; nested tables
-** are validated recursively. */
-static jj_code validate_value(jj_cursor *c, size_t col, jj_type type,
-                              jj_error *err) {
-  union {
-    int64_t i;
-    double f;
-    int b;
-    int32_t d;
-    jj_timestamp t;
-  } u;
-  const char *p;
-  const unsigned char *bp;
-  size_t n;
-  jj_doc *t;
-  int rc;
-  switch (type) {
-    case JJ_INT: rc = jj_cursor_int(c, col, &u.i, err); break;
-    case JJ_FLOAT: rc = jj_cursor_double(c, col, &u.f, err); break;
-    case JJ_TEXT: rc = jj_cursor_text(c, col, &p, &n, err); break;
-    case JJ_DATE: rc = jj_cursor_date(c, col, &u.d, err); break;
-    case JJ_TIMESTAMP: rc = jj_cursor_timestamp(c, col, &u.t, err); break;
-    case JJ_BOOL: rc = jj_cursor_bool(c, col, &u.b, err); break;
-    case JJ_BYTES: rc = jj_cursor_bytes(c, col, &bp, &n, err); break;
-    case JJ_TABLE:
-      rc = jj_cursor_table(c, col, &t, err);
-      if (rc == 1) {
-        jj_code code = jj_doc_validate(t, err);
-        jj_doc_free(t);
-        return code;
-      }
-      break;
-    default: rc = -1; jj_fail(err, JJ_ERR_USAGE, NULL, "unknown column type"); break;
-  }
-  return rc < 0 ? (err ? err->code : JJ_ERR_USAGE) : JJ_OK;
-}
-
-/* Every row, every value, the end and "count": a private cursor reads it
-** all and the first error is returned. */
-jj_code jj_doc_validate(jj_doc *doc, jj_error *err) {
-  jj_error local;
-  if (!err) err = &local;
-  jj_error_clear(err);
-  if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document");
-  jj_cursor *c = jj_cursor_new(doc, err);
-  if (!c) return err->code;
-  size_t ncol = doc->schema->n;
-  const jj_col *cols = doc->schema->cols;
-  int rc;
-  jj_code code = JJ_OK;
-  while (code == JJ_OK && (rc = jj_cursor_next(c, err)) != 0) {
-    if (rc < 0) {
-      code = err->code;
-      break;
-    }
-    for (size_t i = 0; i < ncol && code == JJ_OK; i++)
-      code = validate_value(c, i, cols[i].type, err);
-  }
-  jj_cursor_free(c);
-  return code;
 }

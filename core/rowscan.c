@@ -2,8 +2,8 @@
 ** rowscan.c — finding the values of one row: where each starts and ends,
 ** checked for structure (JSON syntax of strings, literals and nested
 ** values, the run of a number, the value count), nothing converted and
-** nothing allocated.  cursor.c moves between rows and reads values; this
-** file is its inner loop, the reader's hottest code.
+** nothing allocated.  cursor.c moves between rows and value.c reads
+** values; this file is the cursor's inner loop, the reader's hottest code.
 **
 ** Two ways, one answer:
 **   - scan_row_with, the reference: value by value, the first byte says
@@ -211,6 +211,8 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
       v[i].p = s;
       v[i].n = (size_t)(p - s);
     } else switch (kind) {
+      /* The three literals are spelled out alike on purpose: each compare
+      ** has a constant length, so it is one load and one test. */
       case V_NULL:
         if (end - p < 4 || memcmp(p, "null", 4) != 0) goto bad_value;
         p += 4;

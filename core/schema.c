@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc.h"
+#include "schema.h"
 
 /* FNV-1a over the name's bytes: cheap and good enough for column names. */
 static uint32_t name_hash(const char *p, size_t len) {
@@ -114,10 +114,7 @@ jj_code jj_schema_add(jj_schema *s, const char *name, size_t len, jj_type type,
   jj_code rc = JJ_OK;
   if (!s || (!name && len)) {
     rc = jj_fail(err, JJ_ERR_USAGE, NULL, "jj_schema_add needs a schema and a name");
-  } else if (type == JJ_TABLE ? !table
-             : !(type == JJ_INT || type == JJ_FLOAT || type == JJ_TEXT ||
-                 type == JJ_DATE || type == JJ_TIMESTAMP || type == JJ_BOOL ||
-                 type == JJ_BYTES)) {
+  } else if (type == JJ_TABLE ? !table : !jj_type_letter(type)) {
     rc = type == JJ_TABLE
              ? jj_fail(err, JJ_ERR_USAGE, NULL,
                        "a nested table column needs its schema")
@@ -210,7 +207,7 @@ static int schema_json(jj_buf *b, const jj_schema *s) {
     if (s->cols[i].type == JJ_TABLE) {
       if (schema_json(b, s->cols[i].table)) return -1;
     } else {
-      char t[3] = {'"', (char)s->cols[i].type, '"'};
+      char t[3] = {'"', jj_type_letter(s->cols[i].type), '"'};
       if (jj_buf_append(b, t, 3)) return -1;
     }
   }

@@ -6,7 +6,10 @@
 ** Files:
 **   jalapenojson.c  the entry point: registration only
 **   util.c          the helpers declared here: errors, buffer, type names
-**   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc
+**   settings.c      per-connection settings (jj_max_size), interrupt polling
+**   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
+**                   or only its header
+**   typed.c         the typed form's options, declaration, shape messages
 **   vtab.c          the jj_open module (record form and typed tables)
 **   schema_vtab.c   the jj_schema table-valued function
 **   group.c         the jj_group aggregate
@@ -62,11 +65,68 @@ int jjx_vtab_take(sqlite3_vtab *vtab, char *msg, int rc);
 int jjx_rc(jj_code code);
 
 /* ---------------------------------------------------------------------- */
-/* Sources                                                                 */
+/* Per-connection settings (settings.c)                                    */
 /* ---------------------------------------------------------------------- */
 
-/* Default decompression limit (max_size): 4 GiB. */
-#define JJX_DEFAULT_MAX_SIZE ((uint64_t)4 << 30)
+/* The default of jj_max_size(): the most document bytes a scan holds (a
+** file read, a BLOB copied or anything decompressed), 1 GiB. */
+#define JJX_DEFAULT_MAX_SIZE ((uint64_t)1 << 30)
+/* Connecting a typed table and jj_schema read only a document's header:
+** the first JJX_HEADER_FIRST bytes, doubled until the header is complete,
+** at most JJX_HEADER_LIMIT bytes (decompressed), whatever the options. */
+#define JJX_HEADER_FIRST ((size_t)4096)
+#define JJX_HEADER_LIMIT ((size_t)1 << 20)
+
+/* What one connection's registrations share (their pAux / user data).
+** Allocated by the entry point; every registration holds a reference and
+** releases it in its destructor, the last one frees it, so the settings
+** live as long as any module, table or function that can see them. */
+typedef struct jjx_settings {
+  int refs;          /* registrations holding it (changed under the db mutex) */
+  uint64_t max_size; /* jj_max_size(): 0 means no limit */
+} jjx_settings;
+
+jjx_settings *jjx_settings_new(void);
+/* Take / drop a reference; the destructor passed to SQLite is unref. */
+void *jjx_settings_ref(jjx_settings *s);
+void jjx_settings_unref(void *s);
+/* jj_max_size([N]), SQLITE_DIRECTONLY. */
+void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* Interrupt polling for long reads: a jj_interrupt callback that reports
+** sqlite3_interrupt() on the connection.  With SQLite >= 3.41 (headers and
+** library) it asks sqlite3_is_interrupted(); before that it steps a
+** prepared "SELECT 1" on the same connection, which fails with
+** SQLITE_INTERRUPT while the connection is interrupted (the flag is not
+** cleared while the calling statement is still running).  The statement
+** lives only from jjx_poll_begin to jjx_poll_end: one left prepared would
+** keep sqlite3_close() from closing the connection. */
+typedef struct jjx_poll {
+  sqlite3 *db;         /* NULL: never interrupted */
+  sqlite3_stmt *probe; /* the fallback's statement, or NULL */
+  int native;          /* 1: sqlite3_is_interrupted is there */
+} jjx_poll;
+void jjx_poll_begin(jjx_poll *p, sqlite3 *db);
+int jjx_poll_check(void *poll); /* the jj_interrupt callback */
+void jjx_poll_end(jjx_poll *p);
+
+/* ---------------------------------------------------------------------- */
+/* Sources (source.c)                                                      */
+/* ---------------------------------------------------------------------- */
+
+/* How a scan opens a SOURCE. */
+typedef struct jjx_limits {
+  uint64_t max_size;    /* the most document bytes to hold; 0: no limit */
+  int by_option;        /* max_size is the typed table's own option (it
+                        ** only lowers jj_max_size()), for messages */
+  unsigned parse_flags; /* jj_parse_opts flags (JJ_PARSE_VALIDATE) */
+  unsigned file_flags;  /* jj_file_opts flags (JJ_FILE_MMAP) */
+  sqlite3 *db;          /* poll this connection's interrupt; NULL: none */
+} jjx_limits;
+
+/* The smaller of a table's max_size option and the connection's limit, 0
+** standing for "none" in both. */
+uint64_t jjx_min_limit(uint64_t option, uint64_t connection);
 
 /* An open SOURCE: the bytes of one document and the document reading them.
 ** All fields are owned by the source and released by jjx_source_close;
@@ -74,7 +134,7 @@ int jjx_rc(jj_code code);
 typedef struct jjx_source {
   char *label;      /* "blob", or the path as the user wrote it; sqlite3_free */
   int is_file;      /* file: `file` is open (jj_file_close) */
-  jj_file file;     /* the mapped or decompressed file */
+  jj_file file;     /* the file read (or mapped, or decompressed) */
   char *heap;       /* bytes we own (a copy of the argument, or the
                     ** decompressed blob); sqlite3_free */
   const char *data; /* the document bytes: file.data, heap */
@@ -82,23 +142,61 @@ typedef struct jjx_source {
   jj_doc *doc;      /* reads data; jj_doc_free; NULL for a NULL source */
 } jjx_source;
 
-/* Open a SOURCE given as an SQL value: BLOB = document bytes (gzip by its
-** magic, brotli tried when the bytes are not JSON), TEXT starting with '{'
-** after whitespace = document, other TEXT = file path (jj_file_open: mmap,
-** gzip by magic, brotli by a .br name), NULL = no document (s->doc stays
-** NULL, SQLITE_OK).  A BLOB or TEXT argument is copied once: SQLite promises
-** an argument only for the duration of the call that received it.
-** `flags` go to jj_parse_opts (JJ_PARSE_VALIDATE).  On error returns an
-** SQLite code with *pzErr set to "<label>: <core message>" (sqlite3_free)
+/* A SOURCE as the CREATE VIRTUAL TABLE argument wrote it, kept by the
+** typed table so that the document itself is read only by a scan. */
+enum { JJX_DECL_PATH = 1, JJX_DECL_TEXT, JJX_DECL_BLOB };
+typedef struct jjx_decl {
+  int kind;    /* JJX_DECL_*: a file name, a document, a BLOB literal */
+  char *label; /* the path, or "blob"; sqlite3_free */
+  char *bytes; /* TEXT, BLOB: the literal's bytes; sqlite3_free */
+  size_t len;
+} jjx_decl;
+
+/* A document's header, read without its rows. */
+typedef struct jjx_header {
+  jj_schema *schema; /* a copy (jj_schema_free); NULL for a NULL source */
+  int64_t count;     /* the header's "count", or -1 */
+  int64_t est_rows;  /* the count, else an estimate from the size */
+  char *label;       /* as jjx_source.label */
+  int is_file;
+} jjx_header;
+
+/* Open a SOURCE given as an SQL value, completely, within *lim: BLOB =
+** document bytes (gzip by its magic, brotli tried when the bytes are not
+** JSON), TEXT starting with '{' after whitespace = document, other TEXT =
+** file path (a regular file only: jj_file_open_opts reads it, gzip by magic,
+** brotli by a .br name), NULL = no document (s->doc stays NULL,
+** SQLITE_OK).  A BLOB or TEXT argument is copied once (or decompressed):
+** SQLite promises an argument only for the duration of the call that
+** received it.  On error returns an SQLite code with *pzErr set to
+** "<label>: <message>" (sqlite3_free; "interrupted" with SQLITE_INTERRUPT)
 ** and the source closed. */
-int jjx_source_open_value(jjx_source *s, sqlite3_value *v, uint64_t max_size,
-                          unsigned flags, char **pzErr);
-/* The same for a SOURCE given as text (a CREATE VIRTUAL TABLE argument
-** after dequoting): a document if it starts with '{', else a path. */
-int jjx_source_open_text(jjx_source *s, const char *text, size_t len,
-                         uint64_t max_size, unsigned flags, char **pzErr);
+int jjx_source_open_value(jjx_source *s, sqlite3_value *v,
+                          const jjx_limits *lim, char **pzErr);
+/* The same for a typed table's declared SOURCE. */
+int jjx_source_open_decl(jjx_source *s, const jjx_decl *d,
+                         const jjx_limits *lim, char **pzErr);
 /* Release everything the source owns; the struct is zeroed. */
 void jjx_source_close(jjx_source *s);
+
+/* Read only the header of a SOURCE: a file or compressed bytes are read
+** (decompressed) JJX_HEADER_FIRST bytes at first, doubling until jj_parse
+** succeeds, up to JJX_HEADER_LIMIT; nothing blocks (regular files only) and
+** the rows are never looked at.  Errors as jjx_source_open_value. */
+int jjx_header_value(jjx_header *h, sqlite3_value *v, char **pzErr);
+int jjx_header_decl(jjx_header *h, const jjx_decl *d, char **pzErr);
+void jjx_header_free(jjx_header *h);
+
+/* Parse a CREATE VIRTUAL TABLE SOURCE argument z[0..n) as written (trimmed):
+** x'hex' is a BLOB literal, a quoted string is dequoted, a bare word is
+** taken as it is; the text is a document when it starts with '{', else a
+** file name.  SQLITE_OK, or an error with *pzErr set. */
+int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr);
+void jjx_decl_free(jjx_decl *d);
+
+/* Remove SQL quoting ('x', "x", [x], `x`) from z[0..n), into a new string
+** (sqlite3_free).  Unquoted text is copied as it is. */
+char *jjx_dequote(const char *z, size_t n);
 
 /* An estimate of the rows in a document of `bytes` bytes when its header has
 ** no "count": about 60 bytes a row, at least 1. */
@@ -107,6 +205,39 @@ int64_t jjx_estimate_rows(uint64_t bytes);
 ** argument): the declared count is not read (that would open the file);
 ** a path's size comes from stat().  -1 when unknown. */
 int64_t jjx_estimate_value(sqlite3_value *v);
+
+/* Append p[0..len) to a message as a short excerpt: in double quotes, at
+** most 40 bytes, printable ASCII and valid UTF-8 as they are, '"' and '\'
+** escaped, every other byte as \xNN, "..." when cut.  Text that came from
+** a document or a file never reaches a message any other way. */
+void jjx_show(sqlite3_str *out, const char *p, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* The typed form's arguments, declaration and shape (typed.c)             */
+/* ---------------------------------------------------------------------- */
+
+typedef struct jjx_options {
+  uint64_t max_size; /* 0: no limit of the table's own */
+  int validate;      /* check every value when the document is opened */
+  int mmap;          /* map the declared plain file instead of reading it */
+} jjx_options;
+
+/* Trim SQL whitespace from both ends of z[0..*n). */
+const char *jjx_trim(const char *z, size_t *n);
+/* Parse argv[0..argc) ("key=value") into *o.  SQLITE_OK, or SQLITE_ERROR
+** with *pzErr set (sqlite3_free). */
+int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
+                      char **pzErr);
+/* The CREATE TABLE statement for a document's schema (sqlite3_free), or
+** NULL with *pzErr set (NULL too when out of memory): names SQL cannot
+** tell apart, or more columns than max_columns (SQLITE_LIMIT_COLUMN) with
+** the hidden source column. */
+char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
+                      char **pzErr);
+/* "<label>: <what>column 2 differs: declared "user" s, found "joined" d"
+** for schemas that differ (sqlite3_free; NULL when out of memory). */
+char *jjx_shape_error(const char *label, const char *what,
+                      const jj_schema *want, const jj_schema *got);
 
 /* ---------------------------------------------------------------------- */
 /* Types                                                                   */

@@ -17,6 +17,13 @@
 ** value stops the query at its row: names, explicit types (dates and
 ** timestamps with the core's calendar), storage classes that do not mix.
 ** Rows are counted from 1 in the order xStep sees them.
+**
+** The document must fit SQLite's length limit (SQLITE_LIMIT_LENGTH): xStep
+** keeps a lower bound of its size and stops as soon as that is over the
+** limit, and xFinal stops writing at the limit, so an oversized result
+** fails early and says so instead of building gigabytes first.  SQLite
+** allows a function at most 127 arguments (SQLITE_MAX_FUNCTION_ARG), so
+** jj_group takes at most 63 columns.
 */
 #include <string.h>
 
@@ -50,6 +57,7 @@ typedef struct group_ctx {
   group_col *cols;     /* ncol entries; sqlite3_free */
   jjx_buf values;      /* the buffered values, row by row */
   size_t limit;        /* SQLITE_LIMIT_LENGTH, read at the first row */
+  uint64_t min_len;    /* the document is at least this long */
 } group_ctx;
 
 /* ---------------------------------------------------------------------- */
@@ -66,9 +74,9 @@ static const char *class_name(int t) {
   return "NULL";
 }
 
-/* A value as a message shows it: numbers as SQL writes them, text in
-** double quotes (escaped, cut after 40 bytes), a blob as x'hex' (cut after
-** 16 bytes).  sqlite3_free; NULL when out of memory. */
+/* A value as a message shows it: numbers as SQL writes them, text as
+** jjx_show quotes it (escaped, cut after 40 bytes), a blob as x'hex' (cut
+** after 16 bytes).  sqlite3_free; NULL when out of memory. */
 static char *show_value(sqlite3_value *v) {
   sqlite3_str *s = sqlite3_str_new(NULL);
   switch (sqlite3_value_type(v)) {
@@ -79,19 +87,8 @@ static char *show_value(sqlite3_value *v) {
       sqlite3_str_appendf(s, "%!.15g", sqlite3_value_double(v));
       break;
     case SQLITE_TEXT: {
-      const unsigned char *p = sqlite3_value_text(v);
-      int n = sqlite3_value_bytes(v);
-      sqlite3_str_appendchar(s, 1, '"');
-      for (int i = 0; p && i < n && i < 40; i++) {
-        if (p[i] == '"' || p[i] == '\\')
-          sqlite3_str_appendf(s, "\\%c", p[i]);
-        else if (p[i] < 0x20 || p[i] == 0x7f)
-          sqlite3_str_appendf(s, "\\x%02x", p[i]);
-        else
-          sqlite3_str_appendchar(s, 1, (char)p[i]);
-      }
-      sqlite3_str_appendchar(s, 1, '"');
-      if (n > 40) sqlite3_str_appendall(s, "...");
+      const char *p = (const char *)sqlite3_value_text(v);
+      jjx_show(s, p ? p : "", p ? (size_t)sqlite3_value_bytes(v) : 0);
       break;
     }
     case SQLITE_BLOB: {
@@ -107,6 +104,30 @@ static char *show_value(sqlite3_value *v) {
       sqlite3_str_appendall(s, "NULL");
   }
   return sqlite3_str_finish(s);
+}
+
+/* Fail the aggregate: the document would not fit in an SQLite value. */
+static void fail_length(sqlite3_context *ctx, group_ctx *g) {
+  jjx_ctx_err(ctx, "jj_group: the document would be more than %lld bytes, "
+                   "SQLite's length limit (SQLITE_LIMIT_LENGTH)",
+              (long long)g->limit);
+  g->failed = 1;
+}
+
+/* The fewest bytes a value of storage class st (n bytes of TEXT or BLOB)
+** takes in the document, with its separator: a lower bound whatever the
+** column's type turns out to be (a nested table's rows may be shorter than
+** its document). */
+static uint64_t min_written(const group_col *c, int st, size_t n) {
+  switch (st) {
+    case SQLITE_INTEGER: return 2;                  /* 1, */
+    case SQLITE_FLOAT: return 4;                    /* 1.0, */
+    case SQLITE_TEXT:
+      return c->type == JJ_TABLE ? 3 : (uint64_t)n + 3; /* "text", */
+    case SQLITE_BLOB:
+      return c->type == JJ_TABLE ? 3 : ((uint64_t)n + 2) / 3 * 4 + 3;
+    default: return 5;                              /* null, */
+  }
 }
 
 /* Fail the aggregate: `row R, column "C": V is K, expected W`. */
@@ -475,6 +496,7 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
           check_explicit(ctx, g, c, v, st))
         return;
       c->kinds |= K_TEXT;
+      g->min_len += (uint64_t)n + 3;
       if (!p || buffer_bytes(&g->values, TAG_TEXT, p, n)) {
         sqlite3_result_error_nomem(ctx);
         g->failed = 1;
@@ -492,18 +514,19 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
       c->kinds |= k;
     }
+    g->min_len += min_written(c, st, st == SQLITE_TEXT || st == SQLITE_BLOB
+                                         ? (size_t)sqlite3_value_bytes(v)
+                                         : 0);
     if (buffer_value(&g->values, v, st)) {
       sqlite3_result_error_nomem(ctx);
       g->failed = 1;
       return;
     }
   }
-  /* the document is at least as long as its values: stop at SQLite's limit
-  ** now rather than after buffering everything */
-  if (g->values.len > g->limit) {
-    sqlite3_result_error_toobig(ctx);
-    g->failed = 1;
-  }
+  /* a row is at least "[" and "\n" around its values: stop at SQLite's
+  ** limit now rather than after buffering everything */
+  g->min_len += 2;
+  if (g->min_len > g->limit) fail_length(ctx, g);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -605,10 +628,27 @@ static void group_free(group_ctx *g) {
   g->cols = NULL;
 }
 
+/* The large document's sink: a buffer that stops at the length limit. */
+typedef struct out_buf {
+  jjx_buf b;    /* the document; handed to SQLite */
+  size_t limit; /* SQLITE_LIMIT_LENGTH */
+  int over;     /* the document would be longer than limit */
+} out_buf;
+
+static int out_sink(void *ctx, const char *data, size_t len) {
+  out_buf *o = ctx;
+  if (len > o->limit - o->b.len) {
+    o->over = 1;
+    return 1;
+  }
+  return jjx_buf_append(&o->b, data, len);
+}
+
 /* Build the schema, write every buffered row, hand the document over. */
 static void finish(sqlite3_context *ctx, group_ctx *g) {
   jj_error err;
-  jjx_buf out = {NULL, 0, 0, 0}; /* the document; handed to SQLite */
+  out_buf ob = {{NULL, 0, 0, 0}, g->limit, 0};
+  jjx_buf *out = &ob.b;
   jj_writer *w = NULL;
   jj_code code = JJ_OK;
   jj_schema *s = jj_schema_new();
@@ -641,13 +681,13 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
   ** more), so the document is usually built without growing (copying) it.
   ** A small one is built in the writer's own buffer, which starts small. */
   int to_out = g->values.len >= 65536;
-  if (to_out && g->values.len < SIZE_MAX / 2 &&
-      jjx_buf_reserve(&out, g->values.len + (size_t)g->rows *
-                                                ((size_t)g->ncol * 4 + 4) +
-                                            4096))
-    goto nomem;
-  w = jj_writer_new(s, to_out ? jjx_buf_sink : NULL, to_out ? &out : NULL,
-                    &err);
+  if (to_out) {
+    uint64_t want = (uint64_t)g->values.len +
+                    (uint64_t)g->rows * ((uint64_t)g->ncol * 4 + 4) + 4096;
+    if (want > g->limit) want = g->limit; /* never more than can be kept */
+    if (want < SIZE_MAX && jjx_buf_reserve(out, (size_t)want)) goto nomem;
+  }
+  w = jj_writer_new(s, to_out ? out_sink : NULL, to_out ? &ob : NULL, &err);
   if (!w) {
     if (err.code == JJ_ERR_NOMEM) goto nomem;
     jjx_ctx_err(ctx, "jj_group: %s", err.message);
@@ -662,27 +702,36 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
   if (code == JJ_OK) code = jj_writer_finish(w);
   if (code != JJ_OK) {
     const jj_error *we = jj_writer_error(w);
-    if (code == JJ_ERR_NOMEM || we->code == JJ_ERR_NOMEM || out.oom)
-      goto nomem; /* out.oom: the sink failed, the writer says JJ_ERR_IO */
+    if (ob.over) {
+      fail_length(ctx, g);
+      goto done;
+    }
+    if (code == JJ_ERR_NOMEM || we->code == JJ_ERR_NOMEM || out->oom)
+      goto nomem; /* out->oom: the sink failed, the writer says JJ_ERR_IO */
     if (we->code != JJ_OK) jjx_ctx_err(ctx, "jj_group: %s", we->message);
     goto done; /* else write_value reported it */
   }
   /* no copy: SQLite takes the buffer and frees it with sqlite3_free (the
   ** writer's own buffer with jj_free) */
   if (to_out) {
-    sqlite3_result_text64(ctx, out.p, out.len, sqlite3_free, SQLITE_UTF8);
-    memset(&out, 0, sizeof out);
+    sqlite3_result_text64(ctx, out->p, out->len, sqlite3_free, SQLITE_UTF8);
+    memset(out, 0, sizeof *out);
   } else {
     size_t len;
     char *doc = jj_writer_take(w, &len);
     if (!doc) goto nomem;
+    if (len > g->limit) {
+      jj_free(doc);
+      fail_length(ctx, g);
+      goto done;
+    }
     sqlite3_result_text64(ctx, doc, len, jj_free, SQLITE_UTF8);
   }
   goto done;
 nomem:
   sqlite3_result_error_nomem(ctx);
 done:
-  jjx_buf_free(&out);
+  jjx_buf_free(out);
   jj_writer_free(w);
   jj_schema_free(s);
 }

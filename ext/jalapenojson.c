@@ -5,10 +5,15 @@
 **   .load ./jalapenojson
 **
 ** registers, from the static tables below:
-**   jj_open    module: a document as a table (vtab.c)
-**   jj_schema  module: a document's columns (schema_vtab.c)
-**   jj_group   aggregate: rows -> a document (group.c)
-**   jj_write   function: a document -> a file (write.c)
+**   jj_open      module: a document as a table (vtab.c)
+**   jj_schema    module: a document's columns (schema_vtab.c)
+**   jj_group     aggregate: rows -> a document (group.c)
+**   jj_write     function: a document -> a file (write.c)
+**   jj_max_size  function: the connection's size limit (settings.c)
+**
+** Each connection gets its own settings (jjx_settings), handed to every
+** registration as pAux / user data; each registration holds a reference
+** and drops it in its destructor, so there is no global state.
 */
 #define JJX_ENTRY_FILE
 #include "ext.h"
@@ -23,8 +28,9 @@ static const struct {
 };
 
 /* jj_group is a pure function of its rows; jj_write touches the file system
-** and is SQLITE_DIRECTONLY, so no view, trigger or schema object of an
-** untrusted database file can write files through it. */
+** and jj_max_size raises what scans may read: both are SQLITE_DIRECTONLY,
+** so no view, trigger or schema object of an untrusted database file can
+** write files or lift the limit through them. */
 static const struct {
   const char *name;
   int nargs;
@@ -37,6 +43,10 @@ static const struct {
      NULL, jjx_group_step, jjx_group_final},
     {"jj_write", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_write_func, NULL,
      NULL},
+    {"jj_max_size", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_max_size_func,
+     NULL, NULL},
+    {"jj_max_size", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_max_size_func,
+     NULL, NULL},
 };
 
 #ifdef _WIN32
@@ -46,15 +56,21 @@ int sqlite3_jalapenojson_init(sqlite3 *db, char **pzErrMsg,
                               const sqlite3_api_routines *pApi) {
   int rc = SQLITE_OK;
   SQLITE_EXTENSION_INIT2(pApi);
+  jjx_settings *s = jjx_settings_new();
+  if (!s) return SQLITE_NOMEM;
+  /* SQLite calls the destructor when a registration fails too, so the
+  ** reference is taken before every call. */
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof modules / sizeof *modules;
        i++)
-    rc = sqlite3_create_module(db, modules[i].name, modules[i].module, NULL);
+    rc = sqlite3_create_module_v2(db, modules[i].name, modules[i].module,
+                                  jjx_settings_ref(s), jjx_settings_unref);
   for (size_t i = 0;
        rc == SQLITE_OK && i < sizeof functions / sizeof *functions; i++)
-    rc = sqlite3_create_function_v2(db, functions[i].name, functions[i].nargs,
-                                    functions[i].flags, NULL, functions[i].func,
-                                    functions[i].step, functions[i].final,
-                                    NULL);
+    rc = sqlite3_create_function_v2(
+        db, functions[i].name, functions[i].nargs, functions[i].flags,
+        jjx_settings_ref(s), functions[i].func, functions[i].step,
+        functions[i].final, jjx_settings_unref);
+  jjx_settings_unref(s);
   if (rc != SQLITE_OK && pzErrMsg)
     *pzErrMsg = sqlite3_mprintf("jalapenojson: registration failed: %s",
                                 sqlite3_errstr(rc));

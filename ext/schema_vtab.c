@@ -11,6 +11,9 @@
 **     nested    TEXT     a nested table's schema as {"columns":..,"types":..}
 **     source    HIDDEN   the SOURCE argument (BLOB, document, file name)
 **
+** Only the header is read, as when a typed table connects (source.c):
+** at most JJX_HEADER_LIMIT bytes of a file or of decompressed data.
+**
 ** An eponymous-only table-valued function (xCreate is NULL).
 */
 #include <string.h>
@@ -26,8 +29,8 @@
 
 typedef struct schema_cursor {
   sqlite3_vtab_cursor base; /* base class, first */
-  jjx_source src;           /* the document whose header is listed */
-  const jj_schema *schema;  /* src.doc's schema; NULL: no rows */
+  jjx_header src;           /* the header listed */
+  const jj_schema *schema;  /* src.schema; NULL: no rows */
   size_t col;               /* current column, 0-based */
 } schema_cursor;
 
@@ -94,25 +97,24 @@ static int jjSchemaOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
 
 static int jjSchemaClose(sqlite3_vtab_cursor *cur) {
   schema_cursor *c = (schema_cursor *)cur;
-  jjx_source_close(&c->src);
+  jjx_header_free(&c->src);
   sqlite3_free(c);
   return SQLITE_OK;
 }
 
-/* Open the SOURCE; jj_parse reads the header only. */
+/* Read the SOURCE's header only. */
 static int jjSchemaFilter(sqlite3_vtab_cursor *cur, int idxNum,
                           const char *idxStr, int argc, sqlite3_value **argv) {
   schema_cursor *c = (schema_cursor *)cur;
   char *msg = NULL;
   (void)idxStr;
-  jjx_source_close(&c->src);
+  jjx_header_free(&c->src);
   c->schema = NULL;
   c->col = 0;
   if (idxNum != 1 || argc < 1) return SQLITE_OK;
-  int rc = jjx_source_open_value(&c->src, argv[0], JJX_DEFAULT_MAX_SIZE, 0,
-                                 &msg);
+  int rc = jjx_header_value(&c->src, argv[0], &msg);
   if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
-  if (c->src.doc) c->schema = jj_doc_schema(c->src.doc);
+  c->schema = c->src.schema;
   return SQLITE_OK;
 }
 

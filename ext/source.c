@@ -1,20 +1,25 @@
 /*
-** source.c — turn a SOURCE argument into an open document.
+** source.c — turn a SOURCE into an open document, or read only its header.
 **
 **   BLOB                      a document's bytes; gzip when the bytes start
 **                             with gzip's magic; brotli tried when the bytes
 **                             are not JSON (brotli has no magic)
 **   TEXT starting with '{'    a document (after JSON whitespace)
-**   other TEXT                a file name: jj_file_open maps a plain file
-**                             (never copied), decompresses gzip (by magic)
-**                             and brotli (by a .br name)
+**   other TEXT                a file name: a regular file only, read into
+**                             memory (mapped with the typed table's mmap=1),
+**                             gzip by magic, brotli by a ".br" name
 **   NULL                      no document: the scan returns no rows
+**
+** A scan opens the whole document within its limits (jjx_limits: the most
+** bytes held, interrupt polling).  Connecting a typed table and jj_schema
+** read the header only: at most JJX_HEADER_LIMIT bytes, read or
+** decompressed, whatever the SOURCE is.
 **
 ** Errors name the source first, the way the user wrote it:
 **   rows.jj: row 1042, column "joined", byte 65123: "2023-02-29" is not ...
 **   blob: byte 0: ...
-** Errors of jj_file_open already name the file ("cannot open "x.jj": No
-** such file or directory") and are passed on as they are.
+** Errors of jj_file_open_opts already name the file ("cannot open "x.jj":
+** No such file or directory") and are passed on as they are.
 */
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +38,65 @@ static int looks_like_document(const char *p, size_t len) {
   return i < len && p[i] == '{';
 }
 
+/* A SOURCE reduced to what is read: a file name or bytes in memory. */
+typedef struct raw {
+  int kind;         /* JJX_DECL_PATH, _TEXT, _BLOB; 0: NULL */
+  const char *path; /* PATH: NUL-terminated */
+  const char *p;    /* TEXT, BLOB: the bytes (borrowed) */
+  size_t len;
+} raw;
+
+uint64_t jjx_min_limit(uint64_t option, uint64_t connection) {
+  if (option == 0) return connection;
+  if (connection == 0) return option;
+  return option < connection ? option : connection;
+}
+
+/* How to lift the limit that stopped a read. */
+static const char *hint(const jjx_limits *lim) {
+  return lim->by_option ? "the table's max_size option"
+                        : "raise it with SELECT jj_max_size(N)";
+}
+
+/* Fail with a core error, prefixed with `label` (NULL: the message names
+** its file already).  "interrupted" stands alone, as SQLite's own. */
+static int fail(const char *label, const jj_error *err, const jjx_limits *lim,
+                char **pzErr) {
+  if (err->code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
+  if (err->code == JJ_ERR_INTERRUPTED)
+    *pzErr = sqlite3_mprintf("interrupted");
+  else if (err->code == JJ_ERR_LIMIT && lim)
+    *pzErr = sqlite3_mprintf("%s%s%s (%s)", label ? label : "",
+                             label ? ": " : "", err->message, hint(lim));
+  else
+    *pzErr = sqlite3_mprintf("%s%s%s", label ? label : "", label ? ": " : "",
+                             err->message);
+  return *pzErr ? jjx_rc(err->code) : SQLITE_NOMEM;
+}
+
+/* Bytes held in memory (a copied BLOB or document) over the limit. */
+static int too_big(const char *label, size_t len, const jjx_limits *lim,
+                   char **pzErr) {
+  *pzErr = sqlite3_mprintf("%s: the document is %llu bytes, over the limit "
+                           "of %llu bytes (%s)",
+                           label, (unsigned long long)len,
+                           (unsigned long long)lim->max_size, hint(lim));
+  return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+/* A BLOB that is none of the three things a BLOB may be. */
+static int not_ours(const char *label, const unsigned char *p, size_t len,
+                    char **pzErr) {
+  *pzErr = sqlite3_mprintf("%s: not a jalapenojson document, gzip or brotli "
+                           "data (starts with 0x%02x%s",
+                           label, p[0], len > 1 ? "" : ")");
+  if (*pzErr && len > 1) {
+    char *m = sqlite3_mprintf("%z 0x%02x)", *pzErr, p[1]);
+    *pzErr = m;
+  }
+  return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
 void jjx_source_close(jjx_source *s) {
   jj_doc_free(s->doc);
   if (s->is_file) jj_file_close(&s->file);
@@ -46,160 +110,411 @@ static int parse(jjx_source *s, unsigned flags, char **pzErr) {
   jj_error err;
   s->doc = jj_parse_opts(s->data, s->len, flags, 0, &err);
   if (s->doc) return SQLITE_OK;
-  *pzErr = sqlite3_mprintf("%s: %s", s->label, err.message);
-  return jjx_rc(err.code);
+  return fail(s->label, &err, NULL, pzErr);
 }
 
-/* Decompression of a blob goes through this sink, which enforces max_size
-** itself so that a blob over the limit is told apart from a blob that is
-** simply not brotli. */
+/* ---------------------------------------------------------------------- */
+/* BLOBs: plain, gzip or brotli                                            */
+/* ---------------------------------------------------------------------- */
+
+/* Decompressed bytes go here; a header read keeps only the first `stop`. */
 typedef struct capped {
-  jjx_buf out;    /* decompressed bytes; handed to the source or freed */
-  uint64_t limit; /* max_size; 0: none */
-  int over;       /* set when the limit was hit */
+  jjx_buf out;
+  size_t stop; /* keep at most this many bytes; 0: all */
+  int full;    /* stop was reached (more would follow) */
 } capped;
 
 static int capped_sink(void *ctx, const char *data, size_t len) {
   capped *c = ctx;
-  if (c->limit && (len > c->limit || c->out.len > c->limit - len)) {
-    c->over = 1;
+  if (c->stop && len > c->stop - c->out.len) {
+    c->full = 1;
+    jjx_buf_append(&c->out, data, c->stop - c->out.len);
     return 1;
   }
   return jjx_buf_append(&c->out, data, len);
 }
 
-/* Decompress a blob of `kind` into c->out.  JJ_OK, or the core's error;
-** c->over / c->out.oom say when the limit or memory stopped it. */
-static jj_code inflate_blob(jj_compression kind, const void *p, size_t len,
-                            capped *c, jj_error *err) {
-  jj_inflater *z = jj_inflate_new(kind, 0, capped_sink, c, err);
-  if (!z) return err->code;
-  jj_code code = jj_inflate_write(z, p, len, err);
-  if (code == JJ_OK) code = jj_inflate_finish(z, err);
+/* The document bytes of a BLOB p[0..len): p itself when plain (*data ==
+** p), else decompressed into c->out (all of it, or the first c->stop
+** bytes; *complete says which).  lim NULL: a header read (no limit, no
+** polling).  SQLITE_OK, or an error with *pzErr set. */
+static int blob_bytes(const char *label, const char *p, size_t len,
+                      const jjx_limits *lim, capped *c, const char **data,
+                      size_t *dlen, int *complete, char **pzErr) {
+  jj_compression kind = jj_detect_compression(p, len);
+  int guessed = 0;
+  jj_error err;
+  jjx_poll poll;
+  *complete = 1;
+  if (kind == JJ_PLAIN && len > 0 && !looks_like_document(p, len)) {
+    kind = JJ_BROTLI; /* not JSON: it may be brotli */
+    guessed = 1;
+  }
+  if (kind == JJ_PLAIN) {
+    *data = p;
+    *dlen = len;
+    return SQLITE_OK;
+  }
+  jj_inflater *z = jj_inflate_new(kind, lim ? lim->max_size : 0, capped_sink,
+                                  c, &err);
+  if (!z) return fail(label, &err, lim, pzErr);
+  jjx_poll_begin(&poll, lim ? lim->db : NULL);
+  if (poll.db) jj_inflate_set_interrupt(z, jjx_poll_check, &poll);
+  jj_code code = jj_inflate_write(z, p, len, &err);
+  if (code == JJ_OK) code = jj_inflate_finish(z, &err);
   jj_inflate_free(z);
-  return code;
+  jjx_poll_end(&poll);
+  if (c->out.oom) return SQLITE_NOMEM;
+  if (c->full) { /* the prefix asked for is there: enough for a header */
+    code = JJ_OK;
+    *complete = 0;
+  }
+  const char *out = c->out.p ? c->out.p : "";
+  if (code == JJ_OK) {
+    if (guessed && !looks_like_document(out, c->out.len))
+      return not_ours(label, (const unsigned char *)p, len, pzErr);
+    *data = out;
+    *dlen = c->out.len;
+    return SQLITE_OK;
+  }
+  /* Bytes that are not brotli at all: say what they are not, rather than
+  ** a brotli error about bytes that were never meant to be brotli.  Over
+  ** the limit or interrupted, they were brotli. */
+  if (guessed && code != JJ_ERR_LIMIT && code != JJ_ERR_INTERRUPTED &&
+      code != JJ_ERR_NOMEM && !looks_like_document(out, c->out.len))
+    return not_ours(label, (const unsigned char *)p, len, pzErr);
+  return fail(label, &err, lim, pzErr);
 }
 
-/* A BLOB source.  Plain bytes are copied once (see ext.h); compressed bytes
-** are decompressed straight from the argument into memory we own. */
-static int open_blob(jjx_source *s, const void *p, size_t len,
-                     uint64_t max_size, unsigned flags, char **pzErr) {
-  jj_compression kind = jj_detect_compression(p, len);
-  if (kind == JJ_PLAIN && !looks_like_document(p, len) && len > 0)
-    kind = JJ_BROTLI; /* not JSON: it may be brotli */
-  if (kind != JJ_PLAIN) {
-    capped c = {{0}, max_size, 0};
-    jj_error err;
-    jj_code code = inflate_blob(kind, p, len, &c, &err);
-    if (code == JJ_OK && (kind == JJ_GZIP || looks_like_document(c.out.p,
-                                                                  c.out.len))) {
-      s->heap = c.out.p; /* the source owns it now */
-      s->data = c.out.p ? c.out.p : "";
-      s->len = c.out.len;
-      return parse(s, flags, pzErr);
+/* ---------------------------------------------------------------------- */
+/* Opening a whole document                                                */
+/* ---------------------------------------------------------------------- */
+
+/* Bytes in memory: plain bytes are copied once, compressed ones are
+** decompressed straight from the argument into memory the source owns. */
+static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
+                      char **pzErr) {
+  const char *data = r->p;
+  size_t len = r->len;
+  int complete, rc;
+  if (r->kind == JJX_DECL_BLOB) {
+    capped c;
+    memset(&c, 0, sizeof c);
+    rc = blob_bytes(s->label, r->p, r->len, lim, &c, &data, &len, &complete,
+                    pzErr);
+    if (rc != SQLITE_OK) {
+      jjx_buf_free(&c.out);
+      return rc;
     }
-    jjx_buf_free(&c.out);
-    if (c.over) {
-      *pzErr = sqlite3_mprintf(
-          "%s: decompressed data exceeds the limit of %llu bytes (max_size)",
-          s->label, (unsigned long long)max_size);
-      return SQLITE_ERROR;
+    if (data != r->p) { /* decompressed: the source owns the buffer now */
+      s->heap = c.out.p;
+      s->data = s->heap ? s->heap : "";
+      s->len = len;
+      return parse(s, lim->parse_flags, pzErr);
     }
-    if (c.out.oom || code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
-    if (kind == JJ_GZIP) {
-      *pzErr = sqlite3_mprintf("%s: %s", s->label, err.message);
-      return jjx_rc(code);
-    }
-    /* Not brotli either: parse the bytes as they are, so that the error is
-    ** the reader's own ("byte 0: ..."). */
   }
+  if (lim->max_size && len > lim->max_size)
+    return too_big(s->label, len, lim, pzErr);
   s->heap = sqlite3_malloc64(len ? len : 1);
   if (!s->heap) return SQLITE_NOMEM;
-  if (len) memcpy(s->heap, p, len);
+  if (len) memcpy(s->heap, data, len);
   s->data = s->heap;
   s->len = len;
-  return parse(s, flags, pzErr);
+  return parse(s, lim->parse_flags, pzErr);
 }
 
-/* A file source: mapped (or decompressed) by the core. */
-static int open_path(jjx_source *s, const char *path, uint64_t max_size,
-                     unsigned flags, char **pzErr) {
+/* A file: read (or mapped, or decompressed) by the core, which refuses
+** anything but a regular file before reading a byte. */
+static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
+                     char **pzErr) {
   jj_error err;
-  if (jj_file_open(path, max_size, &s->file, &err) != JJ_OK) {
-    *pzErr = sqlite3_mprintf("%s", err.message);
-    return jjx_rc(err.code);
+  jjx_poll poll;
+  jj_file_opts o;
+  memset(&o, 0, sizeof o);
+  jjx_poll_begin(&poll, lim->db);
+  o.max_size = lim->max_size;
+  o.flags = lim->file_flags;
+  if (poll.db) {
+    o.interrupt = jjx_poll_check;
+    o.interrupt_ctx = &poll;
   }
+  jj_code code = jj_file_open_opts(path, &o, &s->file, &err);
+  jjx_poll_end(&poll);
+  if (code != JJ_OK) return fail(NULL, &err, lim, pzErr);
   s->is_file = 1;
   s->data = s->file.data;
   s->len = s->file.len;
-  return parse(s, flags, pzErr);
+  return parse(s, lim->parse_flags, pzErr);
 }
 
-/* Shared by both entry points: label the source, then open it. */
-static int open_text(jjx_source *s, const char *text, size_t len,
-                     uint64_t max_size, unsigned flags, char **pzErr) {
-  int rc;
-  if (looks_like_document(text, len)) {
-    s->label = sqlite3_mprintf("blob");
-    if (!s->label) return SQLITE_NOMEM;
-    s->heap = sqlite3_malloc64(len);
-    if (!s->heap) return SQLITE_NOMEM;
-    memcpy(s->heap, text, len);
-    s->data = s->heap;
-    s->len = len;
-    return parse(s, flags, pzErr);
-  }
-  if (memchr(text, '\0', len)) {
-    *pzErr = sqlite3_mprintf("a file name cannot contain a NUL byte");
-    return SQLITE_ERROR;
-  }
-  s->label = sqlite3_mprintf("%.*s", (int)len, text);
-  if (!s->label) return SQLITE_NOMEM;
-  rc = open_path(s, s->label, max_size, flags, pzErr);
-  return rc;
+static int open_raw(jjx_source *s, const raw *r, const jjx_limits *lim,
+                    char **pzErr) {
+  if (r->kind == JJX_DECL_PATH) return open_path(s, r->path, lim, pzErr);
+  return open_bytes(s, r, lim, pzErr);
 }
 
-int jjx_source_open_text(jjx_source *s, const char *text, size_t len,
-                         uint64_t max_size, unsigned flags, char **pzErr) {
-  memset(s, 0, sizeof *s);
-  *pzErr = NULL;
-  int rc = open_text(s, text, len, max_size, flags, pzErr);
-  if (rc != SQLITE_OK) jjx_source_close(s);
-  return rc;
-}
-
-int jjx_source_open_value(jjx_source *s, sqlite3_value *v, uint64_t max_size,
-                          unsigned flags, char **pzErr) {
-  int rc = SQLITE_OK;
-  memset(s, 0, sizeof *s);
-  *pzErr = NULL;
+/* An SQL value as a raw SOURCE, with its label (SQLITE_OK and kind 0 for
+** NULL). */
+static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
+  memset(r, 0, sizeof *r);
   switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
       return SQLITE_OK;
-    case SQLITE_BLOB: {
-      const void *p = sqlite3_value_blob(v);
-      size_t len = (size_t)sqlite3_value_bytes(v);
-      s->label = sqlite3_mprintf("blob");
-      if (!s->label) return SQLITE_NOMEM;
-      rc = open_blob(s, p, len, max_size, flags, pzErr);
+    case SQLITE_BLOB:
+      r->kind = JJX_DECL_BLOB;
+      r->p = sqlite3_value_blob(v);
+      r->len = (size_t)sqlite3_value_bytes(v);
+      if (!r->p) r->p = "";
       break;
-    }
-    case SQLITE_TEXT: {
-      const char *p = (const char *)sqlite3_value_text(v);
-      if (!p) return SQLITE_NOMEM;
-      rc = open_text(s, p, (size_t)sqlite3_value_bytes(v), max_size, flags,
-                     pzErr);
-      break;
-    }
+    case SQLITE_TEXT:
+      r->p = (const char *)sqlite3_value_text(v);
+      if (!r->p) return SQLITE_NOMEM;
+      r->len = (size_t)sqlite3_value_bytes(v);
+      if (looks_like_document(r->p, r->len)) {
+        r->kind = JJX_DECL_TEXT;
+        break;
+      }
+      if (memchr(r->p, '\0', r->len)) {
+        *pzErr = sqlite3_mprintf("a file name cannot contain a NUL byte");
+        return SQLITE_ERROR;
+      }
+      r->kind = JJX_DECL_PATH;
+      r->path = r->p;
+      *label = sqlite3_mprintf("%s", r->path);
+      return *label ? SQLITE_OK : SQLITE_NOMEM;
     default:
       *pzErr = sqlite3_mprintf(
           "SOURCE must be a BLOB, a document, a file name or NULL, not %s",
           sqlite3_value_type(v) == SQLITE_INTEGER ? "an INTEGER" : "a REAL");
       return SQLITE_ERROR;
   }
+  *label = sqlite3_mprintf("blob");
+  return *label ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static raw decl_raw(const jjx_decl *d) {
+  raw r = {d->kind, NULL, d->bytes ? d->bytes : "", d->len};
+  if (d->kind == JJX_DECL_PATH) r.path = d->label;
+  return r;
+}
+
+int jjx_source_open_value(jjx_source *s, sqlite3_value *v,
+                          const jjx_limits *lim, char **pzErr) {
+  raw r;
+  memset(s, 0, sizeof *s);
+  *pzErr = NULL;
+  int rc = value_raw(v, &r, &s->label, pzErr);
+  if (rc == SQLITE_OK && r.kind) rc = open_raw(s, &r, lim, pzErr);
   if (rc != SQLITE_OK) jjx_source_close(s);
   return rc;
 }
+
+int jjx_source_open_decl(jjx_source *s, const jjx_decl *d,
+                         const jjx_limits *lim, char **pzErr) {
+  raw r = decl_raw(d);
+  memset(s, 0, sizeof *s);
+  *pzErr = NULL;
+  s->label = sqlite3_mprintf("%s", d->label);
+  int rc = s->label ? open_raw(s, &r, lim, pzErr) : SQLITE_NOMEM;
+  if (rc != SQLITE_OK) jjx_source_close(s);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reading only the header                                                 */
+/* ---------------------------------------------------------------------- */
+
+/* 1 when a failed parse of a prefix of `len` bytes failed for a reason
+** that more bytes cannot change: an error well before the end of the
+** prefix that is not a string running past it (an unterminated string is
+** reported where it starts). */
+static int real_error(const jj_error *err, size_t len) {
+  return err->offset != JJ_NO_OFFSET && err->offset + 64 <= len &&
+         !strstr(err->message, "unterminated");
+}
+
+/* Read r's header into h (label set by the caller).  Prefixes of
+** JJX_HEADER_FIRST bytes, doubled while the header is cut short, up to
+** JJX_HEADER_LIMIT. */
+static int header_raw(jjx_header *h, const raw *r, char **pzErr) {
+  size_t want = JJX_HEADER_FIRST;
+  uint64_t size = r->len;
+  int compressed = 0;
+  for (;;) {
+    jj_file f;
+    capped c;
+    jj_error err;
+    const char *data = r->p;
+    size_t len = r->len;
+    int complete = 1, rc = SQLITE_OK;
+    memset(&f, 0, sizeof f);
+    memset(&c, 0, sizeof c);
+    c.stop = want;
+    if (r->kind == JJX_DECL_PATH) {
+      jj_file_opts o;
+      memset(&o, 0, sizeof o);
+      o.prefix = want;
+      if (jj_file_open_opts(r->path, &o, &f, &err) != JJ_OK)
+        return fail(NULL, &err, NULL, pzErr);
+      data = f.data;
+      len = f.len;
+      complete = f.complete;
+      compressed = f.compression != JJ_PLAIN;
+    } else if (r->kind == JJX_DECL_BLOB) {
+      rc = blob_bytes(h->label, r->p, r->len, NULL, &c, &data, &len,
+                      &complete, pzErr);
+      compressed = data != r->p;
+    }
+    jj_doc *doc = rc == SQLITE_OK ? jj_parse(data, len, &err) : NULL;
+    if (doc) {
+      h->schema = jj_schema_copy(jj_doc_schema(doc));
+      h->count = jj_doc_declared_count(doc);
+      jj_doc_free(doc);
+    }
+    jj_file_close(&f);
+    jjx_buf_free(&c.out);
+    if (rc != SQLITE_OK) return rc;
+    if (doc) break;
+    if (err.code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
+    if (complete || real_error(&err, len))
+      return fail(h->label, &err, NULL, pzErr);
+    if (want >= JJX_HEADER_LIMIT) {
+      *pzErr = sqlite3_mprintf("%s: the header is larger than %llu bytes",
+                               h->label,
+                               (unsigned long long)JJX_HEADER_LIMIT);
+      return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+    want = want * 2 < JJX_HEADER_LIMIT ? want * 2 : JJX_HEADER_LIMIT;
+  }
+  if (!h->schema) return SQLITE_NOMEM;
+  if (r->kind == JJX_DECL_PATH) {
+    struct stat st;
+    size = stat(r->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size
+                                                     : 0;
+  }
+  /* A compressed document holds several times its size in rows. */
+  h->est_rows = h->count >= 0 ? h->count
+                              : jjx_estimate_rows(compressed ? size * 8 : size);
+  return SQLITE_OK;
+}
+
+int jjx_header_value(jjx_header *h, sqlite3_value *v, char **pzErr) {
+  raw r;
+  memset(h, 0, sizeof *h);
+  *pzErr = NULL;
+  int rc = value_raw(v, &r, &h->label, pzErr);
+  h->is_file = r.kind == JJX_DECL_PATH;
+  if (rc == SQLITE_OK && r.kind) rc = header_raw(h, &r, pzErr);
+  if (rc != SQLITE_OK) jjx_header_free(h);
+  return rc;
+}
+
+int jjx_header_decl(jjx_header *h, const jjx_decl *d, char **pzErr) {
+  raw r = decl_raw(d);
+  memset(h, 0, sizeof *h);
+  *pzErr = NULL;
+  h->is_file = d->kind == JJX_DECL_PATH;
+  h->label = sqlite3_mprintf("%s", d->label);
+  int rc = h->label ? header_raw(h, &r, pzErr) : SQLITE_NOMEM;
+  if (rc != SQLITE_OK) jjx_header_free(h);
+  return rc;
+}
+
+void jjx_header_free(jjx_header *h) {
+  jj_schema_free(h->schema);
+  sqlite3_free(h->label);
+  memset(h, 0, sizeof *h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The CREATE VIRTUAL TABLE argument                                       */
+/* ---------------------------------------------------------------------- */
+
+char *jjx_dequote(const char *z, size_t n) {
+  char q = n >= 2 ? z[0] : 0, end = q == '[' ? ']' : q;
+  char *out = sqlite3_malloc64(n + 1);
+  size_t o = 0;
+  if (!out) return NULL;
+  if ((q == '\'' || q == '"' || q == '`' || q == '[') && z[n - 1] == end) {
+    for (size_t i = 1; i + 1 < n; i++) {
+      out[o++] = z[i];
+      if (z[i] == end && q != '[' && i + 2 < n && z[i + 1] == end) i++;
+    }
+  } else {
+    memcpy(out, z, n);
+    o = n;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* x'hex' (z[0..n) is the whole literal) into d->bytes. */
+static int decode_blob(jjx_decl *d, const char *z, size_t n, char **pzErr) {
+  const char *hex = z + 2;
+  size_t digits = n - 3;
+  const char *why = digits % 2 ? "an odd number of hex digits" : NULL;
+  for (size_t i = 0; !why && i < digits; i++)
+    if (hexval(hex[i]) < 0) why = "a character that is not a hex digit";
+  if (why) {
+    sqlite3_str *m = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(m, "jj_open: the BLOB literal ");
+    jjx_show(m, z, n);
+    sqlite3_str_appendf(m, " has %s", why);
+    *pzErr = sqlite3_str_finish(m);
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  d->kind = JJX_DECL_BLOB;
+  d->len = digits / 2;
+  d->bytes = sqlite3_malloc64(d->len ? d->len : 1);
+  d->label = sqlite3_mprintf("blob");
+  if (!d->bytes || !d->label) return SQLITE_NOMEM;
+  for (size_t i = 0; i < d->len; i++)
+    d->bytes[i] = (char)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
+  return SQLITE_OK;
+}
+
+int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr) {
+  memset(d, 0, sizeof *d);
+  *pzErr = NULL;
+  if (n >= 3 && (z[0] == 'x' || z[0] == 'X') && z[1] == '\'' &&
+      z[n - 1] == '\'') {
+    int rc = decode_blob(d, z, n, pzErr);
+    if (rc != SQLITE_OK) jjx_decl_free(d);
+    return rc;
+  }
+  char *text = jjx_dequote(z, n);
+  if (!text) return SQLITE_NOMEM;
+  size_t len = strlen(text);
+  if (looks_like_document(text, len)) {
+    d->kind = JJX_DECL_TEXT;
+    d->bytes = text;
+    d->len = len;
+    d->label = sqlite3_mprintf("blob");
+    if (d->label) return SQLITE_OK;
+    jjx_decl_free(d);
+    return SQLITE_NOMEM;
+  }
+  d->kind = JJX_DECL_PATH;
+  d->label = text;
+  return SQLITE_OK;
+}
+
+void jjx_decl_free(jjx_decl *d) {
+  sqlite3_free(d->label);
+  sqlite3_free(d->bytes);
+  memset(d, 0, sizeof *d);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Planning estimates                                                      */
+/* ---------------------------------------------------------------------- */
 
 int64_t jjx_estimate_rows(uint64_t bytes) {
   uint64_t n = bytes / 60;

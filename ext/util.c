@@ -52,8 +52,47 @@ void jjx_ctx_err(sqlite3_context *ctx, const char *fmt, ...) {
 }
 
 int jjx_rc(jj_code code) {
-  if (code == JJ_OK) return SQLITE_OK;
-  return code == JJ_ERR_NOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+  switch (code) {
+    case JJ_OK: return SQLITE_OK;
+    case JJ_ERR_NOMEM: return SQLITE_NOMEM;
+    case JJ_ERR_INTERRUPTED: return SQLITE_INTERRUPT;
+    default: return SQLITE_ERROR;
+  }
+}
+
+/* The length of the valid UTF-8 sequence at p[0..n), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n) {
+  size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+  if (len == 0 || p[0] > 0xf4 || n < len) return 0;
+  for (size_t i = 1; i < len; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if (len == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) ||   /* overlong */
+                   (p[0] == 0xed && p[1] >= 0xa0)))   /* surrogate */
+    return 0;
+  if (len == 4 && ((p[0] == 0xf0 && p[1] < 0x90) ||   /* overlong */
+                   (p[0] == 0xf4 && p[1] >= 0x90)))   /* > U+10FFFF */
+    return 0;
+  return len;
+}
+
+void jjx_show(sqlite3_str *out, const char *text, size_t len) {
+  const unsigned char *p = (const unsigned char *)text;
+  size_t i = 0;
+  sqlite3_str_appendchar(out, 1, '"');
+  while (i < len && i < 40) {
+    size_t n;
+    if (p[i] >= 0x20 && p[i] < 0x7f) {
+      if (p[i] == '"' || p[i] == '\\') sqlite3_str_appendchar(out, 1, '\\');
+      sqlite3_str_appendchar(out, 1, (char)p[i++]);
+    } else if (p[i] >= 0x80 && (n = utf8_len(p + i, len - i)) > 0) {
+      sqlite3_str_append(out, (const char *)p + i, (int)n);
+      i += n;
+    } else {
+      sqlite3_str_appendf(out, "\\x%02x", p[i++]);
+    }
+  }
+  sqlite3_str_appendchar(out, 1, '"');
+  if (i < len) sqlite3_str_appendall(out, "...");
 }
 
 /* Grow by doubling; the buffer is unchanged when the allocation fails. */

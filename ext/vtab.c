@@ -14,21 +14,31 @@
 **   CREATE VIRTUAL TABLE temp.rows USING jj_open(SOURCE [, key=value ...]);
 **   SELECT * FROM rows WHERE rowid = 1042;
 **   SELECT * FROM rows('rows-2024-02.jj');
-**       The typed form.  The CREATE reads the document's header, so the
-**       table has the document's columns with their declared SQL types
-**       (ext.h: jjx_sql_type), the rowid is the 1-based row number, and the
-**       document stays open (parsed once, shared by all cursors).  A hidden
-**       column `source` (source_2, ... if the document has a column of that
-**       name) makes the table a table-valued function over other SOURCEs of
-**       the same shape.
+**       The typed form.  Connecting reads the document's header only, so
+**       the table has the document's columns with their declared SQL types
+**       (ext.h: jjx_sql_type) and the rowid is the 1-based row number.  The
+**       document itself is read by the first scan and stays open, shared
+**       by all cursors.  A hidden column `source` (source_2, ... if the
+**       document has a column of that name) makes the table a table-valued
+**       function over other SOURCEs of the same shape.
 **
-** Options of the typed form (parsed from a table of known keys, csv.c-like):
-**   max_size=N   decompression limit in bytes (default 4 GiB; 0: none)
-**   validate=1   check every value of the document when the table connects
+** Connecting is bounded whatever the arguments say, because SQLite also
+** connects tables declared in a database file someone else wrote (for
+** .schema, PRAGMA table_info, a view): at most the header is read (source.c,
+** JJX_HEADER_LIMIT bytes), from a regular file only.  Reading the document
+** is a scan, which SQLITE_VTAB_DIRECTONLY keeps from views and triggers.
 **
-** SOURCE is resolved by source.c (BLOB, document TEXT, file name, NULL).
-** Values come from the core's cursor, which checks each value as it is
-** read and converts nothing that is not read.
+** The declared file at each scan: a scan that finds no other cursor of the
+** table reading the document checks the file (jj_file_changed) and reads
+** it again if it changed, requiring the same columns and types; while
+** another cursor still reads, the scan shares its bytes.  So a statement
+** sees the file as it was when its first scan of the table began, never a
+** mix, and never other columns under the declared ones.
+**
+** Options of the typed form: typed.c.  SOURCE is resolved by source.c
+** (BLOB, document TEXT, file name, NULL).  Values come from the core's
+** cursor, which checks each value as it is read and converts nothing that
+** is not read.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -50,18 +60,25 @@
 typedef struct jjx_table {
   sqlite3_vtab base;      /* base class, first */
   int typed;              /* 1: typed form; 0: record form */
-  jjx_source src;         /* typed: the declared document, open for the
-                          ** table's lifetime; closed by xDisconnect */
-  const jj_schema *schema;/* typed: src.doc's schema (owned by src.doc) */
+  sqlite3 *db;            /* the connection, for limits and interrupts */
+  jjx_settings *cfg;      /* the connection's settings (the module's pAux) */
+  jjx_options opt;        /* typed: the CREATE's options */
+  jjx_decl decl;          /* typed: the declared SOURCE as written */
+  jj_schema *declared;    /* typed: the columns declared (a copy) */
+  jjx_source src;         /* typed: the declared document once a scan has
+                          ** opened it (src.doc != NULL); closed by
+                          ** xDisconnect or when reopened */
+  int readers;            /* cursors reading src (holding its bytes) */
+  const jj_schema *schema;/* typed: == declared */
   int ncol;               /* typed: document columns; the hidden source
                           ** column follows them */
-  uint64_t max_size;      /* decompression limit for every source opened */
-  int64_t est_rows;       /* typed: estimated rows of src */
+  int64_t est_rows;       /* typed: estimated rows of the document */
 } jjx_table;
 
 typedef struct jjx_cursor {
   sqlite3_vtab_cursor base; /* base class, first */
   jjx_source own;           /* a SOURCE given to this scan, or zeroed */
+  int reads_table;          /* 1: holds the table's src (one of readers) */
   const char *label;        /* the scanned source's name, for messages */
   int is_file;              /* the scanned source is a file (label = path) */
   jj_cursor *cur;           /* over the scanned document; NULL: no rows */
@@ -74,178 +91,22 @@ typedef struct jjx_cursor {
   jjx_buf buf;              /* record JSON, nested tables; reused per row */
 } jjx_cursor;
 
-/* ---------------------------------------------------------------------- */
-/* Arguments of the typed form                                             */
-/* ---------------------------------------------------------------------- */
-
-/* Remove SQL quoting ('x', "x", [x], `x`) from z[0..n), into a new string
-** (sqlite3_free).  Unquoted text is copied as it is. */
-static char *dequote(const char *z, size_t n) {
-  char q = n >= 2 ? z[0] : 0, end = q == '[' ? ']' : q;
-  char *out = sqlite3_malloc64(n + 1);
-  size_t o = 0;
-  if (!out) return NULL;
-  if ((q == '\'' || q == '"' || q == '`' || q == '[') && z[n - 1] == end) {
-    for (size_t i = 1; i + 1 < n; i++) {
-      out[o++] = z[i];
-      if (z[i] == end && q != '[' && i + 2 < n && z[i + 1] == end) i++;
-    }
-  } else {
-    memcpy(out, z, n);
-    o = n;
+/* How this table's scans open a SOURCE: the smaller of its max_size
+** option and the connection's jj_max_size() now, with interrupts. */
+static jjx_limits scan_limits(const jjx_table *t, int declared) {
+  jjx_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_size = jjx_min_limit(t->typed ? t->opt.max_size : 0,
+                               t->cfg->max_size);
+  lim.by_option = t->typed && t->opt.max_size &&
+                  lim.max_size == t->opt.max_size &&
+                  lim.max_size != t->cfg->max_size;
+  if (declared) {
+    lim.parse_flags = t->opt.validate ? JJ_PARSE_VALIDATE : 0;
+    lim.file_flags = t->opt.mmap ? JJ_FILE_MMAP : 0;
   }
-  out[o] = '\0';
-  return out;
-}
-
-/* Trim SQL whitespace from both ends of z[0..*n). */
-static const char *trim(const char *z, size_t *n) {
-  while (*n && (z[0] == ' ' || z[0] == '\t' || z[0] == '\n' || z[0] == '\r'))
-    z++, (*n)--;
-  while (*n && (z[*n - 1] == ' ' || z[*n - 1] == '\t' || z[*n - 1] == '\n' ||
-                z[*n - 1] == '\r'))
-    (*n)--;
-  return z;
-}
-
-/* The typed form's options, filled by parse_options. */
-typedef struct options {
-  uint64_t max_size;
-  int validate;
-} options;
-
-/* A boolean option value, csv.c's spellings.  1, 0, or -1 when not one. */
-static int parse_bool(const char *z) {
-  static const char *const yes[] = {"1", "yes", "on", "true"};
-  static const char *const no[] = {"0", "no", "off", "false"};
-  for (size_t i = 0; i < 4; i++) {
-    if (sqlite3_stricmp(z, yes[i]) == 0) return 1;
-    if (sqlite3_stricmp(z, no[i]) == 0) return 0;
-  }
-  return -1;
-}
-
-/* A non-negative decimal integer; 0 on success. */
-static int parse_size(const char *z, uint64_t *out) {
-  uint64_t v = 0;
-  if (!*z) return -1;
-  for (; *z; z++) {
-    if (*z < '0' || *z > '9') return -1;
-    if (v > (UINT64_MAX - 9) / 10) return -1;
-    v = v * 10 + (uint64_t)(*z - '0');
-  }
-  *out = v;
-  return 0;
-}
-
-/* The known keys, in one table: errors for unknown and repeated keys quote
-** the argument as written. */
-static const char *const option_keys[] = {"max_size", "validate"};
-#define NKEYS (sizeof option_keys / sizeof option_keys[0])
-
-/* Parse argv[0..argc) ("key=value") into *o.  SQLITE_OK, or SQLITE_ERROR
-** with *pzErr set (sqlite3_free). */
-static int parse_options(int argc, const char *const *argv, options *o,
-                         char **pzErr) {
-  int seen[NKEYS] = {0};
-  for (int i = 0; i < argc; i++) {
-    size_t n = strlen(argv[i]), klen, vlen;
-    const char *arg = trim(argv[i], &n);
-    const char *eq = memchr(arg, '=', n);
-    size_t k;
-    if (!eq) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: expected key=value after SOURCE, got \"%.*s\"", (int)n,
-          arg);
-      return SQLITE_ERROR;
-    }
-    klen = (size_t)(eq - arg);
-    const char *key = trim(arg, &klen);
-    vlen = n - (size_t)(eq + 1 - arg);
-    const char *val = trim(eq + 1, &vlen);
-    for (k = 0; k < NKEYS; k++)
-      if (strlen(option_keys[k]) == klen &&
-          memcmp(option_keys[k], key, klen) == 0)
-        break;
-    if (k == NKEYS) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: unknown option \"%.*s\" (known: max_size, validate)",
-          (int)n, arg);
-      return SQLITE_ERROR;
-    }
-    if (seen[k]++) {
-      *pzErr = sqlite3_mprintf("jj_open: option \"%s\" given twice: \"%.*s\"",
-                               option_keys[k], (int)n, arg);
-      return SQLITE_ERROR;
-    }
-    char *v = dequote(val, vlen);
-    if (!v) return SQLITE_NOMEM;
-    int bad = 0;
-    if (k == 0) {
-      bad = parse_size(v, &o->max_size) != 0;
-    } else {
-      o->validate = parse_bool(v);
-      bad = o->validate < 0;
-    }
-    sqlite3_free(v);
-    if (bad) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: bad value in \"%.*s\": expected %s", (int)n, arg,
-          k == 0 ? "a number of bytes" : "1 or 0");
-      return SQLITE_ERROR;
-    }
-  }
-  return SQLITE_OK;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Declaring the typed table                                               */
-/* ---------------------------------------------------------------------- */
-
-/* 1 if a column of s is named `name` as SQL compares names (ASCII case
-** folded). */
-static int name_taken(const jj_schema *s, const char *name) {
-  for (size_t i = 0; i < jj_schema_columns(s); i++)
-    if (sqlite3_stricmp(jj_schema_name(s, i, NULL), name) == 0) return 1;
-  return 0;
-}
-
-/* The CREATE TABLE statement for the document's schema (sqlite3_free), or
-** NULL with *pzErr set (NULL too when out of memory). */
-static char *declaration(const jjx_source *src, const jj_schema *s,
-                         char **pzErr) {
-  size_t n = jj_schema_columns(s);
-  sqlite3_str *sql = sqlite3_str_new(NULL);
-  char hidden[32] = "source";
-  for (size_t i = 0; i < n; i++) {
-    size_t len;
-    const char *name = jj_schema_name(s, i, &len);
-    if (strlen(name) != len) {
-      *pzErr = sqlite3_mprintf(
-          "%s: column %lld: a name with a NUL byte cannot be an SQL column",
-          src->label, (long long)i + 1);
-      sqlite3_free(sqlite3_str_finish(sql));
-      return NULL;
-    }
-    for (size_t j = 0; j < i; j++) {
-      if (sqlite3_stricmp(jj_schema_name(s, j, NULL), name) == 0) {
-        *pzErr = sqlite3_mprintf(
-            "%s: columns %lld \"%s\" and %lld \"%s\" have the same name in "
-            "SQL (names are compared ignoring ASCII case)",
-            src->label, (long long)j + 1, jj_schema_name(s, j, NULL),
-            (long long)i + 1, name);
-        sqlite3_free(sqlite3_str_finish(sql));
-        return NULL;
-      }
-    }
-    sqlite3_str_appendf(sql, "%s\"%w\" %s", i ? ", " : "CREATE TABLE x(",
-                        name, jjx_sql_type(jj_schema_type(s, i)));
-  }
-  for (int k = 2; name_taken(s, hidden); k++)
-    sqlite3_snprintf(sizeof hidden, hidden, "source_%d", k);
-  sqlite3_str_appendf(sql, "%s\"%w\" HIDDEN)", n ? ", " : "CREATE TABLE x(",
-                      hidden);
-  return sqlite3_str_finish(sql);
+  lim.db = t->db;
+  return lim;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -254,53 +115,56 @@ static char *declaration(const jjx_source *src, const jj_schema *s,
 
 static int jjOpenDisconnect(sqlite3_vtab *vtab);
 
+/* Declare the typed table from its SOURCE's header (argv[3]) and options
+** (argv[4..]).  Reads at most the header; the document waits for a scan. */
+static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
+                         const char *const *argv, char **decl,
+                         char **pzErr) {
+  jjx_header h;
+  size_t n = strlen(argv[3]);
+  const char *arg = jjx_trim(argv[3], &n);
+  if (n && arg[0] != '\'' && arg[0] != '"' && memchr(arg, '=', n)) {
+    *pzErr = sqlite3_mprintf(
+        "jj_open: the first argument must be SOURCE, not \"%.*s\"", (int)n,
+        arg);
+    return SQLITE_ERROR;
+  }
+  int rc = jjx_parse_options(argc - 4, argv + 4, &t->opt, pzErr);
+  if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
+  if (rc == SQLITE_OK) rc = jjx_header_decl(&h, &t->decl, pzErr);
+  if (rc != SQLITE_OK) return rc;
+  t->typed = 1;
+  t->declared = h.schema; /* the table owns it now */
+  h.schema = NULL;
+  t->schema = t->declared;
+  t->ncol = (int)jj_schema_columns(t->schema);
+  t->est_rows = h.est_rows;
+  jjx_header_free(&h);
+  *decl = jjx_declaration(t->decl.label, t->schema,
+                          sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1), pzErr);
+  if (!*decl) return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  return SQLITE_OK;
+}
+
 /* xCreate and xConnect (the same function, which makes the module usable
-** as an eponymous table-valued function).  argc == 3: the record form;
-** argv[3] = SOURCE, argv[4..] = options: the typed form. */
+** as an eponymous table-valued function; a CREATE cannot be told from a
+** database file's schema being loaded, so both are bounded).  argc == 3:
+** the record form; argv[3] = SOURCE, argv[4..] = options: the typed form. */
 static int jjOpenConnect(sqlite3 *db, void *aux, int argc,
                          const char *const *argv, sqlite3_vtab **ppVtab,
                          char **pzErr) {
-  options opt = {JJX_DEFAULT_MAX_SIZE, 0};
   char *decl = NULL;
-  int rc;
-  (void)aux;
+  int rc = SQLITE_OK;
   *ppVtab = NULL;
   jjx_table *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;
   memset(t, 0, sizeof *t);
+  t->db = db;
+  t->cfg = aux;
   if (argc > 3) {
-    size_t n = strlen(argv[3]);
-    const char *arg = trim(argv[3], &n);
-    if (n && arg[0] != '\'' && arg[0] != '"' && memchr(arg, '=', n)) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: the first argument must be SOURCE, not \"%.*s\"", (int)n,
-          arg);
-      rc = SQLITE_ERROR;
-      goto fail;
-    }
-    rc = parse_options(argc - 4, argv + 4, &opt, pzErr);
+    rc = connect_typed(db, t, argc, argv, &decl, pzErr);
     if (rc != SQLITE_OK) goto fail;
-    char *source = dequote(arg, n);
-    if (!source) {
-      rc = SQLITE_NOMEM;
-      goto fail;
-    }
-    rc = jjx_source_open_text(&t->src, source, strlen(source), opt.max_size,
-                              opt.validate ? JJ_PARSE_VALIDATE : 0, pzErr);
-    sqlite3_free(source);
-    if (rc != SQLITE_OK) goto fail;
-    t->typed = 1;
-    t->schema = jj_doc_schema(t->src.doc);
-    t->ncol = (int)jj_schema_columns(t->schema);
-    int64_t count = jj_doc_declared_count(t->src.doc);
-    t->est_rows = count >= 0 ? count : jjx_estimate_rows(t->src.len);
-    decl = declaration(&t->src, t->schema, pzErr);
-    if (!decl) {
-      rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-      goto fail;
-    }
   }
-  t->max_size = opt.max_size;
   rc = sqlite3_declare_vtab(
       db, decl ? decl : "CREATE TABLE x(row INTEGER, record TEXT, "
                         "source HIDDEN)");
@@ -341,6 +205,25 @@ fail:
 ** Rows come out in row order, so ORDER BY rowid is consumed.  LIMIT and
 ** OFFSET are taken only when every other constraint is handled here and the
 ** order is ours: otherwise SQLite would drop rows after we counted them.
+**
+** A plan without the SOURCE.  SQLite plans each term of an OR on its own
+** (`WHERE row = 1 OR row > 38`), with only that term's constraints: the
+** SOURCE of `jj_open('f')` is not among them.  Such a plan must not fail
+** planning (that failed the whole statement) and must never be chosen
+** over one that has the SOURCE, so it gets a prohibitive cost:
+**   - the record form has no document without a SOURCE: every plan without
+**     one is prohibitive; if SQLite runs one anyway, the user gave no
+**     argument at all (`SELECT * FROM jj_open`) and xFilter says so;
+**   - the typed table scans its own document without a SOURCE, which is
+**     right unless the query gave one (`rows(x.src)`): colUsed then has the
+**     source column, and a plan without it would read the wrong document.
+**     (Columns from 63 on share colUsed's last bit: in a table that wide,
+**     a query using one makes every plan look costly, never wrong; the
+**     plans keep their order among themselves.)
+** A SOURCE constraint that exists but is not usable (its value comes from
+** a table not yet scanned in this join order) makes the plan unworkable:
+** SQLITE_CONSTRAINT, which SQLite (3.26 and newer) takes as "not this
+** combination", never as an error.
 */
 #define IDX_SOURCE 0x01
 #define IDX_ROW 0x02
@@ -383,10 +266,9 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
     others++;
   }
   if (unusable_source && isrc < 0) return SQLITE_CONSTRAINT;
-  if (!t->typed && isrc < 0)
-    return jjx_vtab_err(vtab, "jj_open: no SOURCE given: use "
-                              "jj_open(SOURCE), or CREATE VIRTUAL TABLE "
-                              "... USING jj_open(SOURCE)");
+  sqlite3_uint64 source_bit = (sqlite3_uint64)1
+                              << (source_col < 63 ? source_col : 63);
+  int no_source = isrc < 0 && (!t->typed || (info->colUsed & source_bit));
 
   int64_t rows = t->typed ? t->est_rows : UNKNOWN_ROWS;
   if (isrc >= 0) {
@@ -440,6 +322,10 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   if (rows < 1) rows = 1;
   info->estimatedRows = rows;
   info->estimatedCost = (double)rows * (1.0 + used);
+  /* No SOURCE (see above): dearer than any plan with one, in the same
+  ** order among themselves; the record form's has no rows to estimate. */
+  if (no_source) info->estimatedCost *= 1e250;
+  if (no_source && !t->typed) info->estimatedRows = (sqlite3_int64)1 << 62;
   info->idxStr = sqlite3_mprintf(
       "%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
       (info->idxNum & IDX_ROW) ? "row=," : "",
@@ -457,6 +343,8 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
 static int jjOpenDisconnect(sqlite3_vtab *vtab) {
   jjx_table *t = (jjx_table *)vtab;
   jjx_source_close(&t->src);
+  jjx_decl_free(&t->decl);
+  jj_schema_free(t->declared);
   sqlite3_free(t->base.zErrMsg);
   sqlite3_free(t);
   return SQLITE_OK;
@@ -488,6 +376,7 @@ static void cursor_reset(jjx_cursor *c) {
 
 static int jjOpenClose(sqlite3_vtab_cursor *cur) {
   jjx_cursor *c = (jjx_cursor *)cur;
+  if (c->reads_table) ((jjx_table *)cur->pVtab)->readers--;
   cursor_reset(c);
   jjx_buf_free(&c->buf);
   sqlite3_free(c);
@@ -572,41 +461,37 @@ static int advance(jjx_cursor *c) {
   return SQLITE_OK;
 }
 
-/* The typed table's table-valued form: the other source must have exactly
-** the declared columns and types. */
-static int check_shape(jjx_cursor *c, const jj_schema *want,
-                       const jj_schema *got) {
-  size_t col, nw = jj_schema_columns(want), ng = jj_schema_columns(got);
-  if (jj_schema_equal(want, got, &col)) return SQLITE_OK;
-  if (col >= nw || col >= ng)
-    return jjx_cursor_err(&c->base,
-                          "%s: has %lld columns, the table declares %lld",
-                          c->label, (long long)ng, (long long)nw);
-  const char *wn = jj_schema_name(want, col, NULL);
-  const char *gn = jj_schema_name(got, col, NULL);
-  jj_type wt = jj_schema_type(want, col), gt = jj_schema_type(got, col);
-  if (strcmp(wn, gn) != 0)
-    return jjx_cursor_err(&c->base,
-                          "%s: column %lld differs: declared \"%s\" %s, found "
-                          "\"%s\" %s",
-                          c->label, (long long)col + 1, wn, jjx_type_name(wt), gn,
-                          jjx_type_name(gt));
-  if (wt == JJ_TABLE && gt == JJ_TABLE) {
-    char *a = jj_schema_to_json(jj_schema_table(want, col), NULL);
-    char *b = jj_schema_to_json(jj_schema_table(got, col), NULL);
-    int rc = a && b ? jjx_cursor_err(&c->base,
-                                     "%s: column %lld \"%s\" differs: "
-                                     "declared %s, found %s",
-                                     c->label, (long long)col + 1, wn, a, b)
-                    : SQLITE_NOMEM;
-    jj_free(a);
-    jj_free(b);
-    return rc;
+/* The declared document for a scan by cursor c.  The first scan opens it
+** (within the limits of that moment); a later scan that finds no cursor
+** reading it reopens it when the file changed or the limit was lowered
+** under its size, and requires the declared columns and types.  A cursor
+** keeps the bytes it started with until it is closed (the end of its
+** statement), so every scan of one statement reads the same bytes. */
+static int table_document(jjx_table *t, jjx_cursor *c) {
+  char *msg = NULL;
+  if (c->reads_table) return SQLITE_OK;
+  jjx_limits lim = scan_limits(t, 1);
+  if (t->src.doc && t->readers == 0 &&
+      ((t->src.is_file && jj_file_changed(&t->src.file, t->decl.label)) ||
+       (lim.max_size && t->src.len > lim.max_size)))
+    jjx_source_close(&t->src);
+  if (!t->src.doc) {
+    int rc = jjx_source_open_decl(&t->src, &t->decl, &lim, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(&t->base, msg, rc);
+    const jj_schema *found = jj_doc_schema(t->src.doc);
+    if (!jj_schema_equal(t->declared, found, NULL)) {
+      msg = jjx_shape_error(t->src.label,
+                            "the file changed since the table was created: ",
+                            t->declared, found);
+      jjx_source_close(&t->src);
+      return jjx_vtab_take(&t->base, msg, SQLITE_ERROR);
+    }
+    int64_t count = jj_doc_declared_count(t->src.doc);
+    t->est_rows = count >= 0 ? count : jjx_estimate_rows(t->src.len);
   }
-  return jjx_cursor_err(&c->base, "%s: column %lld \"%s\" differs: declared "
-                                  "%s, found %s",
-                        c->label, (long long)col + 1, wn, jjx_type_name(wt),
-                        jjx_type_name(gt));
+  c->reads_table = 1;
+  t->readers++;
+  return SQLITE_OK;
 }
 
 /* Start a scan: open the SOURCE if one is given, then position on the
@@ -622,19 +507,28 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   (void)idxStr;
   (void)argc;
   cursor_reset(c);
+  if (!t->typed && !(idxNum & IDX_SOURCE)) /* xBestIndex: no SOURCE */
+    return jjx_vtab_err(cur->pVtab, "jj_open: no SOURCE given: use "
+                                    "jj_open(SOURCE), or CREATE VIRTUAL "
+                                    "TABLE ... USING jj_open(SOURCE)");
   if (idxNum & IDX_SOURCE) {
     char *msg = NULL;
-    rc = jjx_source_open_value(&c->own, argv[i++], t->max_size, 0, &msg);
+    jjx_limits lim = scan_limits(t, 0);
+    rc = jjx_source_open_value(&c->own, argv[i++], &lim, &msg);
     if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
     doc = c->own.doc;
     c->label = c->own.label;
     c->is_file = c->own.is_file;
     if (!doc) return SQLITE_OK; /* NULL source: no rows */
-    if (t->typed) {
-      rc = check_shape(c, t->schema, jj_doc_schema(doc));
-      if (rc != SQLITE_OK) return rc;
-    }
+    if (t->typed && !jj_schema_equal(t->schema, jj_doc_schema(doc), NULL))
+      return jjx_vtab_take(
+          cur->pVtab,
+          jjx_shape_error(c->label, "", t->schema, jj_doc_schema(doc)),
+          SQLITE_ERROR);
   } else {
+    if (!t->typed) return SQLITE_OK; /* no SOURCE: no rows */
+    rc = table_document(t, c);
+    if (rc != SQLITE_OK) return rc;
     doc = t->src.doc;
     c->label = t->src.label;
     c->is_file = t->src.is_file;
@@ -689,10 +583,10 @@ static int jjOpenEof(sqlite3_vtab_cursor *cur) {
 
 /* How SQLite must treat text the core returned at p.  Text without escapes
 ** points into the document's bytes.  When those are the declared document's
-** (t->src: mapped or owned by the table, alive until xDisconnect, which
-** cannot happen while a statement using the table runs), SQLite may keep the
-** pointer (SQLITE_STATIC) and skips a malloc+copy per value: that was the
-** largest cost of a full scan.  Decoded text (in cursor scratch, reused when
+** (t->src: read, mapped or owned by the table, and not closed while a
+** cursor reads it, i.e. until every cursor of the statement is closed),
+** SQLite may keep the pointer (SQLITE_STATIC) and skips a malloc+copy per
+** value: that was the largest cost of a full scan.  Decoded text (in cursor scratch, reused when
 ** the cursor moves) and text of a per-scan SOURCE (freed with the cursor)
 ** are copied. */
 static sqlite3_destructor_type text_lifetime(const jjx_table *t,

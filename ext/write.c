@@ -6,10 +6,14 @@
 **
 ** The document (TEXT or BLOB) is checked completely before the file is
 ** touched, so nothing but a valid document is ever written.  The file is
-** gzip when the path ends in .gz, brotli when it ends in .br.  The write is
-** atomic (the core's jj_file_write: a temporary file in the same directory,
-** flushed, renamed over the target), so a failure leaves the old file as it
-** was and no partial file behind.  A NULL path or document returns NULL and
+** gzip when the path ends in .gz, brotli when it ends in .br, plain
+** otherwise; the suffix of another compressor (.zst, .xz, .bz2, ...) is an
+** error (jj_compression_for_write).  The write is atomic (the core's
+** jj_file_write: a temporary file ".NAME.jj-tmp-XXXXXX" in the same
+** directory, flushed, renamed over the target), so a failure leaves the old
+** file as it was and no partial file behind.  Only a regular file is
+** replaced (a symbolic link's target is), keeping its mode and owner; the
+** core's errors pass through as "jj_write: ...".  A NULL path or document returns NULL and
 ** writes nothing, as SQL functions do with NULL.
 */
 #include <string.h>
@@ -43,6 +47,11 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     jjx_ctx_err(ctx, "jj_write: a file name cannot contain a NUL byte");
     return;
   }
+  jj_compression kind;
+  if (jj_compression_for_write(path, &kind, &err) != JJ_OK) {
+    jjx_ctx_err(ctx, "jj_write: %s", err.message);
+    return;
+  }
   /* Refuse anything that is not a whole, valid document first. */
   jj_doc *doc = jj_parse_opts(data ? data : "", len, JJ_PARSE_VALIDATE, 0,
                               &err);
@@ -54,9 +63,8 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   jj_doc_free(doc);
-  jj_code code = jj_file_write(path, data ? data : "", len,
-                               jj_compression_for_path(path), -1, &written,
-                               &err);
+  jj_code code = jj_file_write(path, data ? data : "", len, kind, -1,
+                               &written, &err);
   if (code != JJ_OK) {
     if (code == JJ_ERR_NOMEM)
       sqlite3_result_error_nomem(ctx);

@@ -100,9 +100,12 @@ SELECT * FROM rec;
 CREATE VIRTUAL TABLE temp.v1 USING jj_open('data/rows.jj', validate=1, max_size=100000);
 SELECT count(*) FROM v1;
 CREATE VIRTUAL TABLE temp.v2 USING jj_open('data/bad_date.jj', validate=1);
+.print '-- (the CREATE reads the header only: the first scan opens and checks)'
+SELECT count(*) FROM v2;
 CREATE VIRTUAL TABLE temp.v3 USING jj_open('data/bad_date.jj', validate = off);
 SELECT count(*) FROM v3;
 CREATE VIRTUAL TABLE temp.v4 USING jj_open('data/rows.jj.gz', max_size=1000);
+SELECT count(*) FROM v4;
 CREATE VIRTUAL TABLE temp.v5 USING jj_open('data/rows.jj.gz', max_size='3557');
 CREATE VIRTUAL TABLE temp.v6 USING jj_open('data/rows.jj.gz', max_size=0);
 SELECT count(*) FROM v5;
@@ -119,6 +122,20 @@ CREATE VIRTUAL TABLE temp.e5 USING jj_open('data/rows.jj', validate);
 CREATE VIRTUAL TABLE temp.e6 USING jj_open(validate=1);
 CREATE VIRTUAL TABLE temp.e7 USING jj_open('missing.jj');
 CREATE VIRTUAL TABLE temp.e8 USING jj_open('data/bad_version.jj');
+.print '-- max_size only lowers the connection limit, jj_max_size()'
+SELECT jj_max_size(2000) AS previous;
+SELECT count(*) FROM v6;
+CREATE VIRTUAL TABLE temp.v8 USING jj_open('data/rows.jj.gz', max_size=1000000);
+SELECT count(*) FROM v8;
+SELECT jj_max_size(1073741824) AS previous;
+SELECT count(*) FROM v8;
+.print '-- mmap=1 maps the declared plain file instead of reading it'
+CREATE VIRTUAL TABLE temp.mapped USING jj_open('data/rows.jj', mmap=1);
+SELECT count(*), sum(seats) FROM mapped;
+CREATE VIRTUAL TABLE temp.e9 USING jj_open('data/rows.jj', mmap=maybe);
+.print '-- a BLOB literal is a document, not a file name'
+CREATE VIRTUAL TABLE temp.hex USING jj_open(x'7b226a616c6170656e6f6a736f6e223a312c22636f6c756d6e73223a5b2261225d2c227479706573223a5b2269225d2c22726f7773223a5b5b375d5d7d');
+SELECT a, source FROM hex;
 .print '-- a bare (unquoted) SOURCE is taken as written'
 CREATE VIRTUAL TABLE temp.bare USING jj_open(data/rows.jj);
 SELECT count(*) FROM bare;

@@ -33,6 +33,13 @@ SELECT count(*) FROM other.log;
 CREATE VIEW other.writer AS SELECT jj_write('safety-written.tmp', doc) FROM log;
 SELECT * FROM other.writer;
 .shell ls safety-written.tmp 2>/dev/null || echo 'no file was written'
+.print '-- nor can a view or trigger lift the size limit with jj_max_size'
+CREATE VIEW other.lift AS SELECT jj_max_size(0);
+SELECT * FROM other.lift;
+CREATE TRIGGER other.lift_on_insert AFTER INSERT ON log
+  BEGIN SELECT jj_max_size(0); END;
+INSERT INTO other.log VALUES (NULL);
+SELECT jj_max_size() AS still_the_default;
 .print '-- jj_group is innocuous: a view may use it even with trusted_schema off'
 PRAGMA trusted_schema = OFF;
 CREATE VIEW other.grouped AS SELECT jj_group('n', value) AS doc FROM generate_series(1, 2);

@@ -206,6 +206,25 @@ TEST(date_inline_check_agrees_with_the_calendar_everywhere) {
   CHECK_EQ_INT(accepted, 3652425); /* the days of 0000-01-01..9999-12-31 */
 }
 
+/* jj_date_days counts the days of every date jj_date_ok accepts as
+** jj_date_parse counts them (the reader's shortcut for a date's days). */
+TEST(date_days_of_the_inline_check_agree_with_the_calendar_everywhere) {
+  long mismatches = 0, counted = 0;
+  char text[48]; /* room for any three ints: no truncation warning */
+  for (int y = 0; y <= 9999; y++)
+    for (int m = 1; m <= 12; m++)
+      for (int d = 1; d <= 31; d++) {
+        snprintf(text, sizeof text, "%04d-%02d-%02d", y, m, d);
+        int32_t days;
+        if (!jj_date_ok(text, 10)) continue;
+        counted++;
+        if (jj_date_parse(text, 10, &days, NULL) != JJ_OK || jj_date_days(text) != days)
+          if (mismatches++ < 5) fprintf(stderr, "     disagree on %s\n", text);
+      }
+  CHECK_EQ_INT(mismatches, 0);
+  CHECK_EQ_INT(counted, 3652425);
+}
+
 TEST(date_format_refuses_days_outside_0000_to_9999) {
   char out[10];
   CHECK_EQ_INT(jj_date_format(DAY_FIRST - 1, out), JJ_ERR_DATE);
@@ -504,6 +523,7 @@ int main(void) {
   RUN(date_parse_accepts_null_error);
   RUN(date_days_round_trip_every_day_of_0000_to_9999);
   RUN(date_inline_check_agrees_with_the_calendar_everywhere);
+  RUN(date_days_of_the_inline_check_agree_with_the_calendar_everywhere);
   RUN(date_format_refuses_days_outside_0000_to_9999);
   RUN(timestamp_reads_utc_instant_and_zone);
   RUN(timestamp_fraction_of_1_to_9_digits_scales_to_nanos);

@@ -6,6 +6,7 @@
 #   tools/deps.sh bench        also the benchmark's (bench/run.sh)
 #   tools/deps.sh --list       print the build and test packages, install nothing
 #   tools/deps.sh --list bench print the benchmark's extra packages
+#   tools/deps.sh fuzz         also libFuzzer for `make fuzz` (clang's runtime)
 set -eu
 
 # gcc and clang (the warnings check uses both), libc6-dev (gcc only
@@ -23,6 +24,9 @@ fi
 pkgs=$base
 if [ "${1:-}" = bench ]; then
   pkgs="$pkgs $bench"
+fi
+if [ "${1:-}" = fuzz ]; then
+  pkgs="$pkgs libclang-rt-14-dev"
 fi
 
 missing=""

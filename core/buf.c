@@ -1,0 +1,43 @@
+/*
+** buf.c — jj_buf, the growable byte buffer that text escaping, the schema's
+** JSON, the writer and jj_cursor_object build their output in.  It knows
+** nothing else of the library, so every file may use it.
+**
+** Memory: the buffer's owner frees b->p, with jj_buf_free or, when the
+** bytes are handed on to a caller of the public API, with jj_free.
+**
+** The SQLite extension has a buffer of the same shape of its own (jjx_buf,
+** ext/util.c) on purpose: what it builds goes to SQLite, which frees it
+** with sqlite3_free, so it must come from sqlite3_realloc64.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Grows by doubling from 256 bytes; refuses sizes near SIZE_MAX so that
+** the doubling cannot overflow. */
+int jj_buf_reserve(jj_buf *b, size_t more) {
+  if (b->cap - b->len >= more) return 0;
+  if (more > SIZE_MAX / 2 - b->len) return -1;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap - b->len < more) cap *= 2;
+  char *p = realloc(b->p, cap);
+  if (!p) return -1;
+  b->p = p;
+  b->cap = cap;
+  return 0;
+}
+
+int jj_buf_append(jj_buf *b, const void *p, size_t n) {
+  if (jj_buf_reserve(b, n)) return -1;
+  if (n) memcpy(b->p + b->len, p, n);
+  b->len += n;
+  return 0;
+}
+
+void jj_buf_free(jj_buf *b) {
+  free(b->p);
+  b->p = NULL;
+  b->len = b->cap = 0;
+}

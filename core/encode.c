@@ -1,0 +1,203 @@
+/*
+** encode.c — the writer's values: one function per type, each checking
+** what its type needs (UTF-8, the calendar) and encoding straight into the
+** writer's buffer after the inline start of writer.h, which has reserved
+** the value's worst-case size.
+**
+** Text that is plain printable ASCII (nothing to escape, nothing to
+** validate) is checked and copied 8 bytes at a time in one pass; any other
+** text is checked by jj_utf8_valid and escaped by jj_string_escape.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "writer.h"
+
+/* See writer.h: escaped into room reserved for the worst case. */
+jj_code jj_writer_put_checked(jj_writer *w, jj_type t, const char *p, size_t len) {
+  if (len > (SIZE_MAX - 16) / 6) return jj_writer_nomem(w);
+  char *d = value_begin(w, t, JJ_ESCAPED_MAX(len));
+  if (!d) return w->err.code;
+  w->out.len = (size_t)(d - w->out.p);
+  jj_string_escape(&w->out, p, len); /* cannot fail: room is reserved */
+  return value_end(w, w->out.p + w->out.len);
+}
+
+/* Bytes that JSON text needs no escape for and that are valid UTF-8 on
+** their own: printable ASCII 0x20-0x7F except '"' and '\\' (the escaping
+** rule itself lives in jj_string_escape, text.c).  Nonzero when one of the
+** 8 bytes of w is not plain: a high bit, or a byte jj_special_mask flags
+** (a control character, '"' or '\\').  Exact as a yes/no: the borrows that
+** make jj_special_mask inexact start only at a byte it flags anyway. */
+static inline uint64_t not_plain8(uint64_t w) {
+  return (w & JJ_HIGHS) | jj_special_mask(w);
+}
+
+/* Copy p[0..len) to d when every byte is plain, 8 bytes at a time (the
+** last word overlaps the one before; d has room for len rounded up to 8).
+** Returns 1 when copied, 0 when some byte is not plain (d then holds
+** garbage that the caller overwrites). */
+static inline int copy_plain(char *d, const char *p, size_t len) {
+  uint64_t x, bad = 0;
+  if (len >= 8) {
+    size_t i = 0;
+    for (; i + 8 < len; i += 8) {
+      memcpy(&x, p + i, 8);
+      bad |= not_plain8(x);
+      memcpy(d + i, &x, 8);
+    }
+    memcpy(&x, p + len - 8, 8);
+    bad |= not_plain8(x);
+    memcpy(d + len - 8, &x, 8);
+    return bad == 0;
+  }
+  if (len >= 4) { /* two 4-byte words, overlapping when len < 8 */
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + len - 4, 4);
+    x = (uint64_t)a | (uint64_t)b << 32;
+    memcpy(d, &a, 4);
+    memcpy(d + len - 4, &b, 4);
+    return not_plain8(x) == 0;
+  }
+  for (size_t i = 0; i < len; i++) { /* 0-3 bytes */
+    unsigned char c = (unsigned char)p[i];
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return 0;
+    d[i] = (char)c;
+  }
+  return 1;
+}
+
+/* null fits every column, nested tables included. */
+jj_code jj_writer_null(jj_writer *w) {
+  char *d = value_begin(w, 0, 4);
+  if (!d) return w->err.code;
+  memcpy(d, "null", 4);
+  return value_end(w, d + 4);
+}
+
+/* Decimal, INT64_MIN included (num.h). */
+jj_code jj_writer_int(jj_writer *w, int64_t v) {
+  char *d = value_begin(w, JJ_INT, 24);
+  if (!d) return w->err.code;
+  return value_end(w, d + jj_num_format_int64(v, d));
+}
+
+/* Shortest round trip; non-finite values as the strings the format uses. */
+jj_code jj_writer_double(jj_writer *w, double v) {
+  char *d = value_begin(w, JJ_FLOAT, 32);
+  if (!d) return w->err.code;
+  if (isnan(v)) {
+    memcpy(d, "\"NaN\"", 5);
+    d += 5;
+  } else if (isinf(v)) {
+    const char *s = v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    size_t n = strlen(s);
+    memcpy(d, s, n);
+    d += n;
+  } else {
+    d += jj_num_format_double(v, d);
+  }
+  return value_end(w, d);
+}
+
+/* Any nonzero v is true. */
+jj_code jj_writer_bool(jj_writer *w, int v) {
+  char *d = value_begin(w, JJ_BOOL, 5);
+  if (!d) return w->err.code;
+  memcpy(d, v ? "true" : "false", v ? 4 : 5);
+  return value_end(w, d + (v ? 4 : 5));
+}
+
+/* Text must be valid UTF-8; it is escaped minimally (internal.h).  Plain
+** ASCII is copied by copy_plain in the same pass that checks it; anything
+** else goes the slow way (jj_utf8_valid, then jj_string_escape).  Errors
+** come in the same order on both paths: the place (state, column kind),
+** then UTF-8, then memory. */
+jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
+  char shown[JJ_SHOW_CAP];
+  frame *f = &w->stack[w->depth];
+  if (JJ_LIKELY(jj_writer_open(w) && f->col < f->ncols && f->lv->types[f->col] == JJ_TEXT &&
+                len < SIZE_MAX / 2 && has_room(w, len + 2))) {
+    /* room: the quotes and the text; the separator is in the slack */
+    char *d = put_separator(w, f, w->out.p + w->out.len);
+    if (JJ_LIKELY(copy_plain(d + 1, p, len))) {
+      d[0] = '"';
+      d[len + 1] = '"';
+      return value_end(w, d + len + 2);
+    }
+  }
+  if (jj_writer_check(w, JJ_TEXT)) return w->err.code;
+  if (JJ_UNLIKELY(!jj_utf8_valid(p, len, NULL)))
+    return jj_writer_fail(w, JJ_ERR_UTF8, JJ_W_VALUE, "%s is not valid UTF-8",
+                          jj_show(shown, sizeof shown, p, len, 1));
+  return jj_writer_put_checked(w, JJ_TEXT, p, len);
+}
+
+/* Dates are checked by chrono.c; its message follows the place. */
+jj_code jj_writer_date(jj_writer *w, const char *p, size_t len) {
+  jj_error e;
+  char *d = value_begin(w, JJ_DATE, 12);
+  if (!d) return w->err.code;
+  if (JJ_UNLIKELY(jj_date_parse(p, len, NULL, &e) != JJ_OK))
+    return jj_writer_fail(w, e.code, JJ_W_VALUE, "%s", e.message);
+  d[0] = '"';
+  memcpy(d + 1, p, 10);
+  d[11] = '"';
+  return value_end(w, d + 12);
+}
+
+/* Days since 1970-01-01, written as YYYY-MM-DD (years 0000-9999). */
+jj_code jj_writer_date_days(jj_writer *w, int32_t days) {
+  char *d = value_begin(w, JJ_DATE, 12);
+  if (!d) return w->err.code;
+  if (jj_date_format(days, d + 1))
+    return jj_writer_fail(w, JJ_ERR_DATE, JJ_W_VALUE,
+                          "day %ld is not a date in the years 0000-9999",
+                          (long)days);
+  d[0] = '"';
+  d[11] = '"';
+  return value_end(w, d + 12);
+}
+
+/* Timestamp text is checked by chrono.c and written as given. */
+jj_code jj_writer_timestamp(jj_writer *w, const char *p, size_t len) {
+  jj_error e;
+  /* a valid timestamp is at most 35 bytes: reserve for that */
+  char *d = value_begin(w, JJ_TIMESTAMP, 40);
+  if (!d) return w->err.code;
+  if (JJ_UNLIKELY(jj_timestamp_parse(p, len, NULL, &e)))
+    return jj_writer_fail(w, e.code, JJ_W_VALUE, "%s", e.message);
+  *d++ = '"';
+  memcpy(d, p, len);
+  d += len;
+  *d++ = '"';
+  return value_end(w, d);
+}
+
+/* A timestamp from numbers, in its own zone with ts->digits digits. */
+jj_code jj_writer_timestamp_value(jj_writer *w, const jj_timestamp *ts) {
+  char *d = value_begin(w, JJ_TIMESTAMP, 42);
+  if (!d) return w->err.code;
+  size_t n = jj_timestamp_format(ts, d + 1);
+  if (n == 0)
+    return jj_writer_fail(w, JJ_ERR_TIMESTAMP, JJ_W_VALUE,
+                          "%lld seconds, %ld nanoseconds, zone %d minutes, %d "
+                          "digits is not a timestamp in the years 0000-9999",
+                          (long long)ts->seconds, (long)ts->nanos,
+                          (int)ts->zone_minutes, (int)ts->digits);
+  d[0] = '"';
+  d[n + 1] = '"';
+  return value_end(w, d + n + 2);
+}
+
+/* Bytes as padded standard base64, encoded straight into the buffer. */
+jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len) {
+  if (len > SIZE_MAX / 2) return jj_writer_nomem(w);
+  char *d = value_begin(w, JJ_BYTES, JJ_BASE64_LEN(len) + 2);
+  if (!d) return w->err.code;
+  *d++ = '"';
+  d += jj_base64_encode(p, len, d);
+  *d++ = '"';
+  return value_end(w, d);
+}

@@ -1,0 +1,436 @@
+/*
+** value.c — reading the values of a cursor's row: one accessor per type
+** (jj_cursor_int, jj_cursor_text, ...), each converting and checking the
+** one value it is asked for, and jj_cursor_value, which reads a value of
+** any type into a jj_value with the same checks and errors.
+**
+** A value's bytes were found by the row scan (rowscan.c) and stand in the
+** cursor's spans.  Text without escapes is handed out in place; text with
+** escapes and decoded bytes go to the cursor's scratch memory (cursor.c)
+** and are cached for the rest of the row, so reading a value twice does
+** not decode it twice.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+
+/* The usage error for a call that cannot read this column now. */
+static int misuse(const jj_cursor *c, size_t col, const char *fn,
+                  jj_error *err) {
+  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "%s: no cursor", fn), -1;
+  if (c->state != JJ_CUR_ROW)
+    return jj_fail(err, JJ_ERR_USAGE, NULL, "%s: the cursor is not on a row (%s)", fn,
+                   c->state == JJ_CUR_BEFORE ? "call jj_cursor_next first"
+                   : c->state == JJ_CUR_END  ? "it is past the last row"
+                                             : "its last move failed"), -1;
+  if (col >= c->ncol)
+    return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, c->ncol, NULL,
+                  "%s: column index %zu is out of range (%zu columns)", fn, col,
+                  c->ncol), -1;
+  return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
+                "%s cannot read %s column", fn, jj_type_name(c->cols[col].type)), -1;
+}
+
+/* The span of column col when the cursor is on a row and the column's type
+** is one of t1..t3; NULL after a usage error otherwise. */
+static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
+                                   jj_type t2, jj_type t3, const char *fn,
+                                   jj_error *err) {
+  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
+    jj_type t = c->cols[col].type;
+    if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return &c->v[col];
+  }
+  misuse(c, col, fn, err);
+  return NULL;
+}
+
+/* "expected <what the column holds>, found <value>" for a value of the
+** wrong JSON kind. */
+static int wrong_kind(jj_cursor *c, size_t col, const jj_span *s, jj_error *err) {
+  char shown[JJ_SHOW_CAP];
+  return jj_cursor_fail(c, err, JJ_ERR_TYPE, c->row, col, s->p, "expected %s, found %s",
+                jj_type_expect(c->cols[col].type),
+                jj_show_value(shown, s->p, JJ_SPAN_LEN(*s))), -1;
+}
+
+/* Decode string value s (it has escapes) into scratch memory, checked,
+** cached for the rest of the row.  -1 on error. */
+static int decoded(jj_cursor *c, size_t col, const jj_span *s, const char **p,
+                   size_t *len, jj_error *err) {
+  size_t n = JJ_SPAN_LEN(*s) - 2;
+  if (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec)))
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  jj_decoded *k = &c->dec[col];
+  if (k->gen == c->gen && k->p) {
+    *p = k->p;
+    *len = k->len;
+    return 0;
+  }
+  char *out = jj_cursor_scratch(c, n ? n : 1), shown[JJ_SHOW_CAP];
+  if (!out) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  size_t bad = 0;
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  size_t m = jj_string_decode(s->p + 1, n, out, &bad, &code, &why);
+  if (m == (size_t)-1)
+    return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s is not %s (%s)",
+                  jj_show(shown, sizeof shown, s->p + 1, n, 1),
+                  code == JJ_ERR_UTF8 ? "valid UTF-8" : "a valid JSON string",
+                  why), -1;
+  *k = (jj_decoded){out, m, c->gen};
+  *p = out;
+  *len = m;
+  return 0;
+}
+
+/* The contents of string value s: in place when it has no escapes (not
+** yet UTF-8 checked: *checked = 0, or 1 when the scan saw only ASCII), else
+** decoded (*checked = 1).  -1 on error. */
+static inline int contents(jj_cursor *c, size_t col, const jj_span *s,
+                           const char **p, size_t *len, int *checked,
+                           jj_error *err) {
+  if (JJ_LIKELY(!(s->n & JJ_SPAN_ESC))) {
+    *p = s->p + 1;
+    *len = JJ_SPAN_LEN(*s) - 2;
+    *checked = !(s->n & JJ_SPAN_HIGH);
+    return 0;
+  }
+  *checked = 1;
+  return decoded(c, col, s, p, len, err);
+}
+
+/* 1 null, 0 not null, -1 not on a row or no such column. */
+int jj_cursor_is_null(jj_cursor *c, size_t col) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol) return -1;
+  return *c->v[col].p == 'n';
+}
+
+/* The value's bytes as written, any column type; null gives 0. */
+int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
+                  jj_error *err) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
+    return misuse(c, col, "jj_cursor_raw", err);
+  const jj_span *s = &c->v[col];
+  if (*s->p == 'n') return 0;
+  *p = s->p;
+  *len = JJ_SPAN_LEN(*s);
+  return 1;
+}
+
+/* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
+** '-'.  Such a number always fits int64 and reads the same as
+** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
+** and goes to the full parser.  Up to 8 digits are one 8-byte word ending
+** with the number (bytes before it, from lo on, may be read), so their
+** varying count costs no mispredicted loop exit. */
+static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+  size_t neg = *p == '-';
+  const char *d = p + neg, *e = p + n;
+  size_t nd = n - neg;
+  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
+  uint64_t v = 0;
+#if JJ_SWAR
+  if (nd <= 8 && e - lo >= 8) {
+    const uint64_t keep = ~UINT64_C(0) << (8 * (8 - nd));
+    memcpy(&v, e - 8, 8);
+    v = (v & keep) | (UINT64_C(0x3030303030303030) & ~keep); /* '0'-padded */
+    if (!jj_num_is_8digits(v)) return 0;
+    v = jj_num_8digits(v);
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return 1;
+  }
+#else
+  (void)lo;
+#endif
+  for (; d < e; d++) {
+    unsigned k = (unsigned)(unsigned char)*d - '0';
+    if (k > 9) return 0;
+    v = v * 10 + k;
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+
+/* The error of a number the parsers refused with code r (num.h): broken
+** grammar is JJ_ERR_SYNTAX; a fraction in an integer column or a value out
+** of range (`out_of_range` says which range) is JJ_ERR_RANGE.  Returns -1. */
+static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
+                       const char *out_of_range, jj_error *err) {
+  char shown[JJ_SHOW_CAP];
+  jj_show(shown, sizeof shown, s->p, JJ_SPAN_LEN(*s), 0);
+  if (r == JJ_NUM_NOT_INTEGER)
+    jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p,
+                   "%s is not an integer", shown);
+  else if (r == JJ_NUM_RANGE)
+    jj_cursor_fail(c, err, JJ_ERR_RANGE, c->row, col, s->p, "%s %s", shown,
+                   out_of_range);
+  else
+    jj_cursor_fail(c, err, JJ_ERR_SYNTAX, c->row, col, s->p,
+                   "%s is not a valid number", shown);
+  return -1;
+}
+
+/* The read_* functions below read value s of column col, whose type the
+** caller has checked: the bodies of the accessors, inline in them and in
+** jj_cursor_value so that neither pays for the other's checks (JJ_INLINE:
+** the accessors must not pay a call for the sharing either). */
+
+/* A JSON integer that fits int64; fractions, exponents and overflow are
+** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
+static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+                           jj_error *err) {
+  char ch = *s->p;
+  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
+    size_t n = JJ_SPAN_LEN(*s);
+    if (JJ_LIKELY(short_int(s->p, n, c->doc->base, out))) return 1;
+    int r = jj_num_parse_int64(s->p, n, out);
+    if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
+    return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
+  }
+  if (ch == 'n') return 0;
+  return wrong_kind(c, col, s, err);
+}
+
+/* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
+** "-Infinity"; overflow to infinity is JJ_ERR_RANGE. */
+static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
+                              jj_error *err) {
+  char ch = *s->p;
+  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
+    size_t n = JJ_SPAN_LEN(*s);
+    if (JJ_LIKELY(jj_num_short_double_in(s->p, n, c->doc->base, c->doc->end, out))) return 1;
+    int r = jj_num_parse_double(s->p, n, out);
+    if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
+    return number_fail(c, col, s, r, "is out of range for a double", err);
+  }
+  if (ch == '"') {
+    const char *p;
+    size_t len;
+    int checked;
+    if (contents(c, col, s, &p, &len, &checked, err)) return -1;
+    if (len == 3 && memcmp(p, "NaN", 3) == 0) *out = NAN;
+    else if (len == 8 && memcmp(p, "Infinity", 8) == 0) *out = INFINITY;
+    else if (len == 9 && memcmp(p, "-Infinity", 9) == 0) *out = -INFINITY;
+    else return wrong_kind(c, col, s, err);
+    return 1;
+  }
+  if (ch == 'n') return 0;
+  return wrong_kind(c, col, s, err);
+}
+
+/* true or false (checked literally when the row was scanned). */
+static JJ_INLINE int read_bool(jj_cursor *c, size_t col, const jj_span *s, int *out,
+                            jj_error *err) {
+  switch (*s->p) {
+    case 't': *out = 1; return 1;
+    case 'f': *out = 0; return 1;
+    case 'n': return 0;
+  }
+  return wrong_kind(c, col, s, err);
+}
+
+/* The contents of a string value of a text, date or timestamp column t
+** (see contents): 1, 0 for null, -1 for another kind of value or bad
+** contents. */
+static inline int string_value(jj_cursor *c, size_t col, const jj_span *s,
+                               const char **q, size_t *n, int *checked,
+                               jj_error *err) {
+  if (JJ_UNLIKELY(*s->p != '"')) {
+    if (*s->p == 'n') return 0;
+    wrong_kind(c, col, s, err);
+    return -1; /* spelled out, not wrong_kind's result, so that gcc sees that
+               ** q and n are set whenever 1 is returned */
+  }
+  return contents(c, col, s, q, n, checked, err) ? -1 : 1;
+}
+
+/* Check a date or timestamp's text, the calendar's message prefixed with
+** the place. */
+static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+                          const char *p, size_t len, int32_t *days,
+                          jj_timestamp *ts, jj_error *err) {
+  jj_error e;
+  jj_code code = t == JJ_DATE ? jj_date_parse(p, len, days, &e)
+                              : jj_timestamp_parse(p, len, ts, &e);
+  if (JJ_LIKELY(code == JJ_OK)) return 0;
+  return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
+}
+
+/* Text of an s, d or t column (type t): zero-copy without escapes (UTF-8
+** checked for s, the calendar for d and t), else decoded into scratch
+** memory. */
+static JJ_INLINE int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+                            const char **p, size_t *len, jj_error *err) {
+  const char *q;
+  size_t n;
+  int checked, r = string_value(c, col, s, &q, &n, &checked, err);
+  if (r <= 0) return r;
+  if (t == JJ_TEXT) {
+    if (!checked && JJ_UNLIKELY(!jj_utf8_valid(q, n, NULL))) {
+      char shown[JJ_SHOW_CAP];
+      return jj_cursor_fail(c, err, JJ_ERR_UTF8, c->row, col, s->p, "%s is not valid UTF-8",
+                    jj_show(shown, sizeof shown, q, n, 1)), -1;
+    }
+  } else if (t != JJ_DATE || !jj_date_ok(q, n)) {
+    jj_timestamp ts;
+    int32_t days;
+    if (check_calendar(c, col, s, t, q, n, &days, &ts, err)) return -1;
+  }
+  *p = q;
+  *len = n;
+  return 1;
+}
+
+/* A date's days (t JJ_DATE, *days) or a timestamp's numbers (*ts), and
+** the checked text in *p, *len when p is not NULL.  A date that the inline
+** check accepts has its days counted from its digits; any other goes to
+** the calendar, which says what is wrong. */
+static JJ_INLINE int read_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
+                                int32_t *days, jj_timestamp *ts, const char **p,
+                                size_t *len, jj_error *err) {
+  const char *q;
+  size_t n;
+  int checked, r = string_value(c, col, s, &q, &n, &checked, err);
+  if (r <= 0) return r;
+  if (t == JJ_DATE && jj_date_ok(q, n)) {
+    if (days) *days = jj_date_days(q);
+  } else if (check_calendar(c, col, s, t, q, n, days, ts, err)) return -1;
+  if (p) {
+    *p = q;
+    *len = n;
+  }
+  return 1;
+}
+
+/* Decoded base64 in scratch memory (valid until the cursor moves), cached
+** for the rest of the row. */
+static int read_bytes(jj_cursor *c, size_t col, const jj_span *s, const unsigned char **p,
+                      size_t *len, jj_error *err) {
+  if (*s->p != '"') {
+    if (*s->p == 'n') return 0;
+    return wrong_kind(c, col, s, err);
+  }
+  if (c->dec && c->dec[col].gen == c->gen && c->dec[col].p) {
+    *p = (const unsigned char *)c->dec[col].p;
+    *len = c->dec[col].len;
+    return 1;
+  }
+  const char *q;
+  size_t n, bad = 0;
+  int checked;
+  const char *why = "";
+  if (contents(c, col, s, &q, &n, &checked, err)) return -1;
+  unsigned char *out = (unsigned char *)jj_cursor_scratch(c, n / 4 * 3 + 1);
+  if (!out || (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec))))
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  size_t m = jj_base64_decode(q, n, out, &bad, &why);
+  if (m == (size_t)-1) {
+    char shown[JJ_SHOW_CAP];
+    return jj_cursor_fail(c, err, JJ_ERR_BASE64, c->row, col, s->p,
+                  "%s is not valid base64 (%s)",
+                  jj_show(shown, sizeof shown, q, n, 1), why), -1;
+  }
+  c->dec[col] = (jj_decoded){(const char *)out, m, c->gen};
+  *p = out;
+  *len = m;
+  return 1;
+}
+
+/* A nested table value as a document borrowing the parent's bytes and
+** nested schema (doc.c builds it); the caller frees it with jj_doc_free
+** (before the parent).  Its errors carry the path to it. */
+static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
+                      jj_error *err) {
+  if (*s->p != '[') {
+    if (*s->p == 'n') return 0;
+    return wrong_kind(c, col, s, err);
+  }
+  jj_doc *t = jj_doc_new(c->doc, c->row, col, s->p, s->p + JJ_SPAN_LEN(*s), 0, err);
+  if (!t) return -1;
+  *out = t;
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The accessors: the checks of the call, then the body above          */
+/* ------------------------------------------------------------------ */
+
+int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
+  return s ? read_int(c, col, s, out, err) : -1;
+}
+
+int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
+  return s ? read_double(c, col, s, out, err) : -1;
+}
+
+int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_BOOL, JJ_BOOL, JJ_BOOL, "jj_cursor_bool", err);
+  return s ? read_bool(c, col, s, out, err) : -1;
+}
+
+int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
+                   jj_error *err) {
+  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
+  return s ? read_text(c, col, s, c->cols[col].type, p, len, err) : -1;
+}
+
+int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_DATE, JJ_DATE, JJ_DATE, "jj_cursor_date", err);
+  return s ? read_calendar(c, col, s, JJ_DATE, days, NULL, NULL, NULL, err) : -1;
+}
+
+int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
+                        jj_error *err) {
+  const jj_span *s =
+      value(c, col, JJ_TIMESTAMP, JJ_TIMESTAMP, JJ_TIMESTAMP, "jj_cursor_timestamp", err);
+  return s ? read_calendar(c, col, s, JJ_TIMESTAMP, NULL, out, NULL, NULL, err) : -1;
+}
+
+int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
+                    size_t *len, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_BYTES, JJ_BYTES, JJ_BYTES, "jj_cursor_bytes", err);
+  return s ? read_bytes(c, col, s, p, len, err) : -1;
+}
+
+int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
+  const jj_span *s = value(c, col, JJ_TABLE, JJ_TABLE, JJ_TABLE, "jj_cursor_table", err);
+  return s ? read_table(c, col, s, out, err) : -1;
+}
+
+/* out->is_null from the read's result r, which is returned. */
+static inline int tagged(jj_value *out, int r) {
+  out->is_null = r == 0;
+  return r;
+}
+
+/* The checks of the call once, then the body of the column type's
+** accessor into the member of out->u that the type names. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
+    return misuse(c, col, "jj_cursor_value", err);
+  const jj_span *s = &c->v[col];
+  jj_type t = c->cols[col].type;
+  out->type = t;
+  switch (t) { /* no default: -Wswitch names a type added but not read */
+    case JJ_INT: return tagged(out, read_int(c, col, s, &out->u.i, err));
+    case JJ_FLOAT: return tagged(out, read_double(c, col, s, &out->u.f, err));
+    case JJ_TEXT:
+      return tagged(out, read_text(c, col, s, t, &out->u.text.p, &out->u.text.len, err));
+    case JJ_DATE:
+      return tagged(out, read_calendar(c, col, s, t, &out->u.date.days, NULL,
+                                       &out->u.date.p, &out->u.date.len, err));
+    case JJ_TIMESTAMP:
+      return tagged(out, read_calendar(c, col, s, t, NULL, &out->u.timestamp.ts,
+                                       &out->u.timestamp.p, &out->u.timestamp.len, err));
+    case JJ_BOOL: return tagged(out, read_bool(c, col, s, &out->u.b, err));
+    case JJ_BYTES:
+      return tagged(out, read_bytes(c, col, s, &out->u.bytes.p, &out->u.bytes.len, err));
+    case JJ_TABLE: return tagged(out, read_table(c, col, s, &out->u.table, err));
+  }
+  /* a schema holds no other type (jj_schema_add refuses them) */
+  return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
+}

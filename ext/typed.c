@@ -1,0 +1,236 @@
+/*
+** typed.c — what the typed form of jj_open (vtab.c) needs around its
+** CREATE VIRTUAL TABLE arguments: the options, the CREATE TABLE statement
+** it declares, and the message for a document of another shape.
+**
+** Options (parsed from a table of known keys, csv.c-like):
+**   max_size=N   the most document bytes a scan of this table holds; it can
+**                only lower the connection's jj_max_size() (0: no limit of
+**                its own)
+**   mmap=1       map the declared plain file instead of reading it
+**   validate=1   check every value when a scan first opens the document
+**
+** Names from a document reach messages only through jjx_show (short,
+** escaped), since a database file or a document may be hostile.
+*/
+#include <string.h>
+
+#include "ext.h"
+
+/* Trim SQL whitespace from both ends of z[0..*n). */
+const char *jjx_trim(const char *z, size_t *n) {
+  while (*n && (z[0] == ' ' || z[0] == '\t' || z[0] == '\n' || z[0] == '\r'))
+    z++, (*n)--;
+  while (*n && (z[*n - 1] == ' ' || z[*n - 1] == '\t' || z[*n - 1] == '\n' ||
+                z[*n - 1] == '\r'))
+    (*n)--;
+  return z;
+}
+
+/* A boolean option value, csv.c's spellings.  1, 0, or -1 when not one. */
+static int parse_bool(const char *z) {
+  static const char *const yes[] = {"1", "yes", "on", "true"};
+  static const char *const no[] = {"0", "no", "off", "false"};
+  for (size_t i = 0; i < 4; i++) {
+    if (sqlite3_stricmp(z, yes[i]) == 0) return 1;
+    if (sqlite3_stricmp(z, no[i]) == 0) return 0;
+  }
+  return -1;
+}
+
+/* A non-negative decimal integer; 0 on success. */
+static int parse_size(const char *z, uint64_t *out) {
+  uint64_t v = 0;
+  if (!*z) return -1;
+  for (; *z; z++) {
+    if (*z < '0' || *z > '9') return -1;
+    if (v > (UINT64_MAX - 9) / 10) return -1;
+    v = v * 10 + (uint64_t)(*z - '0');
+  }
+  *out = v;
+  return 0;
+}
+
+/* The known keys, in one table: errors for unknown and repeated keys quote
+** the argument as written. */
+enum { OPT_MAX_SIZE, OPT_MMAP, OPT_VALIDATE, NKEYS };
+static const char *const option_keys[NKEYS] = {"max_size", "mmap",
+                                               "validate"};
+
+int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
+                      char **pzErr) {
+  int seen[NKEYS] = {0};
+  for (int i = 0; i < argc; i++) {
+    size_t n = strlen(argv[i]), klen, vlen;
+    const char *arg = jjx_trim(argv[i], &n);
+    const char *eq = memchr(arg, '=', n);
+    size_t k;
+    if (!eq) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: expected key=value after SOURCE, got \"%.*s\"", (int)n,
+          arg);
+      return SQLITE_ERROR;
+    }
+    klen = (size_t)(eq - arg);
+    const char *key = jjx_trim(arg, &klen);
+    vlen = n - (size_t)(eq + 1 - arg);
+    const char *val = jjx_trim(eq + 1, &vlen);
+    for (k = 0; k < NKEYS; k++)
+      if (strlen(option_keys[k]) == klen &&
+          memcmp(option_keys[k], key, klen) == 0)
+        break;
+    if (k == NKEYS) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: unknown option \"%.*s\" (known: max_size, mmap, "
+          "validate)",
+          (int)n, arg);
+      return SQLITE_ERROR;
+    }
+    if (seen[k]++) {
+      *pzErr = sqlite3_mprintf("jj_open: option \"%s\" given twice: \"%.*s\"",
+                               option_keys[k], (int)n, arg);
+      return SQLITE_ERROR;
+    }
+    char *v = jjx_dequote(val, vlen);
+    if (!v) return SQLITE_NOMEM;
+    int bad = 0;
+    if (k == OPT_MAX_SIZE) {
+      bad = parse_size(v, &o->max_size) != 0;
+    } else {
+      int b = parse_bool(v);
+      bad = b < 0;
+      if (k == OPT_MMAP)
+        o->mmap = b;
+      else
+        o->validate = b;
+    }
+    sqlite3_free(v);
+    if (bad) {
+      *pzErr = sqlite3_mprintf(
+          "jj_open: bad value in \"%.*s\": expected %s", (int)n, arg,
+          k == OPT_MAX_SIZE ? "a number of bytes" : "1 or 0");
+      return SQLITE_ERROR;
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* 1 if a column of s is named `name` as SQL compares names (ASCII case
+** folded). */
+static int name_taken(const jj_schema *s, const char *name) {
+  for (size_t i = 0; i < jj_schema_columns(s); i++)
+    if (sqlite3_stricmp(jj_schema_name(s, i, NULL), name) == 0) return 1;
+  return 0;
+}
+
+/* Append column `col`'s name of s to a message, as an excerpt. */
+static void show_name(sqlite3_str *m, const jj_schema *s, size_t col) {
+  size_t len;
+  const char *name = jj_schema_name(s, col, &len);
+  jjx_show(m, name, len);
+}
+
+char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
+                      char **pzErr) {
+  size_t n = jj_schema_columns(s);
+  sqlite3_str *m = NULL;
+  char hidden[32] = "source";
+  /* one more column: the hidden source */
+  if (n >= (size_t)max_columns) {
+    *pzErr = sqlite3_mprintf(
+        "%s: has %lld columns; a typed table can have at most %d (SQLite's "
+        "SQLITE_LIMIT_COLUMN is %d and one column is the hidden source); "
+        "the record form reads any number",
+        label, (long long)n, max_columns - 1, max_columns);
+    return NULL;
+  }
+  for (size_t i = 0; i < n && !m; i++) {
+    size_t len;
+    const char *name = jj_schema_name(s, i, &len);
+    if (strlen(name) != len) {
+      m = sqlite3_str_new(NULL);
+      sqlite3_str_appendf(m, "%s: column %lld ", label, (long long)i + 1);
+      show_name(m, s, i);
+      sqlite3_str_appendall(m, ": a name with a NUL byte cannot be an SQL "
+                               "column");
+    }
+    for (size_t j = 0; j < i && !m; j++) {
+      if (sqlite3_stricmp(jj_schema_name(s, j, NULL), name) == 0) {
+        m = sqlite3_str_new(NULL);
+        sqlite3_str_appendf(m, "%s: columns %lld ", label, (long long)j + 1);
+        show_name(m, s, j);
+        sqlite3_str_appendf(m, " and %lld ", (long long)i + 1);
+        show_name(m, s, i);
+        sqlite3_str_appendall(m, " have the same name in SQL (names are "
+                                 "compared ignoring ASCII case)");
+      }
+    }
+  }
+  if (m) {
+    *pzErr = sqlite3_str_finish(m);
+    return NULL;
+  }
+  sqlite3_str *sql = sqlite3_str_new(NULL);
+  for (size_t i = 0; i < n; i++)
+    sqlite3_str_appendf(sql, "%s\"%w\" %s", i ? ", " : "CREATE TABLE x(",
+                        jj_schema_name(s, i, NULL),
+                        jjx_sql_type(jj_schema_type(s, i)));
+  for (int k = 2; name_taken(s, hidden); k++)
+    sqlite3_snprintf(sizeof hidden, hidden, "source_%d", k);
+  sqlite3_str_appendf(sql, "%s\"%w\" HIDDEN)", n ? ", " : "CREATE TABLE x(",
+                      hidden);
+  return sqlite3_str_finish(sql);
+}
+
+/* A nested schema for a message: its JSON (printable: names are valid
+** UTF-8 and JSON escapes control characters), cut after 80 bytes at a
+** character boundary. */
+static void show_schema(sqlite3_str *m, const jj_schema *s) {
+  size_t len, cut;
+  char *json = jj_schema_to_json(s, &len);
+  if (!json) {
+    sqlite3_str_appendall(m, "(out of memory)");
+    return;
+  }
+  for (cut = len <= 80 ? len : 80;
+       cut < len && ((unsigned char)json[cut] & 0xc0) == 0x80; cut--) {
+  }
+  sqlite3_str_append(m, json, (int)cut);
+  if (cut < len) sqlite3_str_appendall(m, "...");
+  jj_free(json);
+}
+
+char *jjx_shape_error(const char *label, const char *what,
+                      const jj_schema *want, const jj_schema *got) {
+  size_t col, nw = jj_schema_columns(want), ng = jj_schema_columns(got);
+  sqlite3_str *m = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(m, "%s: %s", label, what);
+  if (jj_schema_equal(want, got, &col) || col >= nw || col >= ng) {
+    sqlite3_str_appendf(m, "has %lld columns, the table declares %lld",
+                        (long long)ng, (long long)nw);
+    return sqlite3_str_finish(m);
+  }
+  const char *wn = jj_schema_name(want, col, NULL);
+  const char *gn = jj_schema_name(got, col, NULL);
+  jj_type wt = jj_schema_type(want, col), gt = jj_schema_type(got, col);
+  if (strcmp(wn, gn) != 0) {
+    sqlite3_str_appendf(m, "column %lld differs: declared ", (long long)col + 1);
+    show_name(m, want, col);
+    sqlite3_str_appendf(m, " %s, found ", jjx_type_name(wt));
+    show_name(m, got, col);
+    sqlite3_str_appendf(m, " %s", jjx_type_name(gt));
+    return sqlite3_str_finish(m);
+  }
+  sqlite3_str_appendf(m, "column %lld ", (long long)col + 1);
+  show_name(m, want, col);
+  sqlite3_str_appendall(m, " differs: declared ");
+  if (wt == JJ_TABLE && gt == JJ_TABLE) {
+    show_schema(m, jj_schema_table(want, col));
+    sqlite3_str_appendall(m, ", found ");
+    show_schema(m, jj_schema_table(got, col));
+  } else {
+    sqlite3_str_appendf(m, "%s, found %s", jjx_type_name(wt),
+                        jjx_type_name(gt));
+  }
+  return sqlite3_str_finish(m);
+}
