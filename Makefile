@@ -10,8 +10,12 @@
 #   make sanitize the suite under AddressSanitizer + UndefinedBehaviorSanitizer only
 #   make bench    the benchmark (bench/run.sh)
 #   make fuzz     build the libFuzzer harnesses, run each FUZZ_SECONDS (60)
+#   make install  the command-line tool, the libraries, the extension, the
+#                 header, the pkg-config file and the man page under
+#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 # Objects go to $(B) (build/ normally, build/san for the sanitizer build,
-# build/portable for the portable one).
+# build/portable for the portable one).  Builds print one short line per
+# file; V=1 prints the commands, make -s nothing.
 
 CC      ?= cc
 B       ?= build
@@ -21,6 +25,19 @@ CFLAGS  ?= $(OPT) -g
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) $(PORTFLAGS) -fPIC -Icore -Itests
 LIBS    := -lz -lbrotlienc -lbrotlidec -lm
 SANFLAGS_ON := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# Quiet builds: `$(say) CC file` prints "  CC      file" unless V=1 (then
+# the command itself is shown) or make runs with -s (then nothing is).
+ifeq ($(V),1)
+Q   :=
+say := @true
+else
+Q   := @
+say := @printf '  %-7s %s\n'
+endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say := @true
+endif
 
 ifeq ($(SAN),1)
 SANFLAGS := $(SANFLAGS_ON)
@@ -40,9 +57,18 @@ EXT_OBJ   := $(EXT_SRC:%.c=$(B)/%.o)
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 TEST_BIN  := $(TEST_SRC:%.c=$(B)/%)
 EXT_SO    := $(if $(filter build,$(B)),jalapenojson.so,$(B)/jalapenojson.so)
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
+CLI_BIN   := $(B)/jalapenojson
+# One version for the tool, the shared library's file name and the
+# pkg-config file: cli/cli.h's JJ_CLI_VERSION.
+VERSION   := $(shell sed -n 's/^\#define JJ_CLI_VERSION "\(.*\)"$$/\1/p' cli/cli.h)
+SONAME    := libjalapenojson.so.0
+SO_FILE   := libjalapenojson.so.$(VERSION)
 
-.PHONY: all deps test warnings sanitize demo bench clean core-tests
-all: $(B)/libjalapenojson.a $(if $(EXT_SRC),$(EXT_SO)) $(TEST_BIN) $(B)/jj-demo
+.PHONY: all deps test warnings sanitize demo bench clean core-tests install uninstall
+all: $(B)/libjalapenojson.a $(B)/$(SO_FILE) $(if $(EXT_SRC),$(EXT_SO)) \
+     $(CLI_BIN) $(TEST_BIN) $(B)/jj-demo
 
 # The library and the C test programs only (the portable build).
 core-tests: $(B)/libjalapenojson.a $(TEST_BIN)
@@ -52,26 +78,87 @@ core-tests: $(B)/libjalapenojson.a $(TEST_BIN)
 deps:
 	@tools/deps.sh
 
-$(B)/%.o: %.c $(wildcard core/*.h) $(wildcard ext/*.h)
+$(B)/%.o: %.c $(wildcard core/*.h) $(wildcard ext/*.h) $(wildcard cli/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/libjalapenojson.a: $(CORE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(say) AR $@
+	$(Q)ar rcs $@ $^
+
+# The shared core: only the functions core/jalapenojson.h declares are
+# exported (the list is made from the header), under the soname
+# libjalapenojson.so.0; libjalapenojson.so.0 and .so link to the file.
+$(B)/libjalapenojson.map: core/jalapenojson.h
+	@mkdir -p $(dir $@)
+	$(Q){ echo '{ global:'; grep -o '\bjj_[a-z0-9_]*(' $< | sort -u | sed 's/($$/;/'; \
+	  echo 'local: *; };'; } > $@
+
+$(B)/$(SO_FILE): $(CORE_OBJ) $(B)/libjalapenojson.map
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) \
+	  -Wl,--version-script=$(B)/libjalapenojson.map -o $@ $(CORE_OBJ) $(LIBS)
+	$(Q)ln -sf $(SO_FILE) $(B)/$(SONAME) && ln -sf $(SONAME) $(B)/libjalapenojson.so
 
 $(EXT_SO): $(EXT_OBJ) $(B)/libjalapenojson.a ext/exports.map
-	$(CC) $(ALL_CFLAGS) -shared -Wl,--version-script=ext/exports.map -o $@ $(EXT_OBJ) $(B)/libjalapenojson.a $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,--version-script=ext/exports.map -o $@ $(EXT_OBJ) $(B)/libjalapenojson.a $(LIBS)
+
+# The command-line tool, linked with the static library: one file to install.
+$(CLI_BIN): $(CLI_OBJ) $(B)/libjalapenojson.a
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libjalapenojson.a $(LIBS)
 
 $(B)/tests/%: tests/%.c tests/test.h $(B)/libjalapenojson.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $< -o $@ $(B)/libjalapenojson.a -lcjson -lsqlite3 $(LIBS)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $< -o $@ $(B)/libjalapenojson.a -lcjson -lsqlite3 $(LIBS)
 
 $(B)/jj-demo: tools/jj-demo.c $(B)/libjalapenojson.a
-	$(CC) $(ALL_CFLAGS) $< -o $@ $(B)/libjalapenojson.a $(LIBS)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) $< -o $@ $(B)/libjalapenojson.a $(LIBS)
+
+# ---- Installing ----------------------------------------------------------
+# PREFIX and DESTDIR as usual; each directory may be set on its own.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PCDIR      ?= $(LIBDIR)/pkgconfig
+INSTALLED  := $(BINDIR)/jalapenojson $(LIBDIR)/libjalapenojson.a \
+              $(LIBDIR)/$(SO_FILE) $(LIBDIR)/$(SONAME) $(LIBDIR)/libjalapenojson.so \
+              $(LIBDIR)/jalapenojson.so $(INCLUDEDIR)/jalapenojson.h \
+              $(PCDIR)/jalapenojson.pc $(MANDIR)/man1/jalapenojson.1
+
+# The extension goes to $(LIBDIR)/jalapenojson.so, the name sqlite3's
+# `.load $(LIBDIR)/jalapenojson` (or `.load jalapenojson` with LIBDIR on the
+# loader's path) finds; the core library is libjalapenojson.*, so the two
+# never clash.
+install: $(CLI_BIN) $(B)/libjalapenojson.a $(B)/$(SO_FILE) $(EXT_SO) tools/jalapenojson.pc.in
+	$(say) INSTALL $(DESTDIR)$(PREFIX)
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(PCDIR) $(DESTDIR)$(MANDIR)/man1
+	$(Q)install -m 755 $(CLI_BIN) $(DESTDIR)$(BINDIR)/jalapenojson
+	$(Q)install -m 644 $(B)/libjalapenojson.a $(DESTDIR)$(LIBDIR)/libjalapenojson.a
+	$(Q)install -m 755 $(B)/$(SO_FILE) $(DESTDIR)$(LIBDIR)/$(SO_FILE)
+	$(Q)ln -sf $(SO_FILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libjalapenojson.so
+	$(Q)install -m 755 $(EXT_SO) $(DESTDIR)$(LIBDIR)/jalapenojson.so
+	$(Q)install -m 644 core/jalapenojson.h $(DESTDIR)$(INCLUDEDIR)/jalapenojson.h
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	  -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	  tools/jalapenojson.pc.in > $(DESTDIR)$(PCDIR)/jalapenojson.pc
+	$(Q)install -m 644 cli/jalapenojson.1 $(DESTDIR)$(MANDIR)/man1/jalapenojson.1
+
+uninstall:
+	$(say) UNINST $(DESTDIR)$(PREFIX)
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # Every source compiles without a warning under gcc and clang (as errors).
-WSRC := $(CORE_SRC) $(EXT_SRC) tools/jj-demo.c $(TEST_SRC)
+WSRC := $(CORE_SRC) $(EXT_SRC) $(CLI_SRC) tools/jj-demo.c $(TEST_SRC)
 warnings:
 	@for cc in gcc clang; do for f in $(WSRC); do \
 	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
@@ -89,12 +176,19 @@ test: deps
 	@$(MAKE) --no-print-directory B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
 	@tests/run.sh build build/san build/portable
 
+# Where the conformance test finds JSONTestSuite's test_parsing cases
+# (default: ../shared/conformance/JSONTestSuite/test_parsing beside the
+# repository; without them the test is skipped, except when CI=true).
+export JJ_JSONTESTSUITE CI
+
 sanitize:
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
 	@tests/run.sh build/san
 
+# Quiet: the build prints nothing unless it fails (V=1 shows the commands).
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@echo "== building (make all$(if $(filter 1,$(V)),, -s; V=1 shows the commands))"
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all
 	@tools/demo.sh
 
 bench: all

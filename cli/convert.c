@@ -1,0 +1,364 @@
+/*
+** convert.c — `jalapenojson convert IN [OUT]`.
+**
+**   JSON, NDJSON, CSV, TSV  -> jalapenojson   jj_convert, two passes over
+**                                             IN, streamed to OUT
+**   jalapenojson -> JSON, NDJSON, CSV, TSV    jj_export
+**   jalapenojson -> jalapenojson              re-encoded canonically
+**   JSON/CSV -> JSON/CSV                      through a document in memory
+**                                             (the types inferred on the way)
+**
+** Formats come from the names (x.csv, x.ndjson.gz) or --from/--to; an input
+** whose name says nothing, and stdin, is a document when it starts like one
+** and otherwise left to the converter's detection.  The summary (rows,
+** columns and their types, the converter's decisions) goes to stderr
+** unless --quiet; so does the progress line, on a terminal only.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char help[] =
+    "usage: jalapenojson convert [OPTIONS] IN [OUT]\n"
+    "\n"
+    "Convert IN to OUT: JSON (an array of objects), NDJSON (one object per\n"
+    "line), CSV or TSV (a header row) to jalapenojson, jalapenojson to any of\n"
+    "them, or jalapenojson to jalapenojson (re-encoded canonically).  Types\n"
+    "are inferred from every value of the input.  IN '-' is stdin; OUT '-' or\n"
+    "no OUT is stdout.  The formats come from the names (.json, .ndjson or\n"
+    ".jsonl, .csv, .tsv, .jj, each maybe followed by .gz or .br) or from\n"
+    "--from/--to; stdout gets jalapenojson unless --to says otherwise.  OUT is\n"
+    "written to a temporary file renamed over it at the end: a failed\n"
+    "conversion leaves no partial file and keeps the file it would replace.\n"
+    "\n"
+    "options:\n"
+    "      --from FORMAT    IN's format: json, ndjson, jsonl, csv, tsv or jj,\n"
+    "                       maybe with .gz or .br (e.g. csv.gz)\n"
+    "      --to FORMAT      OUT's format, the same names\n"
+    "      --schema SPEC    types for some columns instead of inferring them:\n"
+    "                       \"id:i,joined:d,items:{qty:f}\" (letters as in\n"
+    "                       SPEC.md: i f s d t b x)\n"
+    "      --null TEXT      CSV: an unquoted field equal to TEXT is null (and\n"
+    "                       null is written as TEXT); default: the empty field\n"
+    "  -d, --delimiter C    CSV: the delimiter (default: detected among\n"
+    "                       , tab ; | when reading, ',' when writing); 'tab'\n"
+    "      --csv-booleans   CSV: fields true and false are booleans\n"
+    "      --empty-is-text  CSV: an unquoted empty field is the empty text,\n"
+    "                       not null\n"
+    "      --bad-to-null    a value that does not fit --schema becomes null\n"
+    "                       (counted in the summary) instead of an error\n"
+    "      --level N        compression level for .gz (1-9) or .br (0-11)\n"
+    "  -q, --quiet          no summary and no progress line on stderr\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "The summary on stderr: rows, the columns with their types, and each\n"
+    "decision the converter made (a mixed column, a renamed header, ...).\n"
+    "\n"
+    "examples:\n"
+    "  jalapenojson convert people.csv people.jj\n"
+    "  jalapenojson convert events.ndjson.gz events.jj.br --schema at:t\n"
+    "  jalapenojson convert rows.jj - --to csv | head\n"
+    "  curl -s URL | jalapenojson convert --from json - out.jj\n"
+    "\n"
+    "exit status: 0 done, 1 the input cannot be converted (the message says\n"
+    "where), 2 usage error, 3 I/O error, 130 interrupted.\n";
+
+enum {
+  OPT_FROM = 1,
+  OPT_TO,
+  OPT_SCHEMA,
+  OPT_NULL,
+  OPT_DELIM,
+  OPT_BOOLS,
+  OPT_EMPTY,
+  OPT_BAD,
+  OPT_LEVEL
+};
+
+static const cli_opt opts[] = {
+    {"from", 0, 1, OPT_FROM},
+    {"to", 0, 1, OPT_TO},
+    {"schema", 0, 1, OPT_SCHEMA},
+    {"null", 0, 1, OPT_NULL},
+    {"delimiter", 'd', 1, OPT_DELIM},
+    {"csv-booleans", 0, 0, OPT_BOOLS},
+    {"empty-is-text", 0, 0, OPT_EMPTY},
+    {"bad-to-null", 0, 0, OPT_BAD},
+    {"level", 0, 1, OPT_LEVEL},
+    {NULL, 0, 0, 0},
+};
+
+/* The converter's decisions, kept for the summary (the first NOTES_MAX). */
+#define NOTES_MAX 100
+typedef struct notes {
+  char *v[NOTES_MAX];
+  size_t n;
+  size_t more; /* told but not kept */
+} notes;
+
+static void note(void *ctx, const char *msg) {
+  notes *ns = ctx;
+  size_t len = strlen(msg);
+  char *copy = ns->n < NOTES_MAX ? malloc(len + 1) : NULL;
+  if (!copy) {
+    ns->more++;
+    return;
+  }
+  memcpy(copy, msg, len + 1);
+  ns->v[ns->n++] = copy;
+}
+
+static void notes_free(notes *ns) {
+  for (size_t k = 0; k < ns->n; k++) free(ns->v[k]);
+}
+
+/* The jj_input callbacks over a cli_src, with the passes shown. */
+typedef struct pass_ctx {
+  cli_src *src;
+  char label[300];
+} pass_ctx;
+
+static long in_read(void *ctx, char *buf, size_t cap) {
+  return cli_src_read(((pass_ctx *)ctx)->src, buf, cap);
+}
+
+static int in_rewind(void *ctx) {
+  pass_ctx *pc = ctx;
+  if (cli_src_rewind(pc->src)) return -1;
+  if (pc->src->prog) {
+    snprintf(pc->label, sizeof pc->label, "%s: pass 2 of 2", pc->src->label);
+    cli_progress_phase(pc->src->prog, pc->label, pc->src->size);
+  }
+  return 0;
+}
+
+int cli_parse_delimiter(const char *s, char *out) {
+  if (!strcmp(s, "tab") || !strcmp(s, "\\t") || !strcmp(s, "\t")) {
+    *out = '\t';
+    return 0;
+  }
+  if (strlen(s) != 1 || (unsigned char)s[0] >= 0x80 || s[0] == '"' ||
+      s[0] == '\n' || s[0] == '\r')
+    return -1;
+  *out = s[0];
+  return 0;
+}
+
+/* What the command line asked for. */
+typedef struct job {
+  const char *in, *out;
+  cli_format in_fmt, out_fmt;
+  int in_comp;             /* -1: by name and magic */
+  int from_given;          /* --from said the input's format */
+  jj_compression out_comp;
+  jj_convert_opts co;
+  jj_export_opts eo;
+  int level;
+} job;
+
+static int parse(cli *app, int argc, char **argv, job *j) {
+  cli_args a = {argc, argv, 1, 0};
+  const char *val, *from = NULL, *to = NULL;
+  int id;
+  uint64_t n;
+  memset(j, 0, sizeof *j);
+  j->in_comp = -1;
+  j->level = -1;
+  while ((id = cli_next(app, &a, opts, &val)) != CLI_ARG_END) {
+    switch (id) {
+      case CLI_ARG_HELP: fputs(help, stdout); return -1;
+      case CLI_ARG_ERROR: return CLI_USAGE;
+      case CLI_ARG_POSITIONAL:
+        if (!j->in)
+          j->in = val;
+        else if (!j->out)
+          j->out = val;
+        else
+          return cli_usage(app, "unexpected argument '%s'", val);
+        break;
+      case OPT_FROM: from = val; break;
+      case OPT_TO: to = val; break;
+      case OPT_SCHEMA: j->co.schema = val; break;
+      case OPT_NULL: j->co.null_text = j->eo.null_text = val; break;
+      case OPT_DELIM:
+        if (cli_parse_delimiter(val, &j->co.delimiter))
+          return cli_usage(app, "--delimiter takes one ASCII character or "
+                                "'tab', not '%s'", val);
+        j->eo.delimiter = j->co.delimiter;
+        break;
+      case OPT_BOOLS: j->co.flags |= JJ_CONVERT_CSV_BOOLEANS; break;
+      case OPT_EMPTY: j->co.flags |= JJ_CONVERT_CSV_EMPTY_IS_TEXT; break;
+      case OPT_BAD: j->co.flags |= JJ_CONVERT_BAD_TO_NULL; break;
+      case OPT_LEVEL:
+        if (cli_parse_count(val, &n) || n > 11)
+          return cli_usage(app, "--level takes 0 to 11, not '%s'", val);
+        j->level = (int)n;
+        break;
+    }
+  }
+  if (!j->in) return cli_usage(app, "missing IN (a file, or - for stdin)");
+  if (j->out && !strcmp(j->out, "-")) j->out = NULL;
+  jj_compression c;
+  if (from) {
+    if (cli_format_parse(from, 0, &j->in_fmt, &c))
+      return cli_usage(app, "unknown format '%s' for --from (json, ndjson, "
+                            "jsonl, csv, tsv, jj; maybe with .gz or .br)", from);
+    if (c != JJ_PLAIN) j->in_comp = (int)c;
+    j->from_given = 1;
+  } else if (strcmp(j->in, "-")) {
+    cli_format_parse(j->in, 1, &j->in_fmt, &c); /* unknown: the content */
+  }
+  jj_compression by_name = JJ_PLAIN;
+  cli_format name_fmt = CLI_FMT_UNKNOWN;
+  if (j->out) cli_format_parse(j->out, 1, &name_fmt, &by_name);
+  if (to) {
+    if (cli_format_parse(to, 0, &j->out_fmt, &j->out_comp))
+      return cli_usage(app, "unknown format '%s' for --to (json, ndjson, "
+                            "jsonl, csv, tsv, jj; maybe with .gz or .br)", to);
+    if (j->out_comp == JJ_PLAIN) j->out_comp = by_name;
+  } else if (j->out) {
+    if (name_fmt == CLI_FMT_UNKNOWN)
+      return cli_usage(app, "cannot tell the format of '%s' from its name "
+                            "(use --to)", j->out);
+    j->out_fmt = name_fmt;
+    j->out_comp = by_name;
+  } else {
+    j->out_fmt = CLI_FMT_JJ;
+  }
+  if (!j->out && j->out_comp != JJ_PLAIN && app->out_tty)
+    return cli_usage(app, "refusing to write compressed data to a terminal");
+  if (j->level >= 0 && j->out_comp == JJ_GZIP && (j->level < 1 || j->level > 9))
+    return cli_usage(app, "--level for gzip is 1 to 9");
+  if (j->out_fmt == CLI_FMT_TSV) j->eo.delimiter = 0;
+  return 0;
+}
+
+/* The summary on stderr: what was read, the columns, the decisions. */
+static void summary(const cli *app, const job *j, const jj_schema *schema,
+                    int64_t rows, const char *from_label, const notes *ns,
+                    const jj_convert_result *res) {
+  cli_table t;
+  if (app->quiet) return;
+  fprintf(stderr, "%s -> %s: %lld row%s, %zu column%s", from_label,
+          j->out ? j->out : "stdout", (long long)rows, rows == 1 ? "" : "s",
+          jj_schema_columns(schema), jj_schema_columns(schema) == 1 ? "" : "s");
+  if (res) {
+    fprintf(stderr, " (read as %s", jj_format_name(res->format));
+    if (res->delimiter == '\t' && res->format == JJ_FORMAT_CSV)
+      fprintf(stderr, ", delimiter tab");
+    else if (res->delimiter && res->format == JJ_FORMAT_CSV)
+      fprintf(stderr, ", delimiter '%c'", res->delimiter);
+    if (res->nulled)
+      fprintf(stderr, "; %llu value%s made null", (unsigned long long)res->nulled,
+              res->nulled == 1 ? "" : "s");
+    fputc(')', stderr);
+  }
+  fputc('\n', stderr);
+  if (cli_table_init(&t, 4) == 0 &&
+      cli_table_add(&t, "", 0, 0) == 0 && cli_table_add(&t, "", 0, 0) == 0 &&
+      cli_table_add(&t, "", 0, 0) == 0 && cli_table_add(&t, "", 0, 0) == 0 &&
+      cli_schema_rows(&t, schema, "", "") == 0)
+    cli_table_print_plain(&t, stderr, "  ");
+  cli_table_free(&t);
+  if (ns && ns->n) {
+    fputs("decisions:\n", stderr);
+    for (size_t k = 0; k < ns->n; k++) fprintf(stderr, "  %s\n", ns->v[k]);
+    if (ns->more) fprintf(stderr, "  ... and %zu more\n", ns->more);
+  }
+}
+
+/* JSON or CSV in: jj_convert, straight to OUT or through memory. */
+static int from_text(cli *app, job *j, cli_doc *d, cli_out *out) {
+  pass_ctx pc;
+  jj_input in;
+  jj_convert_result res;
+  jj_error err;
+  notes ns;
+  cli_buf mem = {0};
+  int rc = 0;
+  memset(&ns, 0, sizeof ns);
+  memset(&res, 0, sizeof res);
+  memset(&in, 0, sizeof in);
+  pc.src = &d->src;
+  snprintf(pc.label, sizeof pc.label, "%s: %s", d->src.label,
+           d->src.seekable ? "pass 1 of 2" : "reading");
+  cli_progress_begin(&d->prog, app->err_tty && !app->quiet, pc.label,
+                     d->src.size);
+  d->src.prog = &d->prog;
+  in.read = in_read;
+  in.rewind = d->src.seekable ? in_rewind : NULL;
+  in.ctx = &pc;
+  in.name = d->src.label;
+  j->co.from = cli_format_jj(j->in_fmt);
+  j->co.note = note;
+  j->co.note_ctx = &ns;
+  j->co.interrupt = cli_interrupted;
+  int direct = j->out_fmt == CLI_FMT_JJ;
+  jj_code code = jj_convert(&in, &j->co, direct ? cli_out_sink : cli_buf_sink,
+                            direct ? (void *)out : (void *)&mem, &res, &err);
+  cli_progress_end(&d->prog);
+  if (code != JJ_OK) {
+    if (d->src.failed)
+      rc = cli_fail(app, &d->src.err, NULL);
+    else if (out->failed)
+      rc = cli_out_finish(out); /* says why the output failed */
+    else if (code == JJ_ERR_NOMEM && !direct && !mem.p)
+      rc = (cli_err(app, "out of memory"), CLI_IO);
+    else
+      rc = cli_fail(app, &err, d->src.label);
+    cli_out_abort(out);
+  } else if (direct) {
+    rc = cli_out_finish(out);
+  } else { /* the document in memory, exported */
+    jj_doc *doc = jj_parse(mem.p, mem.len, &err);
+    rc = doc ? cli_write_doc(app, doc, j->out_fmt, &j->eo, out, NULL,
+                             d->src.label)
+             : cli_fail(app, &err, d->src.label);
+    if (!doc) cli_out_abort(out);
+    jj_doc_free(doc);
+  }
+  if (rc == 0) summary(app, j, res.schema, res.rows, d->src.label, &ns, &res);
+  jj_schema_free(res.schema);
+  notes_free(&ns);
+  cli_buf_free(&mem);
+  return rc;
+}
+
+int cli_convert(cli *app, int argc, char **argv) {
+  job j;
+  cli_doc d;
+  cli_out out;
+  int rc = parse(app, argc, argv, &j);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  /* The output first: one that cannot be written fails before any work. */
+  if ((rc = cli_out_init(app, &out, j.out, j.out_comp)) != 0) return rc;
+  out.level = j.level;
+  memset(&d, 0, sizeof d);
+  rc = cli_src_open(app, &d.src, j.in, j.in_comp, 0);
+  if (rc) return rc;
+  /* A document is read as one, whatever its name says, unless --from
+  ** said otherwise; the rest is the converter's to detect. */
+  const char *p;
+  size_t len;
+  if (j.in_fmt == CLI_FMT_UNKNOWN || (j.in_fmt == CLI_FMT_JSON && !j.from_given)) {
+    if (cli_src_peek(&d.src, 512, &p, &len)) {
+      rc = cli_fail(app, &d.src.err, NULL);
+      goto done;
+    }
+    if (cli_looks_like_doc(p, len)) j.in_fmt = CLI_FMT_JJ;
+  }
+  if (j.in_fmt != CLI_FMT_JJ) {
+    rc = from_text(app, &j, &d, &out);
+  } else if ((rc = cli_doc_load(app, &d, 0)) == 0) {
+    int64_t rows = 0;
+    rc = cli_write_doc(app, d.doc, j.out_fmt, &j.eo, &out, &rows,
+                       d.src.label);
+    if (rc == 0)
+      summary(app, &j, jj_doc_schema(d.doc), rows, d.src.label, NULL, NULL);
+  }
+done:
+  cli_doc_close(&d);
+  return rc;
+}
