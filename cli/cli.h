@@ -2,9 +2,10 @@
 ** cli.h — what the files of the command-line tool `jalapenojson` share.
 **
 **   main.c      dispatch, the option parser, messages and exit codes
-**   io.c        inputs and outputs: a file or stdin/stdout ('-'), .gz and
-**               .br by name both ways, gzip by its magic, output written
-**               atomically, formats by file name
+**   io.c        formats by file name; inputs (a file or stdin '-', .gz and
+**               .br by name, gzip by its magic); documents in memory
+**   output.c    outputs (stdout '-', or a file written atomically, .gz
+**               and .br by name); SIGINT while a file is written
 **   progress.c  the progress line on stderr
 **   table.c     aligned box tables and the display width of UTF-8
 **   convert.c   `convert`

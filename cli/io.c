@@ -1,5 +1,6 @@
 /*
-** io.c — where the tool's bytes come from and go to.
+** io.c — where the tool's bytes come from: formats by name, inputs, and
+** documents read into memory.
 **
 ** Inputs (cli_src): a file, or stdin for '-'.  Compression is decided by
 ** the name (.gz, .br), else by gzip's magic bytes, else, for commands that
@@ -14,15 +15,11 @@
 ** doubled while a cut-short prefix is what stops the reading (`schema`
 ** and `head` of a large file read only its first bytes).
 **
-** Outputs (cli_out): stdout, or a file written atomically through the
-** library's jj_atomic_* (a temporary file renamed over the target at the
-** end, removed on any failure, so the old file stays and no half file is
-** left), compressed through jj_deflate_* when the name or --to says so.
+** Outputs are output.c's.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -489,195 +486,4 @@ void cli_doc_close(cli_doc *d) {
   free(d->data);
   cli_src_close(&d->src);
   memset(d, 0, sizeof *d);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Outputs                                                                 */
-/* ---------------------------------------------------------------------- */
-
-/* Block SIGINT while a temporary file exists (unless it is blocked
-** already: then it is not ours to unblock). */
-static void block_sigint(cli_out *o) {
-  sigset_t set, old;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  if (sigprocmask(SIG_BLOCK, &set, &old) == 0 && !sigismember(&old, SIGINT))
-    o->blocked = 1;
-}
-
-/* Unblock it: a SIGINT that came meanwhile now ends the process. */
-static void unblock_sigint(cli_out *o) {
-  if (!o->blocked) return;
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  o->blocked = 0;
-  sigprocmask(SIG_UNBLOCK, &set, NULL);
-}
-
-int cli_interrupted(void *ctx) {
-  sigset_t set;
-  (void)ctx;
-  return sigpending(&set) == 0 && sigismember(&set, SIGINT) == 1;
-}
-
-static void out_fail(cli_out *o, jj_code code, const char *fmt, const char *why) {
-  if (o->failed) return;
-  o->failed = 1;
-  memset(&o->err, 0, sizeof o->err);
-  o->err.code = code;
-  o->err.offset = JJ_NO_OFFSET;
-  o->err.column = -1;
-  snprintf(o->err.message, sizeof o->err.message, fmt, o->label, why);
-}
-
-/* Bytes to the file or to stdout. */
-static int raw_sink(void *ctx, const char *p, size_t len) {
-  cli_out *o = ctx;
-  if (o->atomic) {
-    if (jj_atomic_sink(o->atomic, p, len)) {
-      o->failed = o->atomic_failed = 1; /* jj_atomic_commit says why */
-      return 1;
-    }
-  } else {
-    size_t done = 0;
-    while (done < len) {
-      ssize_t n = write(1, p + done, len - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        out_fail(o, JJ_ERR_IO, "cannot write %s: %s",
-                 n < 0 ? strerror(errno) : "no progress");
-        return 1;
-      }
-      done += (size_t)n;
-    }
-  }
-  o->bytes += len;
-  return 0;
-}
-
-int cli_out_init(cli *app, cli_out *o, const char *path, jj_compression comp) {
-  jj_error err;
-  memset(o, 0, sizeof *o);
-  o->app = app;
-  o->comp = comp;
-  o->level = -1;
-  if (!path || !strcmp(path, "-")) {
-    o->label = "stdout";
-    return 0;
-  }
-  o->path = o->label = path;
-  if (jj_compression_for_write(path, NULL, &err) != JJ_OK) {
-    cli_fail(app, &err, NULL);
-    return CLI_USAGE;
-  }
-  /* Fail now, not after the work, when the file cannot be written. */
-  block_sigint(o);
-  jj_atomic *a = jj_atomic_open(path, &err);
-  jj_atomic_abort(a);
-  unblock_sigint(o);
-  if (!a) {
-    cli_fail(app, &err, NULL);
-    return cli_status(err.code);
-  }
-  return 0;
-}
-
-/* Create the file (or not, for stdout) and the compressor. */
-static int out_open(cli_out *o) {
-  jj_error err;
-  o->opened = 1;
-  if (o->path) {
-    block_sigint(o);
-    o->atomic = jj_atomic_open(o->path, &err);
-    if (!o->atomic) {
-      o->failed = 1;
-      o->err = err;
-      return 1;
-    }
-  }
-  if (o->comp != JJ_PLAIN) {
-    o->z = jj_deflate_new(o->comp, o->level, raw_sink, o, &err);
-    if (!o->z) {
-      o->failed = 1;
-      o->err = err;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-int cli_out_sink(void *out, const char *p, size_t len) {
-  cli_out *o = out;
-  if (o->failed || (!o->opened && out_open(o))) return 1;
-  if (o->z) {
-    if (jj_deflate_sink(o->z, p, len)) {
-      out_fail(o, JJ_ERR_IO, "cannot compress %s%s", "");
-      return 1;
-    }
-    return 0;
-  }
-  return raw_sink(o, p, len);
-}
-
-int cli_out_finish(cli_out *o) {
-  jj_error err;
-  jj_code code = JJ_OK;
-  if (!o->opened && out_open(o)) code = o->err.code;
-  if (!code && o->z && jj_deflate_finish(o->z, &err) != JJ_OK) {
-    if (!o->failed) o->err = err;
-    o->failed = 1;
-  }
-  jj_deflate_free(o->z);
-  o->z = NULL;
-  if (o->atomic && o->failed && !o->atomic_failed) {
-    jj_atomic_abort(o->atomic); /* never rename a file that failed */
-  } else if (o->atomic) {       /* committing reports its write error */
-    if (jj_atomic_commit(o->atomic, &err) != JJ_OK) {
-      o->err = err;
-      o->failed = 1;
-    }
-  }
-  o->atomic = NULL;
-  unblock_sigint(o);
-  if (o->failed) {
-    cli_fail(o->app, &o->err, NULL);
-    return cli_status(o->err.code);
-  }
-  return 0;
-}
-
-void cli_out_abort(cli_out *o) {
-  jj_deflate_free(o->z);
-  o->z = NULL;
-  jj_atomic_abort(o->atomic);
-  o->atomic = NULL;
-  unblock_sigint(o);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Buffers                                                                 */
-/* ---------------------------------------------------------------------- */
-
-int cli_buf_sink(void *buf, const char *p, size_t len) {
-  cli_buf *b = buf;
-  if (len > b->cap - b->len) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < len) {
-      if (cap > SIZE_MAX / 2) return 1;
-      cap *= 2;
-    }
-    char *q = realloc(b->p, cap);
-    if (!q) return 1;
-    b->p = q;
-    b->cap = cap;
-  }
-  if (len) memcpy(b->p + b->len, p, len);
-  b->len += len;
-  return 0;
-}
-
-void cli_buf_free(cli_buf *b) {
-  free(b->p);
-  memset(b, 0, sizeof *b);
 }

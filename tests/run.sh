@@ -47,7 +47,7 @@ for b in "$@"; do
     [ -x "$t" ] || continue
     "$t" > "$log" 2>&1
     rc=$?
-    grep -E 'passed, [0-9]+ failed$|^FAIL|ERROR|runtime error' "$log" | sed 's/^/  /' | head -n 40
+    grep -E 'passed, [0-9]+ failed$|^FAIL|ERROR|runtime error|SKIPPED' "$log" | sed 's/^/  /' | head -n 40
     tally "$(basename "$t")"
     [ $rc -ne 0 ] && ! grep -q ' [1-9][0-9]* failed$' "$log" && { echo "  $(basename "$t") exited $rc"; failed=$((failed + 1)); }
   done
@@ -57,7 +57,7 @@ for b in "$@"; do
     # Python itself leaks by design; check only our errors under ASan there.
     LD_PRELOAD="$preload" ASAN_OPTIONS="${ASAN_OPTIONS:+detect_leaks=0}" /usr/bin/python3 "$t" "$root/$b" > "$log" 2>&1
     rc=$?
-    grep -E 'passed, [0-9]+ failed$|^FAIL|ERROR|Error' "$log" | sed 's/^/  /' | head -n 40
+    grep -E 'passed, [0-9]+ failed$|^FAIL|ERROR|Error|SKIPPED' "$log" | sed 's/^/  /' | head -n 40
     tally "$(basename "$t")"
     [ $rc -ne 0 ] && ! grep -q ' [1-9][0-9]* failed$' "$log" && { echo "  $(basename "$t") exited $rc"; failed=$((failed + 1)); }
   done
