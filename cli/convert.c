@@ -201,6 +201,9 @@ static int parse(cli *app, int argc, char **argv, job *j) {
   if (!j->in) return cli_usage(app, "missing IN (a file, or - for stdin)");
   if (j->out && !strcmp(j->out, "-")) j->out = NULL;
   jj_compression c;
+  jj_error err;
+  if (j->out && jj_compression_for_write(j->out, NULL, &err) != JJ_OK)
+    return cli_usage(app, "%s", err.message); /* .zst and the like */
   if (from) {
     if (cli_format_parse(from, 0, &j->in_fmt, &c))
       return cli_usage(app, "unknown format '%s' for --from (json, ndjson, "

@@ -5,14 +5,16 @@
 #      jj_group + jj_write; the same rows every run);
 #   2. runs a short sqlite3 session on it, echoing each statement: both read
 #      forms, a typed query with a date filter, a row by its rowid with its
-#      nested line items, an export with jj_group and jj_write, read back.
+#      nested line items, an export with jj_group and jj_write, read back;
+#   3. the same file with the command-line tool build/jalapenojson: its
+#      schema, its first rows, a check of every value, CSV out and back.
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
 dir=build/demo
 rows=3000
 mkdir -p "$dir"
-[ -f jalapenojson.so ] || { echo "demo.sh: run make first" >&2; exit 1; }
+[ -f jalapenojson.so ] && [ -x build/jalapenojson ] || { echo "demo.sh: run make first" >&2; exit 1; }
 
 # stdout line-buffered, so errors (stderr) would show where they happen
 sql() { (cd "$dir" && stdbuf -oL sqlite3 -batch -cmd ".load $root/jalapenojson" "$@"); }
@@ -61,3 +63,14 @@ SELECT plan, count(*) AS customers, round(sum(price), 2) AS revenue
   FROM paid GROUP BY plan ORDER BY revenue DESC;
 
 EOF
+
+# The command-line tool, each command echoed as typed.
+cli() { echo "\$ jalapenojson $*"; build/jalapenojson "$@"; }
+echo
+echo "== the command-line tool, build/jalapenojson (make install puts it on the PATH)"
+echo
+cli schema "$dir/rows.jj"
+cli head -n 3 -w 30 "$dir/rows.jj"
+cli check "$dir/rows.jj"
+cli convert -q "$dir/rows.jj" "$dir/rows.csv.gz"
+cli convert "$dir/rows.csv.gz" "$dir/from_csv.jj"
