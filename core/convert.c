@@ -155,8 +155,8 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
   cv_init(&c, in, opts, err);
   if (res) memset(res, 0, sizeof *res);
   if (!sink) {
-    code = cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
-                         "jj_convert needs a sink");
+    cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX, "jj_convert needs a sink");
+    code = c.err->code;
     goto done;
   }
   if ((code = infer(&c))) goto done;
@@ -171,10 +171,11 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
     goto done;
   }
   if (c.rows != rows) {
-    code = cv_fail_plain(&c, JJ_ERR_ROW, UINT64_MAX,
-                         "the second pass read %lld rows, the first %lld "
-                         "(did the input change between the passes?)",
-                         (long long)c.rows, (long long)rows);
+    cv_fail_plain(&c, JJ_ERR_ROW, UINT64_MAX,
+                  "the second pass read %lld rows, the first %lld (did the "
+                  "input change between the passes?)",
+                  (long long)c.rows, (long long)rows);
+    code = c.err->code;
     goto done;
   }
   if ((code = jj_writer_finish(c.wr))) {
@@ -194,8 +195,9 @@ jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
   jj_code code;
   cv_init(&c, in, opts, err);
   if (!res) {
-    code = cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
-                         "jj_convert_infer needs a result");
+    cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
+                  "jj_convert_infer needs a result");
+    code = c.err->code;
   } else {
     memset(res, 0, sizeof *res);
     if (!(code = infer(&c))) result(&c, res, c.rows);

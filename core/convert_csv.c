@@ -253,10 +253,11 @@ int cv_csv_pass(cv *c) {
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
   for (;;) {
     if (p == end_of(c)) {
-      int r = c->w.eof ? 0 : cv_more(c, (size_t)(p - c->w.buf));
-      if (r < 0) return CV_FAIL;
-      p = c->w.buf;
-      if (r > 0) continue;
+      if (!c->w.eof) {
+        if (cv_more(c, (size_t)(p - c->w.buf)) < 0) return CV_FAIL;
+        p = c->w.buf;
+        continue;
+      }
       if (!have_header)
         return cv_fail_plain(c, JJ_ERR_SYNTAX, UINT64_MAX,
                              "the input has no header record");
@@ -271,6 +272,7 @@ int cv_csv_pass(cv *c) {
     c->top.col = (size_t)-1;
     const char *q = record(&j, p);
     if (!q && j.st == CV_MORE) {
+      c->top.col = (size_t)-1;
       int r = cv_more(c, (size_t)(p - c->w.buf));
       if (r < 0) return CV_FAIL;
       p = c->w.buf;

@@ -358,6 +358,7 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       if ((i = cv_column(c, t, key, klen, off(c, p))) < 0)
         return j->st = CV_FAIL, NULL;
     found:
+      t->col = (size_t)i;
       if (t->cols[i].stamp == id) {
         j->st = cv_fail(c, JJ_ERR_SCHEMA, off(c, p),
                         "key %s appears twice in one object",
@@ -365,8 +366,8 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
                                 t->cols[i].name_len, 1));
         return NULL;
       }
-      t->cols[i].stamp = id;
       t->col = (size_t)i;
+      t->cols[i].stamp = id;
       p = ws(q);
       if (*p != ':') return expected(j, p, "':' after the key");
       p = ws(p + 1);
@@ -435,10 +436,11 @@ int cv_json_pass(cv *c) {
   for (;;) {
     p = ws(p);
     if (p == end_of(c)) {
-      int r = c->w.eof ? 0 : cv_more(c, (size_t)(p - c->w.buf));
-      if (r < 0) return CV_FAIL;
-      p = c->w.buf;
-      if (r > 0) continue;
+      if (!c->w.eof) {
+        if (cv_more(c, (size_t)(p - c->w.buf)) < 0) return CV_FAIL;
+        p = c->w.buf;
+        continue;
+      }
       if (s == S_ND || s == S_DONE) return 0;
       return at_end(&j, p, s < 0 ? "'[' or '{'" : s == S_SEP ? "',' or ']'"
                                                              : "an object"),
@@ -481,6 +483,7 @@ int cv_json_pass(cv *c) {
     c->top.row = c->rows + 1;
     const char *q = object(&j, &c->top, p, 1);
     if (!q && j.st == CV_MORE) {
+      c->top.col = (size_t)-1; /* a message now is about the row */
       int r = cv_more(c, (size_t)(p - c->w.buf));
       if (r < 0) return CV_FAIL;
       p = c->w.buf;

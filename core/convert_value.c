@@ -305,9 +305,12 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
                    : ty == JJ_BYTES ? JJ_ERR_BASE64
                    : ty == JJ_INT || ty == JJ_FLOAT ? JJ_ERR_RANGE
                                                     : JJ_ERR_TYPE;
-    if ((ty == JJ_INT || ty == JJ_FLOAT) && v->kind != V_NUM &&
-        v->kind != V_FIELD)
-      code = JJ_ERR_TYPE;
+    double d;
+    if ((ty == JJ_INT || ty == JJ_FLOAT) &&
+        (v->kind == V_FIELD ? jj_num_parse_double(v->p, v->len, &d) ==
+                                  JJ_NUM_SYNTAX
+                            : v->kind != V_NUM))
+      code = JJ_ERR_TYPE; /* not a number at all */
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
     return cv_fail(c, code, v->off, "%s is not %s (the schema says %s:%c)",
                    show(v, shown), type_words(ty), name,
