@@ -88,8 +88,8 @@ static jj_code detect(cv *c) {
   c->delim = f == JJ_FORMAT_TSV ? '\t' : c->o.delimiter;
   if (!c->delim) {
     cv_csv_detect(c);
-    cv_note(c, "read as CSV with the delimiter '%s' (the most frequent of "
-            ", tab ; | in the header)", c->delim == '\t' ? "\\t"
+    cv_note(c, "read as CSV with the delimiter '%s' (detected among , tab ; "
+            "| from the first records)", c->delim == '\t' ? "\\t"
             : c->delim == ',' ? "," : c->delim == ';' ? ";" : "|");
   }
   if (c->delim == '"' || c->delim == '\n' || c->delim == '\r' || !c->delim)

@@ -43,26 +43,54 @@ static uint64_t off(const cv *c, const char *p) {
 
 static const char *end_of(const cv *c) { return c->w.buf + c->w.len; }
 
-/* The first record's most frequent candidate outside quotes. */
+/* Field counts of the first records (at most DETECT_RECORDS) of the
+** window if `d` were the delimiter; the number of records seen. */
+#define DETECT_RECORDS 20
+static size_t field_counts(const cv *c, char d, size_t *counts) {
+  const char *p = c->w.buf, *e = end_of(c);
+  size_t n = 0, fields = 1;
+  int quoted = 0, empty = 1; /* nothing in this record yet */
+  if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
+  for (; p < e && n < DETECT_RECORDS; p++) {
+    if (*p == '"') quoted = !quoted;
+    if (quoted || (*p != '\n' && *p != '\r')) {
+      empty = 0;
+      if (!quoted && *p == d) fields++;
+      continue;
+    }
+    if (!empty) counts[n++] = fields; /* a blank line is no record */
+    fields = 1;
+    empty = 1;
+  }
+  if (p == e && n < DETECT_RECORDS && c->w.eof && !empty)
+    counts[n++] = fields; /* the last record, without a line end */
+  return n;
+}
+
+/* The delimiter among , tab ; | that splits the first records (up to 20,
+** as far as the first window holds them) into the same number of fields
+** each and the header more than one, the most fields winning and the order
+** above breaking ties; else the one that gives the header the most fields
+** (the rows are then ragged, an error that shows the problem); with none in
+** the header (one column), the first that splits none of those records.
+** Blank lines are not records here, quoted parts are skipped. */
 void cv_csv_detect(cv *c) {
   static const char cand[4] = {',', '\t', ';', '|'};
-  for (;;) {
-    size_t count[4] = {0, 0, 0, 0};
-    const char *p = c->w.buf, *e = end_of(c);
-    int quoted = 0;
-    if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
-    for (; p < e; p++) {
-      if (*p == '"') quoted = !quoted;
-      if (quoted) continue;
-      if (*p == '\n' || *p == '\r') break;
-      for (int i = 0; i < 4; i++) count[i] += *p == cand[i];
-    }
-    if (p == e && !c->w.eof && cv_more(c, 0) > 0) continue;
-    c->delim = ',';
-    for (int i = 1, best = 0; i < 4; i++)
-      if (count[i] > count[best]) best = i, c->delim = cand[i];
-    return;
+  size_t counts[DETECT_RECORDS], best_fields = 0, most = 0;
+  int best = -1, frequent = 0;
+  while (!c->w.eof && c->w.len < c->w.cap && cv_more(c, 0) > 0) {
   }
+  for (int i = 0; i < 4; i++) {
+    size_t n = field_counts(c, cand[i], counts);
+    int same = n > 0;
+    for (size_t r = 1; r < n; r++) same &= counts[r] == counts[0];
+    if (same && counts[0] > best_fields) best = i, best_fields = counts[0];
+    if (n && counts[0] > most) most = counts[0], frequent = i;
+  }
+  c->delim = cand[best >= 0 && best_fields > 1 ? best
+                  : most > 1                    ? frequent
+                  : best >= 0                   ? best
+                                                : 0];
 }
 
 /* Room for one more field in c->fields: its slot, or NULL (failed). */

@@ -7,6 +7,7 @@
 **
 ** Also a small command for tests/test_convert.py:
 **   test_convert --convert IN OUT [--schema S] [--flags N] [--null T]
+**                [--delimiter C]
 **   test_convert --export IN OUT json|ndjson|csv|tsv
 ** (exit 0 ok, 1 with the error on stderr; notes on stderr as "note: ...").
 */
@@ -631,6 +632,7 @@ static int command(int argc, char **argv) {
     if (!strcmp(argv[i], "--schema")) o.schema = argv[i + 1];
     if (!strcmp(argv[i], "--flags")) o.flags = (unsigned)atoi(argv[i + 1]);
     if (!strcmp(argv[i], "--null")) o.null_text = argv[i + 1];
+    if (!strcmp(argv[i], "--delimiter")) o.delimiter = argv[i + 1][0];
   }
   FILE *in = fopen(argv[2], "rb"), *out = fopen(argv[3], "wb");
   if (!in || !out) {
