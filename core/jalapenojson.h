@@ -851,12 +851,14 @@ typedef struct jj_convert_result {
 ** caller's to free.  Returns JJ_OK or an error with *err filled (err may be
 ** NULL), the place named as above (JJ_ERR_USAGE when in, in->read or sink
 ** is NULL, or the schema option does not parse; JJ_ERR_SYNTAX for broken
-** JSON or CSV; JJ_ERR_SCHEMA for an empty or duplicate key, too many
+** JSON or CSV and a JSON row that is not an object; JJ_ERR_UTF8,
+** JJ_ERR_DEPTH; JJ_ERR_SCHEMA for an empty or duplicate key, too many
 ** columns, a schema naming a column the input lacks; JJ_ERR_ROW for a CSV
-** record with the wrong field count or a JSON row that is not an object;
-** the type codes for a value that does not fit the explicit schema;
-** JJ_ERR_LIMIT, JJ_ERR_INTERRUPTED, JJ_ERR_IO, JJ_ERR_NOMEM).  After a
-** failure the sink may have received part of a document. */
+** record with the wrong field count; JJ_ERR_TYPE, JJ_ERR_RANGE,
+** JJ_ERR_DATE, JJ_ERR_TIMESTAMP, JJ_ERR_BASE64 for a value that does not
+** fit the explicit schema; JJ_ERR_LIMIT, JJ_ERR_INTERRUPTED, JJ_ERR_IO,
+** JJ_ERR_NOMEM).  After a failure in the second pass (the sink failed, the
+** input changed) the sink may have received part of a document. */
 jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
                    jj_sink sink, void *sink_ctx, jj_convert_result *res,
                    jj_error *err);
