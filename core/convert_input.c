@@ -159,9 +159,10 @@ int cv_more(cv *c, size_t keep) {
 
 jj_code cv_start_pass(cv *c) {
   cv_win *w = &c->w;
-  if (!w->buf) {
-    if (!(w->buf = malloc(CV_WINDOW + 1))) return cv_nomem(c), c->err->code;
-    w->cap = CV_WINDOW;
+  if (!w->buf) { /* never more than max_row, which it doubles up to */
+    size_t limit = c->o.max_row ? c->o.max_row : CV_DEFAULT_MAX_ROW;
+    w->cap = limit < CV_WINDOW ? limit : CV_WINDOW;
+    if (!(w->buf = malloc(w->cap + 1))) return cv_nomem(c), c->err->code;
   }
   w->len = 0;
   w->base = 0;
