@@ -208,7 +208,8 @@ int main(int argc, char **argv) {
   if (argc >= 4 && !strcmp(argv[1], "in")) return task_in(argv, argc);
   if (argc >= 5 && !strcmp(argv[1], "out")) return task_out(argv);
   if (argc >= 3 && !strcmp(argv[1], "stream")) return task_stream(argv);
-  fprintf(stderr, "usage: convert_bench in IN OUT [EXPECTED] | out "
-                  "json|ndjson|csv IN.jj OUT | stream ROWS\n");
+  fprintf(stderr,
+          "usage: convert_bench in IN OUT [EXPECTED] | out "
+          "json|ndjson|csv IN.jj OUT | stream ROWS\n");
   return 2;
 }

@@ -29,12 +29,12 @@
 /* The scanner's state for one pass. */
 typedef struct cs {
   cv *c;
-  int st;                   /* CV_MORE or CV_FAIL after a NULL return */
-  unsigned char stop[256];  /* bytes that end an unquoted field */
+  int st;                  /* CV_MORE or CV_FAIL after a NULL return */
+  unsigned char stop[256]; /* bytes that end an unquoted field */
   const char *null_text;
   size_t null_len;
-  int null_ok;              /* unquoted fields can be null at all */
-  int fast_text;            /* cv_text_fast applies (no CSV booleans) */
+  int null_ok;   /* unquoted fields can be null at all */
+  int fast_text; /* cv_text_fast applies (no CSV booleans) */
 } cs;
 
 static uint64_t off(const cv *c, const char *p) {
@@ -88,9 +88,9 @@ void cv_csv_detect(cv *c) {
     if (n && counts[0] > most) most = counts[0], frequent = i;
   }
   c->delim = cand[best >= 0 && best_fields > 1 ? best
-                  : most > 1                    ? frequent
-                  : best >= 0                   ? best
-                                                : 0];
+                  : most > 1                   ? frequent
+                  : best >= 0                  ? best
+                                               : 0];
 }
 
 /* Room for one more field in c->fields: its slot, or NULL (failed). */
@@ -129,8 +129,8 @@ static const char *record(cs *j, const char *p) {
         q = memchr(q, '"', (size_t)(e - q));
         if (!q || (q + 1 == e && !c->w.eof)) {
           if (!c->w.eof) return j->st = CV_MORE, NULL;
-          j->st = cv_fail(c, JJ_ERR_SYNTAX, v->off,
-                          "unterminated quoted field");
+          j->st =
+              cv_fail(c, JJ_ERR_SYNTAX, v->off, "unterminated quoted field");
           return NULL;
         }
         if (q[1] != '"' || q + 1 == e) break;
@@ -161,10 +161,10 @@ static const char *record(cs *j, const char *p) {
       v->p = p;
       v->len = len;
       v->esc = 0;
-      v->kind = j->null_ok && len == j->null_len &&
-                        !memcmp(p, j->null_text, len)
-                    ? V_NULL
-                    : V_FIELD;
+      v->kind =
+          j->null_ok && len == j->null_len && !memcmp(p, j->null_text, len)
+              ? V_NULL
+              : V_FIELD;
       p = q;
     }
     if (p < e && *p == c->delim) {
@@ -190,10 +190,13 @@ static int header(cs *j) {
     size_t len = 0, bad;
     if (v->kind != V_NULL && cv_text(c, v, &p, &len)) return CV_FAIL;
     if (!jj_utf8_valid(p, len, &bad))
-      return cv_fail(c, JJ_ERR_UTF8, v->off, "header name %s is not valid "
-                     "UTF-8", jj_show(shown, sizeof shown, p, len, 1));
+      return cv_fail(c, JJ_ERR_UTF8, v->off,
+                     "header name %s is not valid "
+                     "UTF-8",
+                     jj_show(shown, sizeof shown, p, len, 1));
     if (memchr(p, '\0', len))
-      return cv_fail(c, JJ_ERR_SCHEMA, v->off, "header name %s contains "
+      return cv_fail(c, JJ_ERR_SCHEMA, v->off,
+                     "header name %s contains "
                      "U+0000, which a column name cannot",
                      jj_show(shown, sizeof shown, p, len, 1));
     /* a name for the nameless, a suffix for the repeated */
@@ -210,8 +213,8 @@ static int header(cs *j) {
         cv_note(c, "header name %s repeats in column %zu: named \"%s\"",
                 jj_show(shown, sizeof shown, p, len, 1), i + 1, made);
       else
-        cv_note(c, "column %zu has no name in the header: named \"%s\"",
-                i + 1, made);
+        cv_note(c, "column %zu has no name in the header: named \"%s\"", i + 1,
+                made);
       p = made;
       len = strlen(made);
     }
@@ -220,9 +223,11 @@ static int header(cs *j) {
     if (k == -2) return cv_fail(c, JJ_ERR_SCHEMA, v->off, "too many columns");
     if (k < 0) return CV_FAIL;
     if (c->top.cols[k].forced == JJ_TABLE)
-      return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX, "the schema says "
+      return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                           "the schema says "
                            "column %s is a nested table, which CSV cannot "
-                           "hold", jj_show(name, sizeof name, p, len, 1));
+                           "hold",
+                           jj_show(name, sizeof name, p, len, 1));
   }
   c->header_cols = c->nfields;
   return 0;
@@ -234,8 +239,7 @@ static int row(cs *j) {
   if (c->nfields != c->header_cols)
     return cv_fail(c, JJ_ERR_ROW, c->fields[0].off,
                    "expected %zu field%s (as in the header), found %zu",
-                   c->header_cols, c->header_cols == 1 ? "" : "s",
-                   c->nfields);
+                   c->header_cols, c->header_cols == 1 ? "" : "s", c->nfields);
   for (size_t i = 0; i < c->nfields; i++) {
     const cv_val *v = &c->fields[i];
     cv_col *col = &c->top.cols[i];
@@ -308,11 +312,12 @@ int cv_csv_pass(cv *c) {
     }
     if (!q) return CV_FAIL;
     if (!have_header) {
-      if (c->pass == 1 ? header(&j) : c->nfields != c->header_cols
-                             ? cv_fail_plain(c, JJ_ERR_ROW, UINT64_MAX,
-                                             "the header changed between the "
-                                             "passes")
-                             : 0)
+      if (c->pass == 1 ? header(&j)
+          : c->nfields != c->header_cols
+              ? cv_fail_plain(c, JJ_ERR_ROW, UINT64_MAX,
+                              "the header changed between the "
+                              "passes")
+              : 0)
         return CV_FAIL;
       have_header = 1;
     } else {

@@ -98,14 +98,14 @@ static int fill(cv *c) {
     } else {
       n = c->in->read(c->in->ctx, w->buf + w->len, w->cap - w->len);
       if (n < 0 || (size_t)n > w->cap - w->len)
-        return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
-                             "cannot read the input"),
+        return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX, "cannot read the input"),
                -1;
       if (n > 0 && w->spool && c->pass == 1 &&
           fwrite(w->buf + w->len, 1, (size_t)n, w->spool) != (size_t)n)
         return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
                              "cannot write the temporary copy of the input: "
-                             "%s", strerror(errno)),
+                             "%s",
+                             strerror(errno)),
                -1;
     }
     if (n == 0) {
@@ -216,8 +216,8 @@ static const char *shown_name(const cv_col *col, char *out) {
   return jj_show(out, JJ_SHOW_CAP, col->name, col->name_len, 1);
 }
 
-static int vfail(cv *c, jj_code code, uint64_t off, int place,
-                 const char *fmt, va_list ap) {
+static int vfail(cv *c, jj_code code, uint64_t off, int place, const char *fmt,
+                 va_list ap) {
   jj_error *e = c->err;
   size_t used = 0, cap = sizeof e->message;
   char name[JJ_SHOW_CAP];

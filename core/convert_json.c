@@ -89,9 +89,9 @@ static const char *string_end_slow(js *j, const char *p, int *esc) {
 /* The number's bytes from p (delimited here, checked by its reader). */
 static inline const char *number_end(js *j, const char *p) {
   static const unsigned char num[256] = {
-      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
-      ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1,
-      ['.'] = 1, ['e'] = 1, ['E'] = 1};
+      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+      ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+      ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1};
   const char *q = p;
   while (num[(unsigned char)*q]) q++;
   if (q == end_of(j->c) && !j->c->w.eof) return j->st = CV_MORE, NULL;
@@ -127,9 +127,12 @@ static const char *skip(js *j, const char *p, unsigned depth) {
       }
       return q;
     }
-    case 't': return literal(j, p, "true", 4);
-    case 'f': return literal(j, p, "false", 5);
-    case 'n': return literal(j, p, "null", 4);
+    case 't':
+      return literal(j, p, "true", 4);
+    case 'f':
+      return literal(j, p, "false", 5);
+    case 'n':
+      return literal(j, p, "null", 4);
     case '[':
     case '{': {
       char close = *p == '[' ? ']' : '}';
@@ -150,7 +153,8 @@ static const char *skip(js *j, const char *p, unsigned depth) {
         if (!(p = skip(j, p, depth + 1))) return NULL;
         p = ws(p);
         if (*p == close) return p + 1;
-        if (*p != ',') return expected(j, p, close == ']' ? "',' or ']'" : "',' or '}'");
+        if (*p != ',')
+          return expected(j, p, close == ']' ? "',' or ']'" : "',' or '}'");
         p = ws(p + 1);
       }
     }
@@ -410,8 +414,10 @@ int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
   for (size_t i = 0; i < v->len; i++) {
     char ch = v->p[i];
     if (in_str) {
-      if (ch == '\\') b->p[b->len++] = ch, ch = v->p[++i];
-      else if (ch == '"') in_str = 0;
+      if (ch == '\\')
+        b->p[b->len++] = ch, ch = v->p[++i];
+      else if (ch == '"')
+        in_str = 0;
     } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
       continue;
     } else if (ch == '"') {
@@ -442,8 +448,10 @@ int cv_json_pass(cv *c) {
         continue;
       }
       if (s == S_ND || s == S_DONE) return 0;
-      return at_end(&j, p, s < 0 ? "'[' or '{'" : s == S_SEP ? "',' or ']'"
-                                                             : "an object"),
+      return at_end(&j, p,
+                    s < 0        ? "'[' or '{'"
+                    : s == S_SEP ? "',' or ']'"
+                                 : "an object"),
              CV_FAIL;
     }
     if (s < 0) { /* the first byte decides the form */
@@ -457,9 +465,12 @@ int cv_json_pass(cv *c) {
         return cv_fail_plain(c, JJ_ERR_SYNTAX, off(c, p),
                              "unexpected data after the array of rows");
       case S_SEP:
-        if (*p == ',') s = S_ELEM;
-        else if (*p == ']') s = S_DONE;
-        else return expected(&j, p, "',' or ']' after a row"), CV_FAIL;
+        if (*p == ',')
+          s = S_ELEM;
+        else if (*p == ']')
+          s = S_DONE;
+        else
+          return expected(&j, p, "',' or ']' after a row"), CV_FAIL;
         p++;
         continue;
       case S_FIRST:
@@ -475,8 +486,9 @@ int cv_json_pass(cv *c) {
     if (*p != '{') {
       c->top.in_row = 1;
       c->top.row = c->rows + 1;
-      expected(&j, p, s == S_ND ? "an object (one row per line)"
-                                : "an object (a row)");
+      expected(
+          &j, p,
+          s == S_ND ? "an object (one row per line)" : "an object (a row)");
       return CV_FAIL;
     }
     c->top.in_row = 1;

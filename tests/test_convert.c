@@ -23,12 +23,14 @@
 /* ---------------------------------------------------------------------- */
 
 TEST(convert_infers_each_scalar_type) {
-  CHECK_CONV("[{\"i\":1,\"f\":1.5,\"s\":\"x\",\"b\":true,\"d\":\"2024-02-29\","
-             "\"t\":\"2024-03-01T10:30:00.25+05:30\"}]", NULL, 0,
-             "\"columns\":[\"i\",\"f\",\"s\",\"b\",\"d\",\"t\"],\"types\":"
-             "[\"i\",\"f\",\"s\",\"b\",\"d\",\"t\"],\"rows\":[\n"
-             "[1,1.5,\"x\",true,\"2024-02-29\",\"2024-03-01T10:30:00.25+05:30\"]"
-             "\n]}");
+  CHECK_CONV(
+      "[{\"i\":1,\"f\":1.5,\"s\":\"x\",\"b\":true,\"d\":\"2024-02-29\","
+      "\"t\":\"2024-03-01T10:30:00.25+05:30\"}]",
+      NULL, 0,
+      "\"columns\":[\"i\",\"f\",\"s\",\"b\",\"d\",\"t\"],\"types\":"
+      "[\"i\",\"f\",\"s\",\"b\",\"d\",\"t\"],\"rows\":[\n"
+      "[1,1.5,\"x\",true,\"2024-02-29\",\"2024-03-01T10:30:00.25+05:30\"]"
+      "\n]}");
 }
 
 TEST(convert_numbers_exactly) {
@@ -37,8 +39,8 @@ TEST(convert_numbers_exactly) {
              "\"columns\":[\"a\",\"b\",\"c\"],\"types\":[\"f\",\"i\",\"f\"],"
              "\"rows\":[\n[1.0,0,-0.0]\n]}");
   /* int64 limits are integers */
-  CHECK_CONV("{\"a\":-9223372036854775808}\n{\"a\":9223372036854775807}",
-             NULL, 0,
+  CHECK_CONV("{\"a\":-9223372036854775808}\n{\"a\":9223372036854775807}", NULL,
+             0,
              "\"columns\":[\"a\"],\"types\":[\"i\"],\"rows\":[\n"
              "[-9223372036854775808],\n[9223372036854775807]\n]}");
   /* floats shortest */
@@ -52,8 +54,9 @@ TEST(convert_ints_and_floats_become_f_when_exact) {
   conv_out o;
   conv("{\"p\":2}\n{\"p\":2.5}\n{\"p\":9007199254740992}", NULL, 0, &o);
   CHECK_EQ_INT(o.code, JJ_OK);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"p\"],\"types\":[\"f\"],\"rows\":[\n"
-                         "[2.0],\n[2.5],\n[9007199254740992.0]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"p\"],\"types\":[\"f\"],\"rows\":[\n"
+               "[2.0],\n[2.5],\n[9007199254740992.0]\n]}");
   CHECK_EQ_STR(o.notes.p,
                "read as JSON objects one after another (its first character "
                "is '{')\n"
@@ -66,11 +69,13 @@ TEST(convert_ints_and_floats_become_f_when_exact) {
 TEST(convert_ints_and_floats_become_s_when_an_int_is_not_exact) {
   conv_out o;
   conv("{\"p\":2.5}\n{\"p\":9007199254740993}", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"p\"],\"types\":[\"s\"],\"rows\":[\n"
-                         "[\"2.5\"],\n[\"9007199254740993\"]\n]}");
-  CHECK(strstr(o.notes.p, "column \"p\": integers (row 2, 9007199254740993), "
-                          "floats (row 1, 2.5) -> s (an integer not exact as "
-                          "a double)\n") != NULL);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"p\"],\"types\":[\"s\"],\"rows\":[\n"
+               "[\"2.5\"],\n[\"9007199254740993\"]\n]}");
+  CHECK(strstr(o.notes.p,
+               "column \"p\": integers (row 2, 9007199254740993), "
+               "floats (row 1, 2.5) -> s (an integer not exact as "
+               "a double)\n") != NULL);
   conv_free(&o);
   /* alone, the same integer is an i */
   CHECK_CONV("{\"p\":9007199254740993}", NULL, 0,
@@ -114,44 +119,50 @@ TEST(convert_dates_and_timestamps_checked) {
              "\"columns\":[\"d\"],\"types\":[\"d\"],\"rows\":[\n"
              "[\"2024-02-29\"],\n[\"0000-01-01\"]\n]}");
   conv("[{\"d\":\"2024-02-29\"},{\"d\":\"2023-02-29\"}]", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"d\"],\"types\":[\"s\"],\"rows\":[\n"
-                         "[\"2024-02-29\"],\n[\"2023-02-29\"]\n]}");
-  CHECK(strstr(o.notes.p, "column \"d\": dates (row 1, \"2024-02-29\"), "
-                          "YYYY-MM-DD text that is not a date (row 2, "
-                          "\"2023-02-29\") -> s\n") != NULL);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"d\"],\"types\":[\"s\"],\"rows\":[\n"
+               "[\"2024-02-29\"],\n[\"2023-02-29\"]\n]}");
+  CHECK(strstr(o.notes.p,
+               "column \"d\": dates (row 1, \"2024-02-29\"), "
+               "YYYY-MM-DD text that is not a date (row 2, "
+               "\"2023-02-29\") -> s\n") != NULL);
   conv_free(&o);
   /* a timestamp needs its zone; lowercase t is not RFC 3339 here */
   conv("{\"t\":\"2024-01-01T10:00:00Z\"}\n{\"t\":\"2024-01-01T10:00:00\"}",
        NULL, 0, &o);
   CHECK(strstr(body(&o), "\"types\":[\"s\"]") != NULL);
-  CHECK(strstr(o.notes.p, "timestamps (row 1, \"2024-01-01T10:00:00Z\"), "
-                          "timestamp-like text that is not an RFC 3339 "
-                          "timestamp (row 2, \"2024-01-01T10:00:00\") -> s") !=
-        NULL);
+  CHECK(strstr(o.notes.p,
+               "timestamps (row 1, \"2024-01-01T10:00:00Z\"), "
+               "timestamp-like text that is not an RFC 3339 "
+               "timestamp (row 2, \"2024-01-01T10:00:00\") -> s") != NULL);
   conv_free(&o);
   /* dates and timestamps together are text */
   CHECK_CONV("{\"x\":\"2024-01-01\"}\n{\"x\":\"2024-01-01T00:00:00Z\"}", NULL,
-             0, "\"columns\":[\"x\"],\"types\":[\"s\"],\"rows\":[\n"
-                "[\"2024-01-01\"],\n[\"2024-01-01T00:00:00Z\"]\n]}");
+             0,
+             "\"columns\":[\"x\"],\"types\":[\"s\"],\"rows\":[\n"
+             "[\"2024-01-01\"],\n[\"2024-01-01T00:00:00Z\"]\n]}");
 }
 
 TEST(convert_nulls_missing_keys_and_column_order) {
   conv_out o;
   /* columns in order of first appearance; a missing key is null */
   conv("{\"b\":1}\n{\"a\":\"x\",\"b\":2}\n{\"c\":null}", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"b\",\"a\",\"c\"],\"types\":[\"i\","
-                         "\"s\",\"s\"],\"rows\":[\n[1,null,null],\n[2,\"x\","
-                         "null],\n[null,null,null]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"b\",\"a\",\"c\"],\"types\":[\"i\","
+               "\"s\",\"s\"],\"rows\":[\n[1,null,null],\n[2,\"x\","
+               "null],\n[null,null,null]\n]}");
   CHECK(strstr(o.notes.p, "column \"c\": no value but null -> s\n") != NULL);
   conv_free(&o);
 }
 
 TEST(convert_nested_arrays_of_objects) {
-  CHECK_CONV("[{\"o\":1,\"items\":[{\"sku\":\"a\",\"q\":2},{\"q\":1.5,"
-             "\"sku\":\"b\"}]},{\"o\":2,\"items\":[]},{\"o\":3}]", NULL, 0,
-             "\"columns\":[\"o\",\"items\"],\"types\":[\"i\",{\"columns\":"
-             "[\"sku\",\"q\"],\"types\":[\"s\",\"f\"]}],\"rows\":[\n"
-             "[1,[[\"a\",2.0],[\"b\",1.5]]],\n[2,[]],\n[3,null]\n]}");
+  CHECK_CONV(
+      "[{\"o\":1,\"items\":[{\"sku\":\"a\",\"q\":2},{\"q\":1.5,"
+      "\"sku\":\"b\"}]},{\"o\":2,\"items\":[]},{\"o\":3}]",
+      NULL, 0,
+      "\"columns\":[\"o\",\"items\"],\"types\":[\"i\",{\"columns\":"
+      "[\"sku\",\"q\"],\"types\":[\"s\",\"f\"]}],\"rows\":[\n"
+      "[1,[[\"a\",2.0],[\"b\",1.5]]],\n[2,[]],\n[3,null]\n]}");
   /* two levels */
   CHECK_CONV("{\"a\":[{\"b\":[{\"c\":1}]}]}", NULL, 0,
              "\"columns\":[\"a\"],\"types\":[{\"columns\":[\"b\"],\"types\":"
@@ -161,21 +172,26 @@ TEST(convert_nested_arrays_of_objects) {
 
 TEST(convert_other_arrays_and_objects_as_json_text) {
   conv_out o;
-  conv("{\"v\":[1, 2 ,\"a b\"]}\n{\"v\":{\"k\" : [true, null]}}\n"
-       "{\"v\":[{\"x\":1}, 2]}\n{\"v\":[]}", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
-                         "[\"[1,2,\\\"a b\\\"]\"],\n"
-                         "[\"{\\\"k\\\":[true,null]}\"],\n"
-                         "[\"[{\\\"x\\\":1},2]\"],\n[\"[]\"]\n]}");
+  conv(
+      "{\"v\":[1, 2 ,\"a b\"]}\n{\"v\":{\"k\" : [true, null]}}\n"
+      "{\"v\":[{\"x\":1}, 2]}\n{\"v\":[]}",
+      NULL, 0, &o);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
+               "[\"[1,2,\\\"a b\\\"]\"],\n"
+               "[\"{\\\"k\\\":[true,null]}\"],\n"
+               "[\"[{\\\"x\\\":1},2]\"],\n[\"[]\"]\n]}");
   CHECK(strstr(o.notes.p, "-> s (arrays and objects as their JSON text)") !=
         NULL);
   conv_free(&o);
   /* only empty arrays: text "[]" */
   conv("{\"v\":[]}", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
-                         "[\"[]\"]\n]}");
-  CHECK(strstr(o.notes.p, "column \"v\": empty arrays (row 1, []) -> s (their "
-                          "JSON text \"[]\")\n") != NULL);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
+               "[\"[]\"]\n]}");
+  CHECK(strstr(o.notes.p,
+               "column \"v\": empty arrays (row 1, []) -> s (their "
+               "JSON text \"[]\")\n") != NULL);
   conv_free(&o);
   /* objects without keys in arrays: no nested table to make */
   CHECK_CONV("{\"v\":[{}]}", NULL, 0,
@@ -194,15 +210,19 @@ TEST(convert_nan_strings_in_number_columns) {
 
 TEST(convert_keys_case_escapes_and_unicode) {
   conv_out o;
-  conv("{\"Name\":1,\"name\":2,\"caf\\u00e9\":\"\\ud83d\\ude00\"}", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"Name\",\"name\",\"café\"],\"types\":"
-                         "[\"i\",\"i\",\"s\"],\"rows\":[\n[1,2,\"😀\"]\n]}");
-  CHECK(strstr(o.notes.p, "columns \"Name\" and \"name\" differ only in case "
-                          "(SQLite takes them for one name)\n") != NULL);
+  conv("{\"Name\":1,\"name\":2,\"caf\\u00e9\":\"\\ud83d\\ude00\"}", NULL, 0,
+       &o);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"Name\",\"name\",\"café\"],\"types\":"
+               "[\"i\",\"i\",\"s\"],\"rows\":[\n[1,2,\"😀\"]\n]}");
+  CHECK(strstr(o.notes.p,
+               "columns \"Name\" and \"name\" differ only in case "
+               "(SQLite takes them for one name)\n") != NULL);
   conv_free(&o);
   /* an escaped key finds the column a plain one made */
-  CHECK_CONV("{\"ab\":1}\n{\"a\\u0062\":2}", NULL, 0,
-             "\"columns\":[\"ab\"],\"types\":[\"i\"],\"rows\":[\n[1],\n[2]\n]}");
+  CHECK_CONV(
+      "{\"ab\":1}\n{\"a\\u0062\":2}", NULL, 0,
+      "\"columns\":[\"ab\"],\"types\":[\"i\"],\"rows\":[\n[1],\n[2]\n]}");
 }
 
 TEST(convert_bom_whitespace_and_crlf) {
@@ -218,8 +238,7 @@ TEST(convert_bom_whitespace_and_crlf) {
 /* ---------------------------------------------------------------------- */
 
 TEST(convert_refuses_duplicate_and_empty_keys) {
-  CHECK_CONV_ERR("{\"a\":1}\n{\"a\":1,\"b\":2,\"a\":3}", NULL, 0,
-                 JJ_ERR_SCHEMA,
+  CHECK_CONV_ERR("{\"a\":1}\n{\"a\":1,\"b\":2,\"a\":3}", NULL, 0, JJ_ERR_SCHEMA,
                  "in: row 2, column \"a\", byte 21: key \"a\" appears twice "
                  "in one object");
   /*                   ^ byte 21 is the second "a" of row 2 */
@@ -246,8 +265,9 @@ TEST(convert_refuses_rows_that_are_not_objects) {
   o.from = JJ_FORMAT_JSON;
   conv_opts("\"x\"", 3, o, &out);
   CHECK_EQ_INT(out.code, JJ_ERR_SYNTAX);
-  CHECK_EQ_STR(out.err.message, "in: row 1, byte 0: expected an object (one "
-                                "row per line), found \"\\\"x\\\"\"");
+  CHECK_EQ_STR(out.err.message,
+               "in: row 1, byte 0: expected an object (one "
+               "row per line), found \"\\\"x\\\"\"");
   conv_free(&out);
   CHECK_CONV_ERR("  ", NULL, 0, JJ_ERR_SYNTAX, "in: the input is empty");
   CHECK_CONV_ERR("[]", NULL, 0, JJ_ERR_SCHEMA,
@@ -333,10 +353,12 @@ TEST(convert_schema_overrides_inference) {
 }
 
 TEST(convert_schema_misfits_are_located_errors) {
-  CHECK_CONV_ERR("[{\"name\":\"a\",\"age\":30},\n {\"name\":\"b\",\"age\":"
-                 "\"12abc\"}]", "age:i", 0, JJ_ERR_TYPE,
-                 "in: row 2, column \"age\", byte 43: \"12abc\" is not an "
-                 "integer (the schema says age:i)");
+  CHECK_CONV_ERR(
+      "[{\"name\":\"a\",\"age\":30},\n {\"name\":\"b\",\"age\":"
+      "\"12abc\"}]",
+      "age:i", 0, JJ_ERR_TYPE,
+      "in: row 2, column \"age\", byte 43: \"12abc\" is not an "
+      "integer (the schema says age:i)");
   CHECK_CONV_ERR("{\"a\":1.5}", "a:i", 0, JJ_ERR_RANGE,
                  "in: row 1, column \"a\", byte 5: 1.5 is not an integer (the "
                  "schema says a:i)");
@@ -359,12 +381,13 @@ TEST(convert_schema_bad_to_null_counts) {
   conv("{\"a\":1}\n{\"a\":\"x\"}\n{\"a\":\"y\"}\n{\"a\":4}", "a:i",
        JJ_CONVERT_BAD_TO_NULL, &o);
   CHECK_EQ_INT(o.code, JJ_OK);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"a\"],\"types\":[\"i\"],\"rows\":[\n"
-                         "[1],\n[null],\n[null],\n[4]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"a\"],\"types\":[\"i\"],\"rows\":[\n"
+               "[1],\n[null],\n[null],\n[4]\n]}");
   CHECK_EQ_INT(o.res.nulled, 2);
-  CHECK(strstr(o.notes.p, "column \"a\": 2 values that did not fit the "
-                          "schema's i became null (the first: row 2, \"x\")\n")
-        != NULL);
+  CHECK(strstr(o.notes.p,
+               "column \"a\": 2 values that did not fit the "
+               "schema's i became null (the first: row 2, \"x\")\n") != NULL);
   conv_free(&o);
 }
 
@@ -447,8 +470,8 @@ static int command(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (argc >= 4 && (!strcmp(argv[1], "--convert") ||
-                    !strcmp(argv[1], "--export")))
+  if (argc >= 4 &&
+      (!strcmp(argv[1], "--convert") || !strcmp(argv[1], "--export")))
     return command(argc, argv);
   RUN(convert_infers_each_scalar_type);
   RUN(convert_numbers_exactly);

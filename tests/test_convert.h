@@ -65,8 +65,8 @@ static inline void conv_free(conv_out *o) {
 }
 
 /* Convert text[0..len) named "in" with the options; o is filled. */
-static inline jj_code conv_opts(const char *text, size_t len, jj_convert_opts opts,
-                         conv_out *o) {
+static inline jj_code conv_opts(const char *text, size_t len,
+                                jj_convert_opts opts, conv_out *o) {
   jj_input in;
   memset(o, 0, sizeof *o);
   jj_input_memory(&in, text, len, "in");
@@ -81,7 +81,7 @@ static inline jj_code conv_opts(const char *text, size_t len, jj_convert_opts op
 /* Convert a NUL-terminated text with a schema option (may be NULL) and
 ** flags. */
 static inline jj_code conv(const char *text, const char *schema, unsigned flags,
-                    conv_out *o) {
+                           conv_out *o) {
   jj_convert_opts opts;
   memset(&opts, 0, sizeof opts);
   opts.schema = schema;
@@ -99,7 +99,8 @@ static inline const char *body(const conv_out *o) {
 
 /* Export a document's bytes as `to` into b; the code. */
 static inline jj_code export_doc(const char *doc, size_t len, jj_format to,
-                          const jj_export_opts *eo, tbuf *b, jj_error *err) {
+                                 const jj_export_opts *eo, tbuf *b,
+                                 jj_error *err) {
   jj_doc *d = jj_parse(doc, len, err);
   if (!d) return err->code;
   jj_code code = jj_export(d, to, eo, tbuf_sink, b, err);
@@ -109,14 +110,14 @@ static inline jj_code export_doc(const char *doc, size_t len, jj_format to,
 }
 
 /* Expect a conversion to succeed with exactly this body. */
-#define CHECK_CONV(text, schema, flags, want)       \
-  do {                                              \
-    conv_out o_;                                    \
-    conv((text), (schema), (flags), &o_);           \
+#define CHECK_CONV(text, schema, flags, want)                         \
+  do {                                                                \
+    conv_out o_;                                                      \
+    conv((text), (schema), (flags), &o_);                             \
     if (o_.code) fprintf(stderr, "     error: %s\n", o_.err.message); \
-    CHECK_EQ_INT(o_.code, JJ_OK);                   \
-    CHECK_EQ_STR(body(&o_), (want));                \
-    conv_free(&o_);                                 \
+    CHECK_EQ_INT(o_.code, JJ_OK);                                     \
+    CHECK_EQ_STR(body(&o_), (want));                                  \
+    conv_free(&o_);                                                   \
   } while (0)
 
 /* Expect a conversion to fail with this code and message. */

@@ -19,12 +19,14 @@
 /* ---------------------------------------------------------------------- */
 
 TEST(csv_infers_types_per_column) {
-  CHECK_CONV("id,name,price,day,at\n1,ann,2.5,2024-02-29,2024-01-01T00:00:00Z\n"
-             "2,bob,3,2024-03-01,2024-01-02T00:00:00+01:00\n", NULL, 0,
-             "\"columns\":[\"id\",\"name\",\"price\",\"day\",\"at\"],\"types\":"
-             "[\"i\",\"s\",\"f\",\"d\",\"t\"],\"rows\":[\n"
-             "[1,\"ann\",2.5,\"2024-02-29\",\"2024-01-01T00:00:00Z\"],\n"
-             "[2,\"bob\",3.0,\"2024-03-01\",\"2024-01-02T00:00:00+01:00\"]\n]}");
+  CHECK_CONV(
+      "id,name,price,day,at\n1,ann,2.5,2024-02-29,2024-01-01T00:00:00Z\n"
+      "2,bob,3,2024-03-01,2024-01-02T00:00:00+01:00\n",
+      NULL, 0,
+      "\"columns\":[\"id\",\"name\",\"price\",\"day\",\"at\"],\"types\":"
+      "[\"i\",\"s\",\"f\",\"d\",\"t\"],\"rows\":[\n"
+      "[1,\"ann\",2.5,\"2024-02-29\",\"2024-01-01T00:00:00Z\"],\n"
+      "[2,\"bob\",3.0,\"2024-03-01\",\"2024-01-02T00:00:00+01:00\"]\n]}");
   /* leading zeros, a plus sign, spaces keep a column text; 1.50 is 1.5 */
   CHECK_CONV("a,b,c,d\n007,+1, 1,1.50\n", NULL, 0,
              "\"columns\":[\"a\",\"b\",\"c\",\"d\"],\"types\":[\"s\",\"s\","
@@ -37,18 +39,21 @@ TEST(csv_infers_types_per_column) {
              "\"columns\":[\"b\"],\"types\":[\"b\"],\"rows\":[\n[true],\n"
              "[false],\n[null]\n]}");
   /* quoted numbers are numbers: quoting only tells null from "" */
-  CHECK_CONV("n\n\"12\"\n3\n", NULL, 0,
-             "\"columns\":[\"n\"],\"types\":[\"i\"],\"rows\":[\n[12],\n[3]\n]}");
+  CHECK_CONV(
+      "n\n\"12\"\n3\n", NULL, 0,
+      "\"columns\":[\"n\"],\"types\":[\"i\"],\"rows\":[\n[12],\n[3]\n]}");
 }
 
 TEST(csv_rfc4180_quoting) {
   /* a quoted delimiter, doubled quotes, embedded CRLF and LF, CRLF line
   ** ends, no newline at the end */
-  CHECK_CONV("a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n\"l1\r\nl2\",\"\n\"\r\n"
-             "last,row", NULL, 0,
-             "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],\"rows\":[\n"
-             "[\"x,y\",\"say \\\"hi\\\"\"],\n[\"l1\\r\\nl2\",\"\\n\"],\n"
-             "[\"last\",\"row\"]\n]}");
+  CHECK_CONV(
+      "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n\"l1\r\nl2\",\"\n\"\r\n"
+      "last,row",
+      NULL, 0,
+      "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],\"rows\":[\n"
+      "[\"x,y\",\"say \\\"hi\\\"\"],\n[\"l1\\r\\nl2\",\"\\n\"],\n"
+      "[\"last\",\"row\"]\n]}");
   /* a quote inside an unquoted field is a character; a lone CR ends a line */
   CHECK_CONV("a\r5'11\"\rx\n", NULL, 0,
              "\"columns\":[\"a\"],\"types\":[\"s\"],\"rows\":[\n"
@@ -72,8 +77,9 @@ TEST(csv_nulls_and_empty_text) {
   memset(&o, 0, sizeof o);
   o.null_text = "NULL";
   conv_opts("a,b\nNULL,\"NULL\"\n,x\n", 18, o, &out);
-  CHECK_EQ_STR(body(&out), "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],"
-                           "\"rows\":[\n[null,\"NULL\"],\n[\"\",\"x\"]\n]}");
+  CHECK_EQ_STR(body(&out),
+               "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],"
+               "\"rows\":[\n[null,\"NULL\"],\n[\"\",\"x\"]\n]}");
   conv_free(&out);
   CHECK_CONV("a,b\n,x\n", NULL, JJ_CONVERT_CSV_EMPTY_IS_TEXT,
              "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],\"rows\":[\n"
@@ -95,24 +101,29 @@ TEST(csv_header_names) {
   conv_out o;
   conv(",a,a,,a_2\n1,2,3,4,5\n", NULL, 0, &o);
   CHECK_EQ_INT(o.code, JJ_OK);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"column_1\",\"a\",\"a_2\",\"column_4\","
-                         "\"a_2_2\"],\"types\":[\"i\",\"i\",\"i\",\"i\",\"i\"],"
-                         "\"rows\":[\n[1,2,3,4,5]\n]}");
-  CHECK(strstr(o.notes.p, "column 1 has no name in the header: named "
-                          "\"column_1\"\n") != NULL);
-  CHECK(strstr(o.notes.p, "header name \"a\" repeats in column 3: named "
-                          "\"a_2\"\n") != NULL);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"column_1\",\"a\",\"a_2\",\"column_4\","
+               "\"a_2_2\"],\"types\":[\"i\",\"i\",\"i\",\"i\",\"i\"],"
+               "\"rows\":[\n[1,2,3,4,5]\n]}");
+  CHECK(strstr(o.notes.p,
+               "column 1 has no name in the header: named "
+               "\"column_1\"\n") != NULL);
+  CHECK(strstr(o.notes.p,
+               "header name \"a\" repeats in column 3: named "
+               "\"a_2\"\n") != NULL);
   conv_free(&o);
   /* only a header: columns without rows */
-  CHECK_CONV("a,b\n", NULL, 0,
-             "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],\"rows\":[\n]}");
+  CHECK_CONV(
+      "a,b\n", NULL, 0,
+      "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"s\"],\"rows\":[\n]}");
 }
 
 TEST(csv_delimiters) {
   conv_out o;
   conv("a;b;c\n1;x,y;2\n", NULL, 0, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"a\",\"b\",\"c\"],\"types\":[\"i\","
-                         "\"s\",\"i\"],\"rows\":[\n[1,\"x,y\",2]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"a\",\"b\",\"c\"],\"types\":[\"i\","
+               "\"s\",\"i\"],\"rows\":[\n[1,\"x,y\",2]\n]}");
   CHECK(strstr(o.notes.p, "read as CSV with the delimiter ';'") != NULL);
   CHECK_EQ_INT(o.res.delimiter, ';');
   CHECK_EQ_INT(o.res.format, JJ_FORMAT_CSV);
@@ -127,14 +138,16 @@ TEST(csv_delimiters) {
   memset(&opts, 0, sizeof opts);
   opts.from = JJ_FORMAT_TSV;
   conv_opts("a,b\tc\n1,2\t3\n", 12, opts, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"a,b\",\"c\"],\"types\":[\"s\",\"i\"],"
-                         "\"rows\":[\n[\"1,2\",3]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"a,b\",\"c\"],\"types\":[\"s\",\"i\"],"
+               "\"rows\":[\n[\"1,2\",3]\n]}");
   conv_free(&o);
   opts.from = JJ_FORMAT_CSV;
   opts.delimiter = ':';
   conv_opts("[a:b\n1:2\n", 9, opts, &o); /* forced CSV, even with '[' */
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"[a\",\"b\"],\"types\":[\"i\",\"i\"],"
-                         "\"rows\":[\n[1,2]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"[a\",\"b\"],\"types\":[\"i\",\"i\"],"
+               "\"rows\":[\n[1,2]\n]}");
   conv_free(&o);
 }
 
@@ -177,8 +190,9 @@ TEST(csv_schema_forces_types) {
              "\"x\"],\"rows\":[\n[\"007\",true,\"AAEC\"]\n]}");
   conv_out o;
   conv("n\n1\nx\n2.5\n", "n:f", JJ_CONVERT_BAD_TO_NULL, &o);
-  CHECK_EQ_STR(body(&o), "\"columns\":[\"n\"],\"types\":[\"f\"],\"rows\":[\n"
-                         "[1.0],\n[null],\n[2.5]\n]}");
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"n\"],\"types\":[\"f\"],\"rows\":[\n"
+               "[1.0],\n[null],\n[2.5]\n]}");
   CHECK_EQ_INT(o.res.nulled, 1);
   conv_free(&o);
 }
@@ -190,8 +204,10 @@ TEST(csv_schema_forces_types) {
 static const char every_type[] =
     "{\"jalapenojson\":1,\"columns\":[\"id\",\"name\",\"price\",\"day\",\"at\","
     "\"ok\",\"blob\",\"items\"],\"types\":[\"i\",\"s\",\"f\",\"d\",\"t\",\"b\","
-    "\"x\",{\"columns\":[\"sku\",\"qty\"],\"types\":[\"s\",\"i\"]}],\"rows\":[\n"
-    "[1,\"café, \\\"the\\\"\",19.99,\"2024-03-01\",\"2024-03-01T10:30:00.25+05:30\","
+    "\"x\",{\"columns\":[\"sku\",\"qty\"],\"types\":[\"s\",\"i\"]}],\"rows\":["
+    "\n"
+    "[1,\"café, "
+    "\\\"the\\\"\",19.99,\"2024-03-01\",\"2024-03-01T10:30:00.25+05:30\","
     "true,\"AAEC/w==\",[[\"a-1\",2],[\"b\\\"2\",1]]],\n"
     "[2,\"\",\"NaN\",null,null,false,\"\",[]],\n"
     "[-3,\"tab\\there\\nline\",-0.0,\"0000-01-01\",\"1970-01-01T00:00:00Z\","
@@ -201,53 +217,60 @@ TEST(export_json_ndjson_csv) {
   tbuf b = {0};
   jj_error err;
   CHECK_EQ_INT(export_doc(every_type, sizeof every_type - 1, JJ_FORMAT_NDJSON,
-                          NULL, &b, &err), JJ_OK);
-  CHECK_EQ_STR(b.p,
-               "{\"id\":1,\"name\":\"café, \\\"the\\\"\",\"price\":19.99,\"day\":"
-               "\"2024-03-01\",\"at\":\"2024-03-01T10:30:00.25+05:30\",\"ok\":"
-               "true,\"blob\":\"AAEC/w==\",\"items\":[{\"sku\":\"a-1\",\"qty\":2},"
-               "{\"sku\":\"b\\\"2\",\"qty\":1}]}\n"
-               "{\"id\":2,\"name\":\"\",\"price\":\"NaN\",\"day\":null,\"at\":"
-               "null,\"ok\":false,\"blob\":\"\",\"items\":[]}\n"
-               "{\"id\":-3,\"name\":\"tab\\there\\nline\",\"price\":-0.0,\"day\":"
-               "\"0000-01-01\",\"at\":\"1970-01-01T00:00:00Z\",\"ok\":null,"
-               "\"blob\":null,\"items\":null}\n");
+                          NULL, &b, &err),
+               JJ_OK);
+  CHECK_EQ_STR(
+      b.p,
+      "{\"id\":1,\"name\":\"café, \\\"the\\\"\",\"price\":19.99,\"day\":"
+      "\"2024-03-01\",\"at\":\"2024-03-01T10:30:00.25+05:30\",\"ok\":"
+      "true,\"blob\":\"AAEC/w==\",\"items\":[{\"sku\":\"a-1\",\"qty\":2},"
+      "{\"sku\":\"b\\\"2\",\"qty\":1}]}\n"
+      "{\"id\":2,\"name\":\"\",\"price\":\"NaN\",\"day\":null,\"at\":"
+      "null,\"ok\":false,\"blob\":\"\",\"items\":[]}\n"
+      "{\"id\":-3,\"name\":\"tab\\there\\nline\",\"price\":-0.0,\"day\":"
+      "\"0000-01-01\",\"at\":\"1970-01-01T00:00:00Z\",\"ok\":null,"
+      "\"blob\":null,\"items\":null}\n");
   tbuf_free(&b);
   CHECK_EQ_INT(export_doc(every_type, sizeof every_type - 1, JJ_FORMAT_CSV,
-                          NULL, &b, &err), JJ_OK);
-  CHECK_EQ_STR(b.p,
-               "id,name,price,day,at,ok,blob,items\n"
-               "1,\"café, \"\"the\"\"\",19.99,2024-03-01,"
-               "2024-03-01T10:30:00.25+05:30,true,AAEC/w==,"
-               "\"[{\"\"sku\"\":\"\"a-1\"\",\"\"qty\"\":2},{\"\"sku\"\":"
-               "\"\"b\\\"\"2\"\",\"\"qty\"\":1}]\"\n"
-               "2,\"\",NaN,,,false,\"\",[]\n"
-               "-3,\"tab\there\nline\",-0.0,0000-01-01,1970-01-01T00:00:00Z,,,\n");
+                          NULL, &b, &err),
+               JJ_OK);
+  CHECK_EQ_STR(
+      b.p,
+      "id,name,price,day,at,ok,blob,items\n"
+      "1,\"café, \"\"the\"\"\",19.99,2024-03-01,"
+      "2024-03-01T10:30:00.25+05:30,true,AAEC/w==,"
+      "\"[{\"\"sku\"\":\"\"a-1\"\",\"\"qty\"\":2},{\"\"sku\"\":"
+      "\"\"b\\\"\"2\"\",\"\"qty\"\":1}]\"\n"
+      "2,\"\",NaN,,,false,\"\",[]\n"
+      "-3,\"tab\there\nline\",-0.0,0000-01-01,1970-01-01T00:00:00Z,,,\n");
   tbuf_free(&b);
   jj_export_opts eo;
   memset(&eo, 0, sizeof eo);
   eo.flags = JJ_EXPORT_CRLF | JJ_EXPORT_NO_HEADER;
   eo.null_text = "-3";
   eo.delimiter = ';';
-  static const char small[] = "{\"jalapenojson\":1,\"columns\":[\"a\",\"b\"],"
-                              "\"types\":[\"i\",\"s\"],\"rows\":[\n[-3,null],\n"
-                              "[1,\"x;y\"]\n]}";
-  CHECK_EQ_INT(export_doc(small, sizeof small - 1, JJ_FORMAT_CSV, &eo, &b,
-                          &err), JJ_OK);
+  static const char small[] =
+      "{\"jalapenojson\":1,\"columns\":[\"a\",\"b\"],"
+      "\"types\":[\"i\",\"s\"],\"rows\":[\n[-3,null],\n"
+      "[1,\"x;y\"]\n]}";
+  CHECK_EQ_INT(
+      export_doc(small, sizeof small - 1, JJ_FORMAT_CSV, &eo, &b, &err), JJ_OK);
   CHECK_EQ_STR(b.p, "\"-3\";-3\r\n1;\"x;y\"\r\n");
   tbuf_free(&b);
-  CHECK_EQ_INT(export_doc(small, sizeof small - 1, JJ_FORMAT_JSON, NULL, &b,
-                          &err), JJ_OK);
+  CHECK_EQ_INT(
+      export_doc(small, sizeof small - 1, JJ_FORMAT_JSON, NULL, &b, &err),
+      JJ_OK);
   CHECK_EQ_STR(b.p, "[\n{\"a\":-3,\"b\":null},\n{\"a\":1,\"b\":\"x;y\"}\n]\n");
   tbuf_free(&b);
-  static const char none[] = "{\"jalapenojson\":1,\"columns\":[\"a\"],"
-                             "\"types\":[\"i\"],\"rows\":[\n]}";
-  CHECK_EQ_INT(export_doc(none, sizeof none - 1, JJ_FORMAT_JSON, NULL, &b,
-                          &err), JJ_OK);
+  static const char none[] =
+      "{\"jalapenojson\":1,\"columns\":[\"a\"],"
+      "\"types\":[\"i\"],\"rows\":[\n]}";
+  CHECK_EQ_INT(
+      export_doc(none, sizeof none - 1, JJ_FORMAT_JSON, NULL, &b, &err), JJ_OK);
   CHECK_EQ_STR(b.p, "[]\n");
   tbuf_free(&b);
-  CHECK_EQ_INT(export_doc(none, sizeof none - 1, JJ_FORMAT_TSV, NULL, &b,
-                          &err), JJ_OK);
+  CHECK_EQ_INT(export_doc(none, sizeof none - 1, JJ_FORMAT_TSV, NULL, &b, &err),
+               JJ_OK);
   CHECK_EQ_STR(b.p, "a\n");
   tbuf_free(&b);
 }
@@ -255,19 +278,22 @@ TEST(export_json_ndjson_csv) {
 TEST(export_errors) {
   tbuf b = {0};
   jj_error err;
-  static const char bad[] = "{\"jalapenojson\":1,\"columns\":[\"a\"],"
-                            "\"types\":[\"d\"],\"rows\":[\n[\"2023-02-29\"]\n]}";
+  static const char bad[] =
+      "{\"jalapenojson\":1,\"columns\":[\"a\"],"
+      "\"types\":[\"d\"],\"rows\":[\n[\"2023-02-29\"]\n]}";
   CHECK_EQ_INT(export_doc(bad, sizeof bad - 1, JJ_FORMAT_CSV, NULL, &b, &err),
                JJ_ERR_DATE);
-  CHECK_EQ_STR(err.message, "row 1, column \"a\", byte 58: \"2023-02-29\" is "
-                            "not a date (2023 is not a leap year)");
+  CHECK_EQ_STR(err.message,
+               "row 1, column \"a\", byte 58: \"2023-02-29\" is "
+               "not a date (2023 is not a leap year)");
   tbuf_free(&b);
   CHECK_EQ_INT(export_doc(bad, sizeof bad - 1, JJ_FORMAT_AUTO, NULL, &b, &err),
                JJ_ERR_USAGE);
   tbuf_free(&b);
   b.fail_after = 1;
   CHECK_EQ_INT(export_doc(every_type, sizeof every_type - 1, JJ_FORMAT_JSON,
-                          NULL, &b, &err), JJ_ERR_IO);
+                          NULL, &b, &err),
+               JJ_ERR_IO);
   tbuf_free(&b);
   CHECK_EQ_INT(jj_export(NULL, JJ_FORMAT_JSON, NULL, tbuf_sink, &b, &err),
                JJ_ERR_USAGE);
@@ -287,8 +313,8 @@ static uint64_t rnd(uint64_t *s) {
 
 /* Text with quotes, commas, newlines, tabs, unicode and a few plain runs. */
 static void gen_text(uint64_t *s, char *out, size_t cap) {
-  static const char *bits[] = {"a", "Z", " ", ",", "\"", "\n", "\r\n", "\t",
-                               "é", "€", "😀", "x y", ";", "|", "\\", "''"};
+  static const char *bits[] = {"a", "Z", " ", ",",   "\"", "\n", "\r\n", "\t",
+                               "é", "€", "😀", "x y", ";",  "|",  "\\",   "''"};
   size_t n = rnd(s) % 6, at = 0;
   out[0] = '\0';
   for (size_t i = 0; i < n; i++) {
@@ -326,15 +352,23 @@ static char *gen_doc(size_t n, int nested, uint64_t seed, size_t *len) {
     int null = r % 7 == 0 && i > 0; /* row 1 has every value */
     jj_writer_int(w, (int64_t)(rnd(&seed) >> (r % 64)) * (r & 1 ? -1 : 1));
     gen_text(&seed, text, sizeof text);
-    if (null) jj_writer_null(w); else jj_writer_text(w, text, strlen(text));
+    if (null)
+      jj_writer_null(w);
+    else
+      jj_writer_text(w, text, strlen(text));
     double f;
     uint64_t bits = rnd(&seed);
     memcpy(&f, &bits, 8);
     if (f != f || f - f != 0) f = (double)(int64_t)bits / 7.0;
     if (r % 5 == 1) f = (double)(int64_t)(r % 1000); /* integral floats */
-    if (null && r % 2) jj_writer_null(w); else jj_writer_double(w, f);
-    if (r % 11 == 3) jj_writer_null(w);
-    else jj_writer_date_days(w, (int32_t)(rnd(&seed) % 2900000) - 719528);
+    if (null && r % 2)
+      jj_writer_null(w);
+    else
+      jj_writer_double(w, f);
+    if (r % 11 == 3)
+      jj_writer_null(w);
+    else
+      jj_writer_date_days(w, (int32_t)(rnd(&seed) % 2900000) - 719528);
     jj_timestamp ts = {(int64_t)(rnd(&seed) % 4000000000u) - 2000000000, 0, 0,
                        0};
     ts.digits = (uint8_t)(rnd(&seed) % 10);
@@ -345,8 +379,14 @@ static char *gen_doc(size_t n, int nested, uint64_t seed, size_t *len) {
       for (int d = ts.digits; d < 9; d++) m *= 10;
       ts.nanos = ts.nanos / m * m;
     }
-    if (r % 13 == 5) jj_writer_null(w); else jj_writer_timestamp_value(w, &ts);
-    if (r % 3 == 0 && i > 0) jj_writer_null(w); else jj_writer_bool(w, (int)(r >> 40) & 1);
+    if (r % 13 == 5)
+      jj_writer_null(w);
+    else
+      jj_writer_timestamp_value(w, &ts);
+    if (r % 3 == 0 && i > 0)
+      jj_writer_null(w);
+    else
+      jj_writer_bool(w, (int)(r >> 40) & 1);
     if (nested) {
       if (r % 9 == 4 && i > 0) {
         jj_writer_null(w);
@@ -382,15 +422,17 @@ TEST(round_trip_json_jj_json) {
     CHECK(doc != NULL);
     /* jj -> JSON -> jj must give the same document, then the same JSON */
     CHECK_EQ_INT(export_doc(doc, len, nd ? JJ_FORMAT_NDJSON : JJ_FORMAT_JSON,
-                            NULL, &json, &err), JJ_OK);
+                            NULL, &json, &err),
+                 JJ_OK);
     memset(&opts, 0, sizeof opts);
     conv_opts(json.p, json.len, opts, &o);
     if (o.code) fprintf(stderr, "     %s\n", o.err.message);
     CHECK_EQ_INT(o.code, JJ_OK);
     CHECK_EQ_MEM(o.doc.p, o.doc.len, doc, len);
-    CHECK_EQ_INT(export_doc(o.doc.p, o.doc.len,
-                            nd ? JJ_FORMAT_NDJSON : JJ_FORMAT_JSON, NULL, &back,
-                            &err), JJ_OK);
+    CHECK_EQ_INT(
+        export_doc(o.doc.p, o.doc.len, nd ? JJ_FORMAT_NDJSON : JJ_FORMAT_JSON,
+                   NULL, &back, &err),
+        JJ_OK);
     CHECK_EQ_MEM(back.p, back.len, json.p, json.len);
     conv_free(&o);
     tbuf_free(&json);
@@ -411,7 +453,8 @@ TEST(round_trip_csv_jj_csv) {
     memset(&eo, 0, sizeof eo);
     eo.flags = tsv ? 0 : JJ_EXPORT_CRLF;
     CHECK_EQ_INT(export_doc(doc, len, tsv ? JJ_FORMAT_TSV : JJ_FORMAT_CSV, &eo,
-                            &csv, &err), JJ_OK);
+                            &csv, &err),
+                 JJ_OK);
     memset(&opts, 0, sizeof opts);
     opts.flags = JJ_CONVERT_CSV_BOOLEANS;
     conv_opts(csv.p, csv.len, opts, &o);
@@ -419,9 +462,10 @@ TEST(round_trip_csv_jj_csv) {
     CHECK_EQ_INT(o.code, JJ_OK);
     /* CSV has no types, but every column's values say it here */
     CHECK_EQ_MEM(o.doc.p, o.doc.len, doc, len);
-    CHECK_EQ_INT(export_doc(o.doc.p, o.doc.len,
-                            tsv ? JJ_FORMAT_TSV : JJ_FORMAT_CSV, &eo, &back,
-                            &err), JJ_OK);
+    CHECK_EQ_INT(
+        export_doc(o.doc.p, o.doc.len, tsv ? JJ_FORMAT_TSV : JJ_FORMAT_CSV, &eo,
+                   &back, &err),
+        JJ_OK);
     CHECK_EQ_MEM(back.p, back.len, csv.p, csv.len);
     conv_free(&o);
     tbuf_free(&csv);
@@ -458,8 +502,10 @@ static size_t compact(const char *p, size_t len, char *out) {
   for (size_t i = 0; i < len; i++) {
     char ch = p[i];
     if (in) {
-      if (ch == '\\') out[o++] = ch, ch = p[++i];
-      else if (ch == '"') in = 0;
+      if (ch == '\\')
+        out[o++] = ch, ch = p[++i];
+      else if (ch == '"')
+        in = 0;
     } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
       continue;
     } else if (ch == '"') {
@@ -510,8 +556,10 @@ TEST(jsontestsuite_y_files_as_values) {
       const char *p;
       size_t plen, wlen = compact(raw, n, want);
       int r = jj_cursor_text(c, 0, &p, &plen, NULL);
-      if (r == 1 && plen == wlen && !memcmp(p, want, wlen)) text_exact++;
-      else test_check_(0, __FILE__, __LINE__, e->d_name);
+      if (r == 1 && plen == wlen && !memcmp(p, want, wlen))
+        text_exact++;
+      else
+        test_check_(0, __FILE__, __LINE__, e->d_name);
     } else {
       scalars++; /* a scalar: its type read back as a value of it */
       CHECK(jj_cursor_is_null(c, 0) >= 0);
@@ -522,8 +570,10 @@ TEST(jsontestsuite_y_files_as_values) {
   }
   closedir(d);
   CHECK(files >= 90);
-  fprintf(stderr, "jsontestsuite: %ld y_ files converted, %ld arrays/objects "
-          "kept exactly as text, %ld scalars\n", files, text_exact, scalars);
+  fprintf(stderr,
+          "jsontestsuite: %ld y_ files converted, %ld arrays/objects "
+          "kept exactly as text, %ld scalars\n",
+          files, text_exact, scalars);
 }
 
 int main(void) {

@@ -79,7 +79,8 @@ TEST(convert_memory_does_not_grow_with_the_rows) {
   CHECK(res.bytes > 14000000);
   CHECK(out > 8000000);
   long grew = peak_kb() - before;
-  if (!CHECK(grew < 8 * 1024)) fprintf(stderr, "     peak RSS grew %ld KiB\n", grew);
+  if (!CHECK(grew < 8 * 1024))
+    fprintf(stderr, "     peak RSS grew %ld KiB\n", grew);
   jj_schema_free(res.schema);
 }
 
@@ -143,8 +144,9 @@ TEST(convert_rows_larger_than_the_window) {
   o.max_row = 2 << 20; /* now too large */
   conv_opts(in, len, o, &out);
   CHECK_EQ_INT(out.code, JJ_ERR_LIMIT);
-  CHECK_EQ_STR(out.err.message, "in: row 1, byte 0: a row larger than the "
-                                "limit of 2097152 bytes");
+  CHECK_EQ_STR(out.err.message,
+               "in: row 1, byte 0: a row larger than the "
+               "limit of 2097152 bytes");
   conv_free(&out);
   o.max_row = 0;
   o.max_size = len - 1;
@@ -192,8 +194,10 @@ TEST(convert_same_output_whatever_the_reads_and_rewinds) {
       }
       jj_code code = conv_chunky(&k, rewind, &doc, &err, &res);
       CHECK_EQ_INT(code, JJ_OK);
-      if (steps[s] != 1) CHECK_EQ_MEM(doc.p, doc.len, ref.doc.p, ref.doc.len);
-      else CHECK(strstr(doc.p, "[1,\"x\"],\n[2,null]") != NULL);
+      if (steps[s] != 1)
+        CHECK_EQ_MEM(doc.p, doc.len, ref.doc.p, ref.doc.len);
+      else
+        CHECK(strstr(doc.p, "[1,\"x\"],\n[2,null]") != NULL);
       jj_schema_free(res.schema);
       tbuf_free(&doc);
     }
@@ -203,26 +207,29 @@ TEST(convert_same_output_whatever_the_reads_and_rewinds) {
 }
 
 TEST(convert_notices_an_input_that_changed) {
-  chunky k = {"{\"a\":1}\n{\"a\":2}", "{\"a\":1}\n{\"a\":\"x\"}", 15, 17, 0, 1,
-              4096};
+  chunky k = {
+      "{\"a\":1}\n{\"a\":2}", "{\"a\":1}\n{\"a\":\"x\"}", 15, 17, 0, 1, 4096};
   tbuf doc = {0};
   jj_error err;
   jj_convert_result res;
   CHECK_EQ_INT(conv_chunky(&k, 1, &doc, &err, &res), JJ_ERR_TYPE);
-  CHECK_EQ_STR(err.message, "chunky: row 2, column \"a\", byte 13: \"x\" is "
-                            "not an integer as the first pass found (did the "
-                            "input change between the passes?)");
+  CHECK_EQ_STR(err.message,
+               "chunky: row 2, column \"a\", byte 13: \"x\" is "
+               "not an integer as the first pass found (did the "
+               "input change between the passes?)");
   tbuf_free(&doc);
   chunky k2 = {"{\"a\":1}", "{\"b\":1}", 7, 7, 0, 1, 4096};
   CHECK_EQ_INT(conv_chunky(&k2, 1, &doc, &err, &res), JJ_ERR_SCHEMA);
-  CHECK_EQ_STR(err.message, "chunky: row 1, byte 1: key \"b\" was not there in "
-                            "the first pass (did the input change between the "
-                            "passes?)");
+  CHECK_EQ_STR(err.message,
+               "chunky: row 1, byte 1: key \"b\" was not there in "
+               "the first pass (did the input change between the "
+               "passes?)");
   tbuf_free(&doc);
   chunky k3 = {"{\"a\":1}", "{\"a\":1}{\"a\":1}", 7, 14, 0, 1, 4096};
   CHECK_EQ_INT(conv_chunky(&k3, 1, &doc, &err, &res), JJ_ERR_ROW);
-  CHECK_EQ_STR(err.message, "chunky: the second pass read 2 rows, the first 1 "
-                            "(did the input change between the passes?)");
+  CHECK_EQ_STR(err.message,
+               "chunky: the second pass read 2 rows, the first 1 "
+               "(did the input change between the passes?)");
   tbuf_free(&doc);
 }
 

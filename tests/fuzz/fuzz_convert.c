@@ -72,8 +72,8 @@ static int slow_rewind(void *ctx) {
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
-  static const char *schemas[] = {NULL, "a:i", "a:f,b:s", "a:d", "a:t",
-                                  "a:b", "a:x", "a:{b:i}"};
+  static const char *schemas[] = {NULL,  "a:i", "a:f,b:s", "a:d",
+                                  "a:t", "a:b", "a:x",     "a:{b:i}"};
   static const jj_format formats[] = {JJ_FORMAT_AUTO, JJ_FORMAT_JSON,
                                       JJ_FORMAT_CSV, JJ_FORMAT_TSV};
   if (size < 2) return 0;
