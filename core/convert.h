@@ -93,9 +93,9 @@ typedef struct cv_table cv_table;
 typedef struct cv_col {
   char *name; /* NUL-terminated, owned */
   size_t name_len;
-  uint32_t kinds;          /* 1u << K_* seen in pass 1 (nulls not counted) */
-  unsigned inexact;        /* an int64 not exact as a double was seen */
-  unsigned seen;           /* the column appeared in the data */
+  uint32_t kinds;   /* 1u << K_* seen in pass 1 (nulls not counted) */
+  unsigned inexact; /* an int64 not exact as a double was seen */
+  unsigned seen;    /* the column appeared in the data */
   /* the name has no '"', '\\' or control bytes: a key without escapes can
   ** be compared raw */
   unsigned plain;
