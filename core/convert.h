@@ -42,6 +42,9 @@
 
 /* The window's size, and how often the interrupt is polled. */
 #define CV_WINDOW ((size_t)1 << 20)
+/* Bytes allocated after the window's capacity: the NUL after the data and
+** room for 8-byte loads that start inside it. */
+#define CV_PAD 16
 #define CV_DEFAULT_MAX_ROW ((size_t)64 << 20)
 /* Input nesting allowed (arrays and objects inside a row). */
 #define CV_MAX_DEPTH 64
@@ -99,6 +102,7 @@ typedef struct cv_col {
   /* the name has no '"', '\\' or control bytes: a key without escapes can
   ** be compared raw */
   unsigned plain;
+  uint64_t key8, mask8;    /* the raw match's first 8 bytes (convert_infer.c) */
   jj_type forced;          /* 0, or the explicit schema's type */
   jj_type type;            /* the type decided after pass 1 */
   cv_table *sub;           /* nested table (K_TABLE values, or forced), owned */
@@ -130,7 +134,7 @@ struct cv_table {
 
 /* The input window. */
 typedef struct cv_win {
-  char *buf; /* cap + 1 bytes (a NUL after the data) */
+  char *buf; /* cap + CV_PAD bytes (a NUL after the data) */
   size_t cap;
   size_t len;    /* bytes of data in buf */
   uint64_t base; /* input offset of buf[0] */

@@ -82,6 +82,15 @@ long cv_add(cv *c, cv_table *t, const char *name, size_t len) {
   for (size_t i = 0; i < len; i++)
     if (name[i] == '"' || name[i] == '\\' || (unsigned char)name[i] < 0x20)
       col->plain = 0;
+  /* the first 8 bytes of the name and its closing quote, as they stand in
+  ** memory, and which of them count (convert_json.c's raw key match) */
+  unsigned char k8[8] = {0}, m8[8] = {0};
+  for (size_t i = 0; i < 8 && i <= len; i++) {
+    k8[i] = i < len ? (unsigned char)name[i] : '"';
+    m8[i] = 0xFF;
+  }
+  memcpy(&col->key8, k8, 8);
+  memcpy(&col->mask8, m8, 8);
   hash_put(t, t->n);
   c->ncols_all++;
   /* the explicit schema's type, if it names this column */

@@ -126,7 +126,7 @@ static int fill(cv *c) {
                -1;
     }
   }
-  w->buf[w->len] = '\0';
+  memset(w->buf + w->len, 0, CV_PAD); /* the NUL, and defined bytes after */
   return 0;
 }
 
@@ -147,7 +147,7 @@ int cv_more(cv *c, size_t keep) {
       return -1;
     }
     size_t cap = w->cap * 2 > limit ? limit : w->cap * 2;
-    char *p = realloc(w->buf, cap + 1);
+    char *p = realloc(w->buf, cap + CV_PAD);
     if (!p) return cv_nomem(c), -1;
     w->buf = p;
     w->cap = cap;
@@ -162,7 +162,7 @@ jj_code cv_start_pass(cv *c) {
   if (!w->buf) { /* never more than max_row, which it doubles up to */
     size_t limit = c->o.max_row ? c->o.max_row : CV_DEFAULT_MAX_ROW;
     w->cap = limit < CV_WINDOW ? limit : CV_WINDOW;
-    if (!(w->buf = malloc(w->cap + 1))) return cv_nomem(c), c->err->code;
+    if (!(w->buf = malloc(w->cap + CV_PAD))) return cv_nomem(c), c->err->code;
   }
   w->len = 0;
   w->base = 0;
