@@ -52,6 +52,7 @@ void jj_input_memory(jj_input *in, const void *p, size_t len,
 
 static long file_read(void *ctx, char *buf, size_t cap) {
   FILE *f = ((jj_input *)ctx)->file_;
+  if (!f) return -1; /* jj_input_file(in, NULL, ...): a read error */
   if (cap > (size_t)0x7fffffff) cap = 0x7fffffff;
   size_t n = fread(buf, 1, cap, f);
   if (n == 0 && ferror(f)) return -1;

@@ -755,10 +755,12 @@ const char *jj_format_name(jj_format f);
 
 /* An input the converter reads twice (once to infer, once to write), so a
 ** whole input never has to be held in memory.
-**   read    fills buf with up to cap bytes; returns the count, 0 at the end,
-**           -1 on an error (the converter then fails with JJ_ERR_IO
-**           "NAME: cannot read the input").  Must not be NULL.
-**   rewind  goes back to the start for the second pass; 0 on success.
+**   read    fills buf with up to cap bytes (fewer is fine); returns the
+**           count, 0 at the end, -1 on an error (the converter then fails
+**           with JJ_ERR_IO "NAME: cannot read the input").  Must not be
+**           NULL.  The first pass reads from where the input stands.
+**   rewind  goes back to where the first pass began, for the second pass;
+**           0 on success.
 **           NULL for an input that cannot (a pipe): the converter then
 **           copies what the first pass reads into a temporary file
 **           (tmpfile(), as large as the input) and reads that back.
@@ -783,10 +785,11 @@ typedef struct jj_input {
 ** borrowed too.  Never fails. */
 void jj_input_memory(jj_input *in, const void *p, size_t len,
                      const char *name);
-/* An input over an open stream f (borrowed, not closed), from where it
-** stands now.  A seekable f is rewound to that place for the second pass
-** (fseeko); for one that is not (a pipe, a terminal) rewind is NULL and the
-** converter spools.  `name` (may be NULL) is borrowed.  Never fails. */
+/* An input over an open stream f (a FILE *, borrowed, not closed; NULL
+** makes an input whose first read fails), from where it stands now.  A
+** seekable f is rewound to that place for the second pass (fseeko); for
+** one that is not (a pipe, a terminal) rewind is NULL and the converter
+** spools.  `name` (may be NULL) is borrowed.  Never fails. */
 void jj_input_file(jj_input *in, void *f, const char *name);
 
 /* Flags of jj_convert_opts. */
