@@ -22,11 +22,16 @@
 
 const char *jj_format_name(jj_format f) {
   switch (f) {
-    case JJ_FORMAT_AUTO: return "auto";
-    case JJ_FORMAT_JSON: return "json";
-    case JJ_FORMAT_NDJSON: return "ndjson";
-    case JJ_FORMAT_CSV: return "csv";
-    case JJ_FORMAT_TSV: return "tsv";
+    case JJ_FORMAT_AUTO:
+      return "auto";
+    case JJ_FORMAT_JSON:
+      return "json";
+    case JJ_FORMAT_NDJSON:
+      return "ndjson";
+    case JJ_FORMAT_CSV:
+      return "csv";
+    case JJ_FORMAT_TSV:
+      return "tsv";
   }
   return "unknown";
 }
@@ -88,9 +93,13 @@ static jj_code detect(cv *c) {
   c->delim = f == JJ_FORMAT_TSV ? '\t' : c->o.delimiter;
   if (!c->delim) {
     cv_csv_detect(c);
-    cv_note(c, "read as CSV with the delimiter '%s' (the most frequent of "
-            ", tab ; | in the header)", c->delim == '\t' ? "\\t"
-            : c->delim == ',' ? "," : c->delim == ';' ? ";" : "|");
+    cv_note(c,
+            "read as CSV with the delimiter '%s' (detected among , tab ; "
+            "| from the first records)",
+            c->delim == '\t'  ? "\\t"
+            : c->delim == ',' ? ","
+            : c->delim == ';' ? ";"
+                              : "|");
   }
   if (c->delim == '"' || c->delim == '\n' || c->delim == '\r' || !c->delim)
     return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
@@ -125,12 +134,12 @@ static void nulled_notes(cv *c, cv_table *t) {
     if (!col->nulled) continue;
     char path[400];
     cv_col_path(t, i, path, sizeof path);
-    cv_note(c, "column %s: %llu value%s that did not fit the schema's %c "
-            "became null (the first: row %lld, %s)", path,
-            (unsigned long long)col->nulled, col->nulled == 1 ? "" : "s",
+    cv_note(c,
+            "column %s: %llu value%s that did not fit the schema's %c "
+            "became null (the first: row %lld, %s)",
+            path, (unsigned long long)col->nulled, col->nulled == 1 ? "" : "s",
             col->type == JJ_TABLE ? '{' : (char)col->type,
-            (long long)col->nulled_row,
-            col->nulled_ex ? col->nulled_ex : "?");
+            (long long)col->nulled_row, col->nulled_ex ? col->nulled_ex : "?");
   }
 }
 
@@ -140,8 +149,8 @@ static void result(cv *c, jj_convert_result *res, int64_t rows) {
   res->schema = c->schema;
   c->schema = NULL;
   res->format = c->fmt;
-  res->delimiter = c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV
-                       ? c->delim : 0;
+  res->delimiter =
+      c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV ? c->delim : 0;
   res->bytes = c->w.total;
   res->nulled = c->nulled;
   res->decisions = c->decisions;
@@ -155,8 +164,8 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
   cv_init(&c, in, opts, err);
   if (res) memset(res, 0, sizeof *res);
   if (!sink) {
-    code = cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
-                         "jj_convert needs a sink");
+    cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX, "jj_convert needs a sink");
+    code = c.err->code;
     goto done;
   }
   if ((code = infer(&c))) goto done;
@@ -171,10 +180,11 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
     goto done;
   }
   if (c.rows != rows) {
-    code = cv_fail_plain(&c, JJ_ERR_ROW, UINT64_MAX,
-                         "the second pass read %lld rows, the first %lld "
-                         "(did the input change between the passes?)",
-                         (long long)c.rows, (long long)rows);
+    cv_fail_plain(&c, JJ_ERR_ROW, UINT64_MAX,
+                  "the second pass read %lld rows, the first %lld (did the "
+                  "input change between the passes?)",
+                  (long long)c.rows, (long long)rows);
+    code = c.err->code;
     goto done;
   }
   if ((code = jj_writer_finish(c.wr))) {
@@ -194,8 +204,9 @@ jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
   jj_code code;
   cv_init(&c, in, opts, err);
   if (!res) {
-    code = cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
-                         "jj_convert_infer needs a result");
+    cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
+                  "jj_convert_infer needs a result");
+    code = c.err->code;
   } else {
     memset(res, 0, sizeof *res);
     if (!(code = infer(&c))) result(&c, res, c.rows);

@@ -42,6 +42,9 @@
 
 /* The window's size, and how often the interrupt is polled. */
 #define CV_WINDOW ((size_t)1 << 20)
+/* Bytes allocated after the window's capacity: the NUL after the data and
+** room for 8-byte loads that start inside it. */
+#define CV_PAD 16
 #define CV_DEFAULT_MAX_ROW ((size_t)64 << 20)
 /* Input nesting allowed (arrays and objects inside a row). */
 #define CV_MAX_DEPTH 64
@@ -73,16 +76,16 @@ enum {
   V_NULL,
   V_TRUE,
   V_FALSE,
-  V_NUM,   /* a JSON number token */
-  V_STR,   /* a JSON string's contents (between the quotes) */
-  V_ARR,   /* a JSON array, its whole text */
-  V_OBJ,   /* a JSON object, its whole text */
-  V_FIELD  /* a CSV field's contents (between the quotes if quoted) */
+  V_NUM,  /* a JSON number token */
+  V_STR,  /* a JSON string's contents (between the quotes) */
+  V_ARR,  /* a JSON array, its whole text */
+  V_OBJ,  /* a JSON object, its whole text */
+  V_FIELD /* a CSV field's contents (between the quotes if quoted) */
 };
 typedef struct cv_val {
   const char *p; /* into the window */
   size_t len;
-  uint64_t off;  /* input offset of the value's first byte */
+  uint64_t off; /* input offset of the value's first byte */
   unsigned char kind;
   unsigned char esc; /* V_STR: has a backslash; V_FIELD: has "" inside */
 } cv_val;
@@ -93,21 +96,23 @@ typedef struct cv_table cv_table;
 typedef struct cv_col {
   char *name; /* NUL-terminated, owned */
   size_t name_len;
-  uint32_t kinds;     /* 1u << K_* seen in pass 1 (nulls not counted) */
-  unsigned inexact;   /* an int64 not exact as a double was seen */
-  unsigned seen;      /* the column appeared in the data */
-  unsigned plain;     /* the name has no '"', '\\' or control bytes: a
-                      ** key without escapes can be compared raw */
-  jj_type forced;     /* 0, or the explicit schema's type */
-  jj_type type;       /* the type decided after pass 1 */
-  cv_table *sub;      /* nested table (K_TABLE values, or forced), owned */
+  uint32_t kinds;   /* 1u << K_* seen in pass 1 (nulls not counted) */
+  unsigned inexact; /* an int64 not exact as a double was seen */
+  unsigned seen;    /* the column appeared in the data */
+  /* the name has no '"', '\\' or control bytes: a key without escapes can
+  ** be compared raw */
+  unsigned plain;
+  uint64_t key8, mask8;    /* the raw match's first 8 bytes (convert_infer.c) */
+  jj_type forced;          /* 0, or the explicit schema's type */
+  jj_type type;            /* the type decided after pass 1 */
+  cv_table *sub;           /* nested table (K_TABLE values, or forced), owned */
   int64_t ex_row[K_COUNT]; /* the first value of each kind: row, excerpt */
   char *ex[K_COUNT];       /* (owned, NULL until seen) */
-  uint64_t nulled;    /* pass 2: values made null */
+  uint64_t nulled;         /* pass 2: values made null */
   int64_t nulled_row;
-  char *nulled_ex;    /* owned */
-  uint64_t stamp;     /* the object that last gave it a value */
-  cv_val slot;        /* pass 2: that value */
+  char *nulled_ex; /* owned */
+  uint64_t stamp;  /* the object that last gave it a value */
+  cv_val slot;     /* pass 2: that value */
 } cv_col;
 
 /* A table: the top level, or the rows of a nested column. */
@@ -122,42 +127,43 @@ struct cv_table {
   size_t col;        /* the column being read, for messages */
   int in_row;        /* reading a row of this table now */
   unsigned depth;    /* 0 for the top level */
-  cv_table *spec;    /* the explicit schema's table for this one, or NULL
-                     ** (borrowed from the spec tree, owned by cv) */
+  /* the explicit schema's table for this one, or NULL (borrowed from the
+  ** spec tree, owned by cv) */
+  cv_table *spec;
 };
 
 /* The input window. */
 typedef struct cv_win {
-  char *buf;      /* cap + 1 bytes (a NUL after the data) */
+  char *buf; /* cap + CV_PAD bytes (a NUL after the data) */
   size_t cap;
-  size_t len;     /* bytes of data in buf */
-  uint64_t base;  /* input offset of buf[0] */
+  size_t len;    /* bytes of data in buf */
+  uint64_t base; /* input offset of buf[0] */
   int eof;
-  uint64_t total; /* bytes read in this pass */
+  uint64_t total;  /* bytes read in this pass */
   uint64_t polled; /* total at the last interrupt poll */
-  FILE *spool;    /* the copy of a non-rewindable input */
-  int from_spool; /* pass 2 reads the spool */
+  FILE *spool;     /* the copy of a non-rewindable input */
+  int from_spool;  /* pass 2 reads the spool */
 } cv_win;
 
 /* The converter. */
 typedef struct cv {
   const jj_input *in;
   jj_convert_opts o;
-  const char *name;   /* in->name, or NULL */
-  jj_format fmt;      /* JSON (either form) or CSV once detected */
-  int json_array;     /* JSON: the rows are in one array */
+  const char *name; /* in->name, or NULL */
+  jj_format fmt;    /* JSON (either form) or CSV once detected */
+  int json_array;   /* JSON: the rows are in one array */
   char delim;
-  int pass;           /* 1 or 2 */
+  int pass; /* 1 or 2 */
   cv_win w;
   cv_table top;
-  size_t ncols_all;   /* columns in all tables */
-  uint64_t next_id;   /* object stamps */
-  int64_t rows;       /* data rows done in this pass */
-  jj_writer *wr;      /* pass 2 */
-  jj_schema *schema;  /* after pass 1 */
-  jj_buf scratch;     /* decoded strings and keys, JSON text */
+  size_t ncols_all;  /* columns in all tables */
+  uint64_t next_id;  /* object stamps */
+  int64_t rows;      /* data rows done in this pass */
+  jj_writer *wr;     /* pass 2 */
+  jj_schema *schema; /* after pass 1 */
+  jj_buf scratch;    /* decoded strings and keys, JSON text */
   jj_buf scratch2;
-  cv_val *fields;     /* CSV: the current record's fields */
+  cv_val *fields; /* CSV: the current record's fields */
   size_t nfields, fields_cap;
   size_t header_cols; /* CSV: fields in the header */
   uint64_t nulled;
@@ -251,8 +257,7 @@ int cv_csv_pass(cv *c);
 ** it has a backslash; NULL when it has a raw control character or does not
 ** end before `end` (jj_string_scan then says which).  Eight bytes at a
 ** time on little-endian machines. */
-static inline const char *cv_str_end(const char *p, const char *end,
-                                     int *esc) {
+static inline const char *cv_str_end(const char *p, const char *end, int *esc) {
   const char *s = p + 1;
   *esc = 0;
   for (;;) {
@@ -267,8 +272,7 @@ static inline const char *cv_str_end(const char *p, const char *end,
       s += 8;
     }
 #endif
-    while (s < end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
-      s++;
+    while (s < end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20) s++;
     if (s >= end) return NULL;
     if (*s == '"') return s + 1;
     if (*s != '\\' || end - s < 2 || (unsigned char)s[1] < 0x20) return NULL;

@@ -29,12 +29,12 @@
 /* The scanner's state for one pass. */
 typedef struct cs {
   cv *c;
-  int st;                   /* CV_MORE or CV_FAIL after a NULL return */
-  unsigned char stop[256];  /* bytes that end an unquoted field */
+  int st;                  /* CV_MORE or CV_FAIL after a NULL return */
+  unsigned char stop[256]; /* bytes that end an unquoted field */
   const char *null_text;
   size_t null_len;
-  int null_ok;              /* unquoted fields can be null at all */
-  int fast_text;            /* cv_text_fast applies (no CSV booleans) */
+  int null_ok;   /* unquoted fields can be null at all */
+  int fast_text; /* cv_text_fast applies (no CSV booleans) */
 } cs;
 
 static uint64_t off(const cv *c, const char *p) {
@@ -43,26 +43,54 @@ static uint64_t off(const cv *c, const char *p) {
 
 static const char *end_of(const cv *c) { return c->w.buf + c->w.len; }
 
-/* The first record's most frequent candidate outside quotes. */
+/* Field counts of the first records (at most DETECT_RECORDS) of the
+** window if `d` were the delimiter; the number of records seen. */
+#define DETECT_RECORDS 20
+static size_t field_counts(const cv *c, char d, size_t *counts) {
+  const char *p = c->w.buf, *e = end_of(c);
+  size_t n = 0, fields = 1;
+  int quoted = 0, empty = 1; /* nothing in this record yet */
+  if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
+  for (; p < e && n < DETECT_RECORDS; p++) {
+    if (*p == '"') quoted = !quoted;
+    if (quoted || (*p != '\n' && *p != '\r')) {
+      empty = 0;
+      if (!quoted && *p == d) fields++;
+      continue;
+    }
+    if (!empty) counts[n++] = fields; /* a blank line is no record */
+    fields = 1;
+    empty = 1;
+  }
+  if (p == e && n < DETECT_RECORDS && c->w.eof && !empty)
+    counts[n++] = fields; /* the last record, without a line end */
+  return n;
+}
+
+/* The delimiter among , tab ; | that splits the first records (up to 20,
+** as far as the first window holds them) into the same number of fields
+** each and the header more than one, the most fields winning and the order
+** above breaking ties; else the one that gives the header the most fields
+** (the rows are then ragged, an error that shows the problem); with none in
+** the header (one column), the first that splits none of those records.
+** Blank lines are not records here, quoted parts are skipped. */
 void cv_csv_detect(cv *c) {
   static const char cand[4] = {',', '\t', ';', '|'};
-  for (;;) {
-    size_t count[4] = {0, 0, 0, 0};
-    const char *p = c->w.buf, *e = end_of(c);
-    int quoted = 0;
-    if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
-    for (; p < e; p++) {
-      if (*p == '"') quoted = !quoted;
-      if (quoted) continue;
-      if (*p == '\n' || *p == '\r') break;
-      for (int i = 0; i < 4; i++) count[i] += *p == cand[i];
-    }
-    if (p == e && !c->w.eof && cv_more(c, 0) > 0) continue;
-    c->delim = ',';
-    for (int i = 1, best = 0; i < 4; i++)
-      if (count[i] > count[best]) best = i, c->delim = cand[i];
-    return;
+  size_t counts[DETECT_RECORDS], best_fields = 0, most = 0;
+  int best = -1, frequent = 0;
+  while (!c->w.eof && c->w.len < c->w.cap && cv_more(c, 0) > 0) {
   }
+  for (int i = 0; i < 4; i++) {
+    size_t n = field_counts(c, cand[i], counts);
+    int same = n > 0;
+    for (size_t r = 1; r < n; r++) same &= counts[r] == counts[0];
+    if (same && counts[0] > best_fields) best = i, best_fields = counts[0];
+    if (n && counts[0] > most) most = counts[0], frequent = i;
+  }
+  c->delim = cand[best >= 0 && best_fields > 1 ? best
+                  : most > 1                   ? frequent
+                  : best >= 0                  ? best
+                                               : 0];
 }
 
 /* Room for one more field in c->fields: its slot, or NULL (failed). */
@@ -101,8 +129,8 @@ static const char *record(cs *j, const char *p) {
         q = memchr(q, '"', (size_t)(e - q));
         if (!q || (q + 1 == e && !c->w.eof)) {
           if (!c->w.eof) return j->st = CV_MORE, NULL;
-          j->st = cv_fail(c, JJ_ERR_SYNTAX, v->off,
-                          "unterminated quoted field");
+          j->st =
+              cv_fail(c, JJ_ERR_SYNTAX, v->off, "unterminated quoted field");
           return NULL;
         }
         if (q[1] != '"' || q + 1 == e) break;
@@ -133,10 +161,10 @@ static const char *record(cs *j, const char *p) {
       v->p = p;
       v->len = len;
       v->esc = 0;
-      v->kind = j->null_ok && len == j->null_len &&
-                        !memcmp(p, j->null_text, len)
-                    ? V_NULL
-                    : V_FIELD;
+      v->kind =
+          j->null_ok && len == j->null_len && !memcmp(p, j->null_text, len)
+              ? V_NULL
+              : V_FIELD;
       p = q;
     }
     if (p < e && *p == c->delim) {
@@ -162,10 +190,13 @@ static int header(cs *j) {
     size_t len = 0, bad;
     if (v->kind != V_NULL && cv_text(c, v, &p, &len)) return CV_FAIL;
     if (!jj_utf8_valid(p, len, &bad))
-      return cv_fail(c, JJ_ERR_UTF8, v->off, "header name %s is not valid "
-                     "UTF-8", jj_show(shown, sizeof shown, p, len, 1));
+      return cv_fail(c, JJ_ERR_UTF8, v->off,
+                     "header name %s is not valid "
+                     "UTF-8",
+                     jj_show(shown, sizeof shown, p, len, 1));
     if (memchr(p, '\0', len))
-      return cv_fail(c, JJ_ERR_SCHEMA, v->off, "header name %s contains "
+      return cv_fail(c, JJ_ERR_SCHEMA, v->off,
+                     "header name %s contains "
                      "U+0000, which a column name cannot",
                      jj_show(shown, sizeof shown, p, len, 1));
     /* a name for the nameless, a suffix for the repeated */
@@ -182,8 +213,8 @@ static int header(cs *j) {
         cv_note(c, "header name %s repeats in column %zu: named \"%s\"",
                 jj_show(shown, sizeof shown, p, len, 1), i + 1, made);
       else
-        cv_note(c, "column %zu has no name in the header: named \"%s\"",
-                i + 1, made);
+        cv_note(c, "column %zu has no name in the header: named \"%s\"", i + 1,
+                made);
       p = made;
       len = strlen(made);
     }
@@ -192,9 +223,11 @@ static int header(cs *j) {
     if (k == -2) return cv_fail(c, JJ_ERR_SCHEMA, v->off, "too many columns");
     if (k < 0) return CV_FAIL;
     if (c->top.cols[k].forced == JJ_TABLE)
-      return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX, "the schema says "
+      return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                           "the schema says "
                            "column %s is a nested table, which CSV cannot "
-                           "hold", jj_show(name, sizeof name, p, len, 1));
+                           "hold",
+                           jj_show(name, sizeof name, p, len, 1));
   }
   c->header_cols = c->nfields;
   return 0;
@@ -206,8 +239,7 @@ static int row(cs *j) {
   if (c->nfields != c->header_cols)
     return cv_fail(c, JJ_ERR_ROW, c->fields[0].off,
                    "expected %zu field%s (as in the header), found %zu",
-                   c->header_cols, c->header_cols == 1 ? "" : "s",
-                   c->nfields);
+                   c->header_cols, c->header_cols == 1 ? "" : "s", c->nfields);
   for (size_t i = 0; i < c->nfields; i++) {
     const cv_val *v = &c->fields[i];
     cv_col *col = &c->top.cols[i];
@@ -253,10 +285,11 @@ int cv_csv_pass(cv *c) {
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
   for (;;) {
     if (p == end_of(c)) {
-      int r = c->w.eof ? 0 : cv_more(c, (size_t)(p - c->w.buf));
-      if (r < 0) return CV_FAIL;
-      p = c->w.buf;
-      if (r > 0) continue;
+      if (!c->w.eof) {
+        if (cv_more(c, (size_t)(p - c->w.buf)) < 0) return CV_FAIL;
+        p = c->w.buf;
+        continue;
+      }
       if (!have_header)
         return cv_fail_plain(c, JJ_ERR_SYNTAX, UINT64_MAX,
                              "the input has no header record");
@@ -271,6 +304,7 @@ int cv_csv_pass(cv *c) {
     c->top.col = (size_t)-1;
     const char *q = record(&j, p);
     if (!q && j.st == CV_MORE) {
+      c->top.col = (size_t)-1;
       int r = cv_more(c, (size_t)(p - c->w.buf));
       if (r < 0) return CV_FAIL;
       p = c->w.buf;
@@ -278,11 +312,12 @@ int cv_csv_pass(cv *c) {
     }
     if (!q) return CV_FAIL;
     if (!have_header) {
-      if (c->pass == 1 ? header(&j) : c->nfields != c->header_cols
-                             ? cv_fail_plain(c, JJ_ERR_ROW, UINT64_MAX,
-                                             "the header changed between the "
-                                             "passes")
-                             : 0)
+      if (c->pass == 1 ? header(&j)
+          : c->nfields != c->header_cols
+              ? cv_fail_plain(c, JJ_ERR_ROW, UINT64_MAX,
+                              "the header changed between the "
+                              "passes")
+              : 0)
         return CV_FAIL;
       have_header = 1;
     } else {

@@ -82,6 +82,15 @@ long cv_add(cv *c, cv_table *t, const char *name, size_t len) {
   for (size_t i = 0; i < len; i++)
     if (name[i] == '"' || name[i] == '\\' || (unsigned char)name[i] < 0x20)
       col->plain = 0;
+  /* the first 8 bytes of the name and its closing quote, as they stand in
+  ** memory, and which of them count (convert_json.c's raw key match) */
+  unsigned char k8[8] = {0}, m8[8] = {0};
+  for (size_t i = 0; i < 8 && i <= len; i++) {
+    k8[i] = i < len ? (unsigned char)name[i] : '"';
+    m8[i] = 0xFF;
+  }
+  memcpy(&col->key8, k8, 8);
+  memcpy(&col->mask8, m8, 8);
   hash_put(t, t->n);
   c->ncols_all++;
   /* the explicit schema's type, if it names this column */
@@ -107,8 +116,7 @@ cv_table *cv_sub(cv *c, cv_table *t, size_t i) {
   return col->sub;
 }
 
-long cv_column(cv *c, cv_table *t, const char *name, size_t len,
-               uint64_t off) {
+long cv_column(cv *c, cv_table *t, const char *name, size_t len, uint64_t off) {
   char shown[JJ_SHOW_CAP];
   long i = cv_find(t, name, len);
   if (i >= 0) return i;
@@ -116,18 +124,23 @@ long cv_column(cv *c, cv_table *t, const char *name, size_t len,
   if (c->pass == 2)
     return cv_fail(c, JJ_ERR_SCHEMA, off,
                    "key %s was not there in the first pass (did the input "
-                   "change between the passes?)", shown), -1;
+                   "change between the passes?)",
+                   shown),
+           -1;
   if (len == 0)
     return cv_fail(c, JJ_ERR_SCHEMA, off,
-                   "an empty key cannot be a column name"), -1;
+                   "an empty key cannot be a column name"),
+           -1;
   if (memchr(name, '\0', len))
     return cv_fail(c, JJ_ERR_SCHEMA, off,
-                   "key %s contains U+0000, which a column name cannot",
-                   shown), -1;
+                   "key %s contains U+0000, which a column name cannot", shown),
+           -1;
   i = cv_add(c, t, name, len);
   if (i == -2)
-    cv_fail(c, JJ_ERR_SCHEMA, off, "too many columns (at most %d in all "
-            "tables together)", CV_MAX_COLUMNS);
+    cv_fail(c, JJ_ERR_SCHEMA, off,
+            "too many columns (at most %d in all "
+            "tables together)",
+            CV_MAX_COLUMNS);
   return i < 0 ? -1 : i;
 }
 
@@ -202,7 +215,8 @@ static int spec_list(cv *c, cv_table *t, const char *start, const char **pp,
       return spec_fail(c, start, name, what);
     }
     long i = cv_add(c, t, name, len);
-    if (i < 0) return i == -2 ? spec_fail(c, start, p, "too many columns") : CV_FAIL;
+    if (i < 0)
+      return i == -2 ? spec_fail(c, start, p, "too many columns") : CV_FAIL;
     c->ncols_all--; /* the spec's columns do not count against the data's */
     p = skip_sp(p);
     if (*p != ':') {
@@ -220,8 +234,10 @@ static int spec_list(cv *c, cv_table *t, const char *start, const char **pp,
     } else if (*p && strchr("ifsdtbx", *p)) {
       col->forced = (jj_type)*p++;
     } else {
-      snprintf(what, sizeof what, "unknown type %.1s for column %s (use one "
-               "of i f s d t b x, or {...} for a nested table)", p, shown);
+      snprintf(what, sizeof what,
+               "unknown type %.1s for column %s (use one "
+               "of i f s d t b x, or {...} for a nested table)",
+               p, shown);
       return spec_fail(c, start, p, what);
     }
     p = skip_sp(p);
@@ -239,7 +255,8 @@ static int spec_list(cv *c, cv_table *t, const char *start, const char **pp,
 
 jj_code cv_schema_parse(cv *c, const char *spec) {
   const char *p = spec;
-  if (!(c->top.spec = calloc(1, sizeof *c->top.spec))) return cv_nomem(c), c->err->code;
+  if (!(c->top.spec = calloc(1, sizeof *c->top.spec)))
+    return cv_nomem(c), c->err->code;
   return spec_list(c, c->top.spec, spec, &p, '\0', 0) ? c->err->code : JJ_OK;
 }
 
@@ -251,12 +268,21 @@ jj_code cv_schema_parse(cv *c, const char *spec) {
 #define NUMBERS (B(K_INT) | B(K_BIG) | B(K_BIGX) | B(K_FLOAT) | B(K_HUGE))
 
 static const char *const kind_words[K_COUNT] = {
-    "booleans", "integers", "integers beyond 64 bits",
-    "integers beyond 64 bits not exact as doubles", "floats",
-    "numbers beyond the range of doubles", "NaN/Infinity strings", "dates",
-    "YYYY-MM-DD text that is not a date", "timestamps",
-    "timestamp-like text that is not an RFC 3339 timestamp", "text",
-    "arrays of objects", "empty arrays", "other arrays and objects"};
+    "booleans",
+    "integers",
+    "integers beyond 64 bits",
+    "integers beyond 64 bits not exact as doubles",
+    "floats",
+    "numbers beyond the range of doubles",
+    "NaN/Infinity strings",
+    "dates",
+    "YYYY-MM-DD text that is not a date",
+    "timestamps",
+    "timestamp-like text that is not an RFC 3339 timestamp",
+    "text",
+    "arrays of objects",
+    "empty arrays",
+    "other arrays and objects"};
 
 /* Tell "column "a": integers (row 1, 5), floats (row 2, 1.5) -> f (why)". */
 static void tell(cv *c, cv_table *t, size_t i, char type, const char *why) {
@@ -298,7 +324,8 @@ static jj_type decide(cv *c, cv_table *t, size_t i) {
   if (!(k & ~(B(K_TEXT) | B(K_NANS)))) return JJ_TEXT; /* plain text */
   if ((k & NUMBERS) && !(k & ~(NUMBERS | B(K_NANS)))) {
     if (k & B(K_HUGE))
-      return tell(c, t, i, 's', "(a number beyond the range of doubles)"), JJ_TEXT;
+      return tell(c, t, i, 's', "(a number beyond the range of doubles)"),
+             JJ_TEXT;
     if (k & B(K_BIGX))
       return tell(c, t, i, 's', "(an integer not exact as a double)"), JJ_TEXT;
     if ((k & B(K_INT)) && col->inexact)
@@ -339,12 +366,15 @@ static void case_notes(cv *c, cv_table *t) {
   char a[JJ_SHOW_CAP], b[JJ_SHOW_CAP];
   lname *v = t->n > 1 ? malloc(t->n * sizeof *v) : NULL;
   if (!v) return;
-  for (size_t i = 0; i < t->n; i++) v[i] = (lname){t->cols[i].name, t->cols[i].name_len};
+  for (size_t i = 0; i < t->n; i++)
+    v[i] = (lname){t->cols[i].name, t->cols[i].name_len};
   qsort(v, t->n, sizeof *v, lname_cmp);
   for (size_t i = 1; i < t->n; i++)
     if (!lname_cmp(&v[i - 1], &v[i]))
-      cv_note(c, "columns %s and %s differ only in case (SQLite takes them "
-              "for one name)", jj_show(a, sizeof a, v[i - 1].p, v[i - 1].len, 1),
+      cv_note(c,
+              "columns %s and %s differ only in case (SQLite takes them "
+              "for one name)",
+              jj_show(a, sizeof a, v[i - 1].p, v[i - 1].len, 1),
               jj_show(b, sizeof b, v[i].p, v[i].len, 1));
   free(v);
 }
@@ -356,9 +386,9 @@ static int unseen(cv *c, const cv_table *spec) {
     if (!spec->cols[i].seen)
       return cv_fail_plain(c, JJ_ERR_SCHEMA, UINT64_MAX,
                            "the schema names column %s, which the input does "
-                           "not have", jj_show(shown, sizeof shown,
-                                               spec->cols[i].name,
-                                               spec->cols[i].name_len, 1));
+                           "not have",
+                           jj_show(shown, sizeof shown, spec->cols[i].name,
+                                   spec->cols[i].name_len, 1));
   }
   return 0;
 }
@@ -380,7 +410,8 @@ static jj_schema *resolve(cv *c, cv_table *t) {
         if (col->forced) {
           char path[400];
           cv_col_path(t, i, path, sizeof path);
-          cv_fail_plain(c, JJ_ERR_SCHEMA, UINT64_MAX, "column %s: the schema "
+          cv_fail_plain(c, JJ_ERR_SCHEMA, UINT64_MAX,
+                        "column %s: the schema "
                         "says a nested table, but its objects have no keys",
                         path);
           goto fail;

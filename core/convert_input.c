@@ -52,6 +52,7 @@ void jj_input_memory(jj_input *in, const void *p, size_t len,
 
 static long file_read(void *ctx, char *buf, size_t cap) {
   FILE *f = ((jj_input *)ctx)->file_;
+  if (!f) return -1; /* jj_input_file(in, NULL, ...): a read error */
   if (cap > (size_t)0x7fffffff) cap = 0x7fffffff;
   size_t n = fread(buf, 1, cap, f);
   if (n == 0 && ferror(f)) return -1;
@@ -98,14 +99,14 @@ static int fill(cv *c) {
     } else {
       n = c->in->read(c->in->ctx, w->buf + w->len, w->cap - w->len);
       if (n < 0 || (size_t)n > w->cap - w->len)
-        return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
-                             "cannot read the input"),
+        return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX, "cannot read the input"),
                -1;
       if (n > 0 && w->spool && c->pass == 1 &&
           fwrite(w->buf + w->len, 1, (size_t)n, w->spool) != (size_t)n)
         return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
                              "cannot write the temporary copy of the input: "
-                             "%s", strerror(errno)),
+                             "%s",
+                             strerror(errno)),
                -1;
     }
     if (n == 0) {
@@ -126,7 +127,7 @@ static int fill(cv *c) {
                -1;
     }
   }
-  w->buf[w->len] = '\0';
+  memset(w->buf + w->len, 0, CV_PAD); /* the NUL, and defined bytes after */
   return 0;
 }
 
@@ -147,7 +148,7 @@ int cv_more(cv *c, size_t keep) {
       return -1;
     }
     size_t cap = w->cap * 2 > limit ? limit : w->cap * 2;
-    char *p = realloc(w->buf, cap + 1);
+    char *p = realloc(w->buf, cap + CV_PAD);
     if (!p) return cv_nomem(c), -1;
     w->buf = p;
     w->cap = cap;
@@ -159,9 +160,10 @@ int cv_more(cv *c, size_t keep) {
 
 jj_code cv_start_pass(cv *c) {
   cv_win *w = &c->w;
-  if (!w->buf) {
-    if (!(w->buf = malloc(CV_WINDOW + 1))) return cv_nomem(c), c->err->code;
-    w->cap = CV_WINDOW;
+  if (!w->buf) { /* never more than max_row, which it doubles up to */
+    size_t limit = c->o.max_row ? c->o.max_row : CV_DEFAULT_MAX_ROW;
+    w->cap = limit < CV_WINDOW ? limit : CV_WINDOW;
+    if (!(w->buf = malloc(w->cap + CV_PAD))) return cv_nomem(c), c->err->code;
   }
   w->len = 0;
   w->base = 0;
@@ -215,8 +217,8 @@ static const char *shown_name(const cv_col *col, char *out) {
   return jj_show(out, JJ_SHOW_CAP, col->name, col->name_len, 1);
 }
 
-static int vfail(cv *c, jj_code code, uint64_t off, int place,
-                 const char *fmt, va_list ap) {
+static int vfail(cv *c, jj_code code, uint64_t off, int place, const char *fmt,
+                 va_list ap) {
   jj_error *e = c->err;
   size_t used = 0, cap = sizeof e->message;
   char name[JJ_SHOW_CAP];

@@ -89,9 +89,9 @@ static const char *string_end_slow(js *j, const char *p, int *esc) {
 /* The number's bytes from p (delimited here, checked by its reader). */
 static inline const char *number_end(js *j, const char *p) {
   static const unsigned char num[256] = {
-      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
-      ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1,
-      ['.'] = 1, ['e'] = 1, ['E'] = 1};
+      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+      ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+      ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1};
   const char *q = p;
   while (num[(unsigned char)*q]) q++;
   if (q == end_of(j->c) && !j->c->w.eof) return j->st = CV_MORE, NULL;
@@ -127,9 +127,12 @@ static const char *skip(js *j, const char *p, unsigned depth) {
       }
       return q;
     }
-    case 't': return literal(j, p, "true", 4);
-    case 'f': return literal(j, p, "false", 5);
-    case 'n': return literal(j, p, "null", 4);
+    case 't':
+      return literal(j, p, "true", 4);
+    case 'f':
+      return literal(j, p, "false", 5);
+    case 'n':
+      return literal(j, p, "null", 4);
     case '[':
     case '{': {
       char close = *p == '[' ? ']' : '}';
@@ -150,7 +153,8 @@ static const char *skip(js *j, const char *p, unsigned depth) {
         if (!(p = skip(j, p, depth + 1))) return NULL;
         p = ws(p);
         if (*p == close) return p + 1;
-        if (*p != ',') return expected(j, p, close == ']' ? "',' or ']'" : "',' or '}'");
+        if (*p != ',')
+          return expected(j, p, close == ']' ? "',' or ']'" : "',' or '}'");
         p = ws(p + 1);
       }
     }
@@ -336,9 +340,15 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       /* the key the rows before had next, compared raw */
       size_t g = t->col + 1 < t->n ? t->col + 1 : 0;
       if (g < t->n && t->cols[g].plain) {
-        size_t n = t->cols[g].name_len;
-        if ((size_t)(end_of(c) - p) > n + 1 && p[n + 1] == '"' &&
-            cv_eq(p + 1, t->cols[g].name, n)) {
+        /* the name and its closing quote: the first 8 bytes in one load
+        ** (the window has CV_PAD readable bytes after its data), the rest
+        ** compared after */
+        const cv_col *gc = &t->cols[g];
+        size_t n = gc->name_len;
+        uint64_t w8;
+        memcpy(&w8, p + 1, 8);
+        if ((size_t)(end_of(c) - p) > n + 1 && !((w8 ^ gc->key8) & gc->mask8) &&
+            (n < 8 || (p[n + 1] == '"' && cv_eq(p + 9, gc->name + 8, n - 8)))) {
           i = (long)g;
           q = p + n + 2;
           goto found;
@@ -358,6 +368,7 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       if ((i = cv_column(c, t, key, klen, off(c, p))) < 0)
         return j->st = CV_FAIL, NULL;
     found:
+      t->col = (size_t)i;
       if (t->cols[i].stamp == id) {
         j->st = cv_fail(c, JJ_ERR_SCHEMA, off(c, p),
                         "key %s appears twice in one object",
@@ -365,8 +376,8 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
                                 t->cols[i].name_len, 1));
         return NULL;
       }
-      t->cols[i].stamp = id;
       t->col = (size_t)i;
+      t->cols[i].stamp = id;
       p = ws(q);
       if (*p != ':') return expected(j, p, "':' after the key");
       p = ws(p + 1);
@@ -409,8 +420,10 @@ int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
   for (size_t i = 0; i < v->len; i++) {
     char ch = v->p[i];
     if (in_str) {
-      if (ch == '\\') b->p[b->len++] = ch, ch = v->p[++i];
-      else if (ch == '"') in_str = 0;
+      if (ch == '\\')
+        b->p[b->len++] = ch, ch = v->p[++i];
+      else if (ch == '"')
+        in_str = 0;
     } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
       continue;
     } else if (ch == '"') {
@@ -435,13 +448,16 @@ int cv_json_pass(cv *c) {
   for (;;) {
     p = ws(p);
     if (p == end_of(c)) {
-      int r = c->w.eof ? 0 : cv_more(c, (size_t)(p - c->w.buf));
-      if (r < 0) return CV_FAIL;
-      p = c->w.buf;
-      if (r > 0) continue;
+      if (!c->w.eof) {
+        if (cv_more(c, (size_t)(p - c->w.buf)) < 0) return CV_FAIL;
+        p = c->w.buf;
+        continue;
+      }
       if (s == S_ND || s == S_DONE) return 0;
-      return at_end(&j, p, s < 0 ? "'[' or '{'" : s == S_SEP ? "',' or ']'"
-                                                             : "an object"),
+      return at_end(&j, p,
+                    s < 0        ? "'[' or '{'"
+                    : s == S_SEP ? "',' or ']'"
+                                 : "an object"),
              CV_FAIL;
     }
     if (s < 0) { /* the first byte decides the form */
@@ -455,9 +471,12 @@ int cv_json_pass(cv *c) {
         return cv_fail_plain(c, JJ_ERR_SYNTAX, off(c, p),
                              "unexpected data after the array of rows");
       case S_SEP:
-        if (*p == ',') s = S_ELEM;
-        else if (*p == ']') s = S_DONE;
-        else return expected(&j, p, "',' or ']' after a row"), CV_FAIL;
+        if (*p == ',')
+          s = S_ELEM;
+        else if (*p == ']')
+          s = S_DONE;
+        else
+          return expected(&j, p, "',' or ']' after a row"), CV_FAIL;
         p++;
         continue;
       case S_FIRST:
@@ -473,14 +492,16 @@ int cv_json_pass(cv *c) {
     if (*p != '{') {
       c->top.in_row = 1;
       c->top.row = c->rows + 1;
-      expected(&j, p, s == S_ND ? "an object (one row per line)"
-                                : "an object (a row)");
+      expected(
+          &j, p,
+          s == S_ND ? "an object (one row per line)" : "an object (a row)");
       return CV_FAIL;
     }
     c->top.in_row = 1;
     c->top.row = c->rows + 1;
     const char *q = object(&j, &c->top, p, 1);
     if (!q && j.st == CV_MORE) {
+      c->top.col = (size_t)-1; /* a message now is about the row */
       int r = cv_more(c, (size_t)(p - c->w.buf));
       if (r < 0) return CV_FAIL;
       p = c->w.buf;

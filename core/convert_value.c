@@ -53,7 +53,7 @@ int cv_big_exact(const char *p, size_t len) {
   memcpy(d, p, len);
   n = len;
   while (n > 1 && d[n - 1] == '0') n--, z++; /* D = d * 10^z */
-  if (n + z > 309) return 0;                  /* >= 1e309 overflows */
+  if (n + z > 309) return 0;                 /* >= 1e309 overflows */
   /* halve d while it is even: its odd part stays */
   while ((d[n - 1] - '0') % 2 == 0 && !(n == 1 && d[0] == '0')) {
     int carry = 0;
@@ -154,10 +154,9 @@ int cv_text(cv *c, const cv_val *v, const char **p, size_t *len) {
     char shown[JJ_SHOW_CAP];
     size_t n = jj_string_decode(v->p, v->len, o, &bad, &code, &why);
     if (n == (size_t)-1)
-      return cv_fail(c, code, v->off + 1 + bad,
-                     "%s is not a valid JSON string (%s)",
-                     jj_show(shown, sizeof shown, v->p + bad, v->len - bad, 1),
-                     why);
+      return cv_fail(
+          c, code, v->off + 1 + bad, "%s is not a valid JSON string (%s)",
+          jj_show(shown, sizeof shown, v->p + bad, v->len - bad, 1), why);
     *len = n;
   }
   *p = o;
@@ -195,10 +194,10 @@ int cv_kind(cv *c, const cv_val *v, cv_col *col) {
                        "%s is not valid UTF-8",
                        jj_show(shown, sizeof shown, p, len, 1)),
                -2;
-      return text_kind(p, len,
-                       v->kind == V_FIELD &&
-                           ((c->o.flags & JJ_CONVERT_CSV_BOOLEANS) ||
-                            col->forced == JJ_BOOL));
+      return text_kind(
+          p, len,
+          v->kind == V_FIELD && ((c->o.flags & JJ_CONVERT_CSV_BOOLEANS) ||
+                                 col->forced == JJ_BOOL));
     default: /* V_ARR, V_OBJ: the JSON scanner has said which */
       return v->esc;
   }
@@ -277,14 +276,22 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
 /* What a type's values are, for "... is not <this>". */
 static const char *type_words(jj_type t) {
   switch (t) {
-    case JJ_INT: return "an integer";
-    case JJ_FLOAT: return "a float (exactly)";
-    case JJ_BOOL: return "a boolean";
-    case JJ_DATE: return "a date";
-    case JJ_TIMESTAMP: return "a timestamp";
-    case JJ_BYTES: return "base64 bytes";
-    case JJ_TABLE: return "an array of objects";
-    default: return "text";
+    case JJ_INT:
+      return "an integer";
+    case JJ_FLOAT:
+      return "a float (exactly)";
+    case JJ_BOOL:
+      return "a boolean";
+    case JJ_DATE:
+      return "a date";
+    case JJ_TIMESTAMP:
+      return "a timestamp";
+    case JJ_BYTES:
+      return "base64 bytes";
+    case JJ_TABLE:
+      return "an array of objects";
+    default:
+      return "text";
   }
 }
 
@@ -300,14 +307,17 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
                    "change between the passes?)",
                    show(v, shown), type_words(ty));
   if (!(c->o.flags & JJ_CONVERT_BAD_TO_NULL)) {
-    jj_code code = ty == JJ_DATE ? JJ_ERR_DATE
-                   : ty == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
-                   : ty == JJ_BYTES ? JJ_ERR_BASE64
+    jj_code code = ty == JJ_DATE                    ? JJ_ERR_DATE
+                   : ty == JJ_TIMESTAMP             ? JJ_ERR_TIMESTAMP
+                   : ty == JJ_BYTES                 ? JJ_ERR_BASE64
                    : ty == JJ_INT || ty == JJ_FLOAT ? JJ_ERR_RANGE
                                                     : JJ_ERR_TYPE;
-    if ((ty == JJ_INT || ty == JJ_FLOAT) && v->kind != V_NUM &&
-        v->kind != V_FIELD)
-      code = JJ_ERR_TYPE;
+    double d;
+    if ((ty == JJ_INT || ty == JJ_FLOAT) &&
+        (v->kind == V_FIELD
+             ? jj_num_parse_double(v->p, v->len, &d) == JJ_NUM_SYNTAX
+             : v->kind != V_NUM))
+      code = JJ_ERR_TYPE; /* not a number at all */
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
     return cv_fail(c, code, v->off, "%s is not %s (the schema says %s:%c)",
                    show(v, shown), type_words(ty), name,
@@ -348,7 +358,6 @@ int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
   return 0;
 }
 
-
 int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   cv_col *cc = &t->cols[col];
   jj_writer *w = c->wr;
@@ -383,24 +392,27 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
       break;
     case JJ_BOOL:
       if (!cc->forced && !fits(c, JJ_BOOL, v, -3)) return misfit(c, t, col, v);
-      code = jj_writer_bool(w, v->kind == V_TRUE ||
-                                   (v->kind == V_FIELD && v->p[0] == 't'));
+      code = jj_writer_bool(
+          w, v->kind == V_TRUE || (v->kind == V_FIELD && v->p[0] == 't'));
       break;
     case JJ_DATE:
-      if ((r = str_of(c, v, &p, &len))) return r == 1 ? misfit(c, t, col, v) : r;
+      if ((r = str_of(c, v, &p, &len)))
+        return r == 1 ? misfit(c, t, col, v) : r;
       if (!jj_date_ok(p, len) && jj_date_parse(p, len, NULL, NULL))
         return misfit(c, t, col, v);
       code = jj_writer_date(w, p, len);
       break;
     case JJ_TIMESTAMP:
-      if ((r = str_of(c, v, &p, &len))) return r == 1 ? misfit(c, t, col, v) : r;
+      if ((r = str_of(c, v, &p, &len)))
+        return r == 1 ? misfit(c, t, col, v) : r;
       if (jj_timestamp_parse(p, len, NULL, NULL)) return misfit(c, t, col, v);
       code = jj_writer_timestamp(w, p, len);
       break;
     case JJ_BYTES: {
       size_t bad, n;
       const char *why;
-      if ((r = str_of(c, v, &p, &len))) return r == 1 ? misfit(c, t, col, v) : r;
+      if ((r = str_of(c, v, &p, &len)))
+        return r == 1 ? misfit(c, t, col, v) : r;
       if (jj_buf_reserve(&c->scratch2, len / 4 * 3 + 1)) return cv_nomem(c);
       n = jj_base64_decode(p, len, (unsigned char *)c->scratch2.p, &bad, &why);
       if (n == (size_t)-1) return misfit(c, t, col, v);
@@ -412,9 +424,15 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
       return cv_json_table(c, cc->sub, v);
     default: /* text, from whatever the value is */
       switch (v->kind) {
-        case V_TRUE: p = "true", len = 4; break;
-        case V_FALSE: p = "false", len = 5; break;
-        case V_NUM: p = v->p, len = v->len; break;
+        case V_TRUE:
+          p = "true", len = 4;
+          break;
+        case V_FALSE:
+          p = "false", len = 5;
+          break;
+        case V_NUM:
+          p = v->p, len = v->len;
+          break;
         case V_ARR:
         case V_OBJ:
           if ((r = cv_json_compact(c, v, &p, &len))) return r;

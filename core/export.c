@@ -125,9 +125,12 @@ static jj_code csv_value(ex *x, jj_cursor *c, size_t col, jj_type t) {
     case JJ_FLOAT: {
       double v;
       if ((r = jj_cursor_double(c, col, &v, x->err)) > 0) {
-        if (isnan(v)) p = "NaN", len = 3;
-        else if (isinf(v)) p = v > 0 ? "Infinity" : "-Infinity", len = strlen(p);
-        else len = jj_num_format_double(v, num);
+        if (isnan(v))
+          p = "NaN", len = 3;
+        else if (isinf(v))
+          p = v > 0 ? "Infinity" : "-Infinity", len = strlen(p);
+        else
+          len = jj_num_format_double(v, num);
       }
       break;
     }
@@ -228,15 +231,19 @@ jj_code jj_export(jj_doc *doc, jj_format to, const jj_export_opts *opts,
   memset(&x, 0, sizeof x);
   x.err = err ? err : &local;
   if (!doc || !sink)
-    return jj_fail(x.err, JJ_ERR_USAGE, NULL, "jj_export needs a document "
+    return jj_fail(x.err, JJ_ERR_USAGE, NULL,
+                   "jj_export needs a document "
                    "and a sink");
   if (to < JJ_FORMAT_JSON || to > JJ_FORMAT_TSV)
-    return jj_fail(x.err, JJ_ERR_USAGE, NULL, "jj_export cannot write the "
-                   "format %s", jj_format_name(to));
+    return jj_fail(x.err, JJ_ERR_USAGE, NULL,
+                   "jj_export cannot write the "
+                   "format %s",
+                   jj_format_name(to));
   x.sink = sink;
   x.ctx = sink_ctx;
-  x.delim = to == JJ_FORMAT_TSV ? '\t'
-            : opts && opts->delimiter ? opts->delimiter : ',';
+  x.delim = to == JJ_FORMAT_TSV       ? '\t'
+            : opts && opts->delimiter ? opts->delimiter
+                                      : ',';
   if (x.delim == '"' || x.delim == '\n' || x.delim == '\r')
     return jj_fail(x.err, JJ_ERR_USAGE, NULL,
                    "the delimiter cannot be a quote or a line end");

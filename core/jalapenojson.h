@@ -848,10 +848,12 @@ const char *jj_format_name(jj_format f);
 
 /* An input the converter reads twice (once to infer, once to write), so a
 ** whole input never has to be held in memory.
-**   read    fills buf with up to cap bytes; returns the count, 0 at the end,
-**           -1 on an error (the converter then fails with JJ_ERR_IO
-**           "NAME: cannot read the input").  Must not be NULL.
-**   rewind  goes back to the start for the second pass; 0 on success.
+**   read    fills buf with up to cap bytes (fewer is fine); returns the
+**           count, 0 at the end, -1 on an error (the converter then fails
+**           with JJ_ERR_IO "NAME: cannot read the input").  Must not be
+**           NULL.  The first pass reads from where the input stands.
+**   rewind  goes back to where the first pass began, for the second pass;
+**           0 on success.
 **           NULL for an input that cannot (a pipe): the converter then
 **           copies what the first pass reads into a temporary file
 **           (tmpfile(), as large as the input) and reads that back.
@@ -876,10 +878,11 @@ typedef struct jj_input {
 ** borrowed too.  Never fails. */
 void jj_input_memory(jj_input *in, const void *p, size_t len,
                      const char *name);
-/* An input over an open stream f (borrowed, not closed), from where it
-** stands now.  A seekable f is rewound to that place for the second pass
-** (fseeko); for one that is not (a pipe, a terminal) rewind is NULL and the
-** converter spools.  `name` (may be NULL) is borrowed.  Never fails. */
+/* An input over an open stream f (a FILE *, borrowed, not closed; NULL
+** makes an input whose first read fails), from where it stands now.  A
+** seekable f is rewound to that place for the second pass (fseeko); for
+** one that is not (a pipe, a terminal) rewind is NULL and the converter
+** spools.  `name` (may be NULL) is borrowed.  Never fails. */
 void jj_input_file(jj_input *in, void *f, const char *name);
 
 /* Flags of jj_convert_opts. */
@@ -944,12 +947,14 @@ typedef struct jj_convert_result {
 ** caller's to free.  Returns JJ_OK or an error with *err filled (err may be
 ** NULL), the place named as above (JJ_ERR_USAGE when in, in->read or sink
 ** is NULL, or the schema option does not parse; JJ_ERR_SYNTAX for broken
-** JSON or CSV; JJ_ERR_SCHEMA for an empty or duplicate key, too many
+** JSON or CSV and a JSON row that is not an object; JJ_ERR_UTF8,
+** JJ_ERR_DEPTH; JJ_ERR_SCHEMA for an empty or duplicate key, too many
 ** columns, a schema naming a column the input lacks; JJ_ERR_ROW for a CSV
-** record with the wrong field count or a JSON row that is not an object;
-** the type codes for a value that does not fit the explicit schema;
-** JJ_ERR_LIMIT, JJ_ERR_INTERRUPTED, JJ_ERR_IO, JJ_ERR_NOMEM).  After a
-** failure the sink may have received part of a document. */
+** record with the wrong field count; JJ_ERR_TYPE, JJ_ERR_RANGE,
+** JJ_ERR_DATE, JJ_ERR_TIMESTAMP, JJ_ERR_BASE64 for a value that does not
+** fit the explicit schema; JJ_ERR_LIMIT, JJ_ERR_INTERRUPTED, JJ_ERR_IO,
+** JJ_ERR_NOMEM).  After a failure in the second pass (the sink failed, the
+** input changed) the sink may have received part of a document. */
 jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
                    jj_sink sink, void *sink_ctx, jj_convert_result *res,
                    jj_error *err);

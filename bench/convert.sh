@@ -1,0 +1,132 @@
+#!/bin/sh
+# convert.sh [ROWS] — the converter's benchmark: JSON -> jj and CSV -> jj at
+# ROWS rows (default 1,000,000) and back, against what a user would do
+# instead, all in the same run.  Writes build/bench-convert/RESULTS.md and
+# prints it.
+#
+#   ours    bench/convert_bench (jj_convert from the file, jj_export to a
+#           file); every output is read back and validated, and the
+#           JSON -> jj and CSV -> jj outputs must equal, byte for byte, the
+#           document bench/gen.c writes for the same rows
+#   DuckDB  read_json / read_csv, single-threaded (SET threads=1), into a
+#           table (CREATE TABLE AS), the row count checked; @duckdb/node-api
+#           from the npm registry, installed into $DUCKDB_DIR (default
+#           /tmp/duckdb-bench), never into the repository; left out with a
+#           note when node or the package cannot be had
+#   sqlite3 the CLI's .import --csv into a table (CSV only)
+#   Python  json.load of the file / csv.reader over it (parsing only: the
+#           least a script would do)
+# Each task runs 3 times, interleaved with its peers; the best wall time is
+# kept (the machine is shared: CPU seconds are given too).  Peak RSS is the
+# process's (getrusage, or /usr/bin/time for the CLIs; node's includes its
+# runtime).  "stream" converts generated NDJSON through jj_input callbacks to
+# a counting sink at ROWS and 10 x ROWS rows: the converter's memory alone.
+set -eu
+cd "$(dirname "$0")/.."
+rows=${1:-1000000}
+out=build/bench-convert
+data=$out/data
+duck=${DUCKDB_DIR:-/tmp/duckdb-bench}
+mkdir -p "$data"
+
+make --no-print-directory build/libjalapenojson.a >/dev/null
+CFLAGS="-std=c11 -O2 -g -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes"
+cc $CFLAGS bench/gen.c -o $out/gen -lm
+cc $CFLAGS -Icore bench/convert_bench.c build/libjalapenojson.a -o $out/convert_bench \
+  -lz -lbrotlienc -lbrotlidec -lm
+B=$out/convert_bench
+
+echo "convert.sh: generating $rows rows" >&2
+[ -f "$data/repetitive-$rows.json" ] || $out/gen "$data" "$rows" >/dev/null
+rep=$data/repetitive-$rows
+ord=$data/orders-$rows
+$B out csv "$rep.jj" "$rep.csv" >/dev/null
+$B out ndjson "$ord.jj" "$ord.ndjson" >/dev/null
+
+have_duck=0
+if command -v node >/dev/null 2>&1; then
+  if [ ! -d "$duck/node_modules/@duckdb/node-api" ] && command -v npm >/dev/null 2>&1; then
+    echo "convert.sh: installing @duckdb/node-api into $duck" >&2
+    mkdir -p "$duck" && (cd "$duck" && npm install --silent @duckdb/node-api >/dev/null 2>&1) || true
+  fi
+  [ -d "$duck/node_modules/@duckdb/node-api" ] && have_duck=1
+fi
+duck_version=$(cd "$duck" 2>/dev/null && node -e "console.log(require('@duckdb/node-api/package.json').version)" 2>/dev/null || echo none)
+
+results=$out/results.txt
+: > "$results"
+# run NAME COMMAND...: one run; its "wall_s=..." line goes to $results.
+run() {
+  name=$1; shift
+  line=$("$@" 2>$out/err.txt | grep 'wall_s=' | head -n 1) || true
+  if [ -z "$line" ]; then
+    echo "convert.sh: $name failed: $(head -c 400 $out/err.txt)" >&2
+    echo "$name FAILED" >> "$results"
+  else
+    echo "$name $line" | sed 's/^\([^ ]*\) [^ ]* /\1 /' >> "$results"
+  fi
+}
+# An outside command timed by /usr/bin/time: "x wall_s=.. cpu_s=.. rss_mb=..".
+timed() {
+  bytes=$1; shift
+  /usr/bin/time -f "x wall_s=%e cpu_s=%U+%S rss_kb=%M" "$@" >/dev/null 2>$out/time.txt || return 1
+  tail -n 1 $out/time.txt | awk -v b="$bytes" '{
+    split($3, c, "="); split(c[2], u, "+"); split($4, r, "=");
+    split($2, w, "=");
+    printf "x wall_s=%s cpu_s=%.3f bytes=%d mb_s=%.1f rss_mb=%.1f\n", w[2], u[1] + u[2], b,
+      b / 1e6 / (w[2] > 0 ? w[2] : 0.001), r[2] / 1024 }'
+}
+size() { stat -c %s "$1"; }
+
+py=/usr/bin/python3
+for i in 1 2 3; do
+  echo "convert.sh: round $i" >&2
+  run "json-ours" $B in "$rep.json" $out/o.jj "$rep.jj"
+  [ $have_duck = 1 ] && run "json-duckdb" env NODE_PATH="$duck/node_modules" node bench/convert_duckdb.cjs json "$rep.json" "$rows"
+  run "json-python" timed "$(size "$rep.json")" $py -c "import json,sys; json.load(open(sys.argv[1]))" "$rep.json"
+  run "nested-ours" $B in "$ord.json" $out/o.jj "$ord.jj"
+  [ $have_duck = 1 ] && run "nested-duckdb" env NODE_PATH="$duck/node_modules" node bench/convert_duckdb.cjs json "$ord.json" "$rows"
+  run "ndjson-ours" $B in "$ord.ndjson" $out/o.jj "$ord.jj"
+  run "csv-ours" $B in "$rep.csv" $out/o.jj "$rep.jj"
+  [ $have_duck = 1 ] && run "csv-duckdb" env NODE_PATH="$duck/node_modules" node bench/convert_duckdb.cjs csv "$rep.csv" "$rows"
+  run "csv-sqlite3" timed "$(size "$rep.csv")" sqlite3 :memory: ".import --csv $rep.csv t"
+  run "csv-python" timed "$(size "$rep.csv")" $py -c "import csv,sys; sum(1 for _ in csv.reader(open(sys.argv[1], newline='')))" "$rep.csv"
+  run "tojson-ours" $B out json "$rep.jj" $out/o.json
+  run "tondjson-ours" $B out ndjson "$ord.jj" $out/o.ndjson
+  run "tocsv-ours" $B out csv "$rep.jj" $out/o.csv
+done
+run "stream-1x" $B stream "$rows"
+run "stream-10x" $B stream "$((rows * 10))"
+
+# The best (lowest wall) run of each task, as a table.
+md=$out/RESULTS.md
+{
+  echo "# Converter benchmark, $rows rows ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), DuckDB $duck_version)"
+  echo
+  echo "| task | tool | input MB | best wall s | CPU s | MB/s | peak RSS MB | vs DuckDB (wall) |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  awk '
+    $2 == "FAILED" { failed[$1] = 1; next }
+    {
+      n = $1; for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      if (!(n in wall) || v["wall_s"] + 0 < wall[n] + 0) {
+        wall[n] = v["wall_s"]; cpu[n] = v["cpu_s"]; mb[n] = v["bytes"] / 1e6;
+        rate[n] = v["mb_s"]; rss[n] = v["rss_mb"]
+      }
+      if (!(n in order)) { order[n] = ++k; names[k] = n }
+    }
+    END {
+      split("json:JSON array -> jj,nested:JSON with a nested table -> jj,ndjson:NDJSON with a nested table -> jj,csv:CSV -> jj,tojson:jj -> JSON,tondjson:jj (nested) -> NDJSON,tocsv:jj -> CSV,stream:generated NDJSON -> jj (memory)", T, ",")
+      for (t in T) { split(T[t], p, ":"); title[p[1]] = p[2] }
+      for (i = 1; i <= k; i++) {
+        n = names[i]; split(n, p, "-"); task = p[1]; tool = p[2]
+        peer = task "-duckdb"; ratio = ""
+        if (tool != "duckdb" && (peer in wall) && wall[n] > 0) ratio = sprintf("%.2fx", wall[peer] / wall[n])
+        printf "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", title[task], tool, mb[n], wall[n], cpu[n], rate[n], rss[n], ratio
+      }
+      for (n in failed) printf "| %s | FAILED | | | | | | |\n", n
+    }' "$results"
+  echo
+  echo "ours: jj_convert / jj_export (bench/convert_bench.c), outputs validated and equal to bench/gen.c's documents; DuckDB: CREATE TABLE AS SELECT * FROM read_json/read_csv with SET threads=1; sqlite3: .import --csv; Python: json.load / csv.reader only. stream-1x/10x: the same converter at $rows and $((rows * 10)) generated rows, peak RSS of the whole process."
+} > "$md"
+cat "$md"

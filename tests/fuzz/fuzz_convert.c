@@ -1,0 +1,132 @@
+/*
+** fuzz_convert.c — libFuzzer harness for jj_convert and jj_export.  The
+** first input byte picks the options (format, flags, a schema, the null
+** text), the second the size of the reads; the rest is the JSON or CSV.
+** Properties checked:
+**   - a failure has a code and a message; a success gives a document that
+**     jj_parse_opts(JJ_PARSE_VALIDATE) accepts, with res.rows rows and
+**     res.schema its schema;
+**   - reading the same bytes in small reads gives the same result (the
+**     window's sliding and growing never changes what is read);
+**   - jj_convert_infer agrees with jj_convert on the schema;
+**   - the document exports to JSON, NDJSON and CSV without an error.
+** A broken property aborts.
+**
+**   clang -fsanitize=address,undefined,fuzzer -Icore -Itests
+**     tests/fuzz/fuzz_convert.c core/[a-z]*.c -lz -lbrotlienc -lbrotlidec -lm
+**     -o /tmp/fuzz_convert
+**   /tmp/fuzz_convert -max_total_time=180 -max_len=4096
+**
+** Not named test_*.c: it is not part of `make test`.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "jalapenojson.h"
+
+#define REQUIRE(cond)     \
+  do {                    \
+    if (!(cond)) abort(); \
+  } while (0)
+
+typedef struct buf {
+  char *p;
+  size_t len;
+} buf;
+
+static int to_buf(void *ctx, const char *p, size_t n) {
+  buf *b = ctx;
+  char *q = realloc(b->p, b->len + n + 1);
+  if (!q) return 1;
+  memcpy(q + b->len, p, n);
+  b->p = q;
+  b->len += n;
+  return 0;
+}
+
+static int discard(void *ctx, const char *p, size_t n) {
+  (void)ctx, (void)p, (void)n;
+  return 0;
+}
+
+/* Reads of at most `step` bytes. */
+typedef struct slow {
+  const char *p;
+  size_t len, pos, step;
+} slow;
+
+static long slow_read(void *ctx, char *out, size_t cap) {
+  slow *s = ctx;
+  size_t n = s->len - s->pos;
+  if (n > cap) n = cap;
+  if (n > s->step) n = s->step;
+  memcpy(out, s->p + s->pos, n);
+  s->pos += n;
+  return (long)n;
+}
+
+static int slow_rewind(void *ctx) {
+  ((slow *)ctx)->pos = 0;
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
+  static const char *schemas[] = {NULL,  "a:i", "a:f,b:s", "a:d",
+                                  "a:t", "a:b", "a:x",     "a:{b:i}"};
+  static const jj_format formats[] = {JJ_FORMAT_AUTO, JJ_FORMAT_JSON,
+                                      JJ_FORMAT_CSV, JJ_FORMAT_TSV};
+  if (size < 2) return 0;
+  unsigned sel = data[0], step = data[1] % 64 + 1;
+  const char *text = (const char *)data + 2;
+  size_t len = size - 2;
+  jj_convert_opts o;
+  memset(&o, 0, sizeof o);
+  o.from = formats[sel & 3];
+  o.schema = schemas[(sel >> 2) & 7];
+  o.flags = (sel >> 5) & 7;
+  o.null_text = sel & 0x80 ? "NULL" : NULL;
+  o.max_row = 1 << 16;
+
+  jj_input in;
+  jj_error err, err2;
+  jj_convert_result res, res2;
+  buf doc = {NULL, 0}, doc2 = {NULL, 0};
+  jj_input_memory(&in, text, len, "fuzz");
+  jj_code code = jj_convert(&in, &o, to_buf, &doc, &res, &err);
+
+  /* the same through small reads */
+  slow s = {text, len, 0, step};
+  jj_input in2;
+  memset(&in2, 0, sizeof in2);
+  in2.read = slow_read;
+  in2.rewind = slow_rewind;
+  in2.ctx = &s;
+  in2.name = "fuzz";
+  jj_code code2 = jj_convert(&in2, &o, to_buf, &doc2, &res2, &err2);
+  REQUIRE(code == code2);
+  if (code) {
+    REQUIRE(err.message[0] != '\0');
+    REQUIRE(!strcmp(err.message, err2.message) || code == JJ_ERR_LIMIT);
+  } else {
+    REQUIRE(doc.len == doc2.len && !memcmp(doc.p, doc2.p, doc.len));
+    REQUIRE(res.rows == res2.rows);
+    jj_doc *d = jj_parse_opts(doc.p, doc.len, JJ_PARSE_VALIDATE, 0, &err);
+    REQUIRE(d != NULL);
+    REQUIRE(jj_doc_rows(d, &err) == res.rows);
+    REQUIRE(jj_schema_equal(jj_doc_schema(d), res.schema, NULL));
+    jj_input_memory(&in, text, len, "fuzz");
+    jj_convert_result inf;
+    REQUIRE(jj_convert_infer(&in, &o, &inf, &err) == JJ_OK);
+    REQUIRE(jj_schema_equal(inf.schema, res.schema, NULL));
+    jj_schema_free(inf.schema);
+    for (int f = JJ_FORMAT_JSON; f <= JJ_FORMAT_CSV; f++)
+      REQUIRE(jj_export(d, (jj_format)f, NULL, discard, NULL, &err) == JJ_OK);
+    jj_doc_free(d);
+    jj_schema_free(res.schema);
+    jj_schema_free(res2.schema);
+  }
+  free(doc.p);
+  free(doc2.p);
+  return 0;
+}
