@@ -45,7 +45,7 @@ LARGE_ROWS = 1000000
 
 C_TASKS = ("all", "price", "city", "middle")
 SQL_TASKS = ("scan", "price", "since", "row")
-SQL_READERS = ("native", "json1", "jjfile", "jjblob")
+SQL_READERS = ("native", "json1", "jjfile", "jjmmap", "jjblob")
 
 
 def rel(path):
@@ -105,6 +105,8 @@ def plan(rows_list, have_yyjson):
                     add("sql", s, rows, task, r, [sq, task, r, js, jj, sm])
             for r in ("jj", "json1"):
                 add("sql", s, rows, "export", r, [sq, "export", r, js, jj, sm])
+            for r in ("jjfile", "jjmmap"):
+                add("sql", s, rows, "open", r, [sq, "open", r, js, jj, sm])
     for i, m in enumerate(ms):
         m["id"] = i
     return ms

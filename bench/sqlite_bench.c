@@ -9,11 +9,16 @@
 **           price   SELECT sum(price)
 **           since   SELECT count(*) ... WHERE joined >= '2024-01-01'
 **           row     the middle row by rowid, every column
+**           open    a typed table's cold start: CREATE, the first query
+**                   (rowid = 1, which reads the whole file in, or maps it),
+**                   DROP; the cost of reading instead of mapping
 **           export  the native table as one document: jj_group(...) against
 **                   json_group_array(json_object(...))
 **   READER  native  an in-memory table (rows imported before timing)
 **           json1   the JSON document bound as TEXT, json_each + ->>
 **           jjfile  CREATE VIRTUAL TABLE temp.r USING jj_open('SET.jj')
+**                   (the default: the file is read into memory)
+**           jjmmap  the same with mmap=1 (the file mapped, not copied)
 **           jjblob  the same table's function form r(?1), the .jj bytes
 **                   bound as a BLOB
 **           (export: jj or json1, both over the native table)
@@ -39,6 +44,7 @@ typedef struct ctx {
   int export_checked;    /* json1 export: first output verified */
   bench_sum export_sum;  /* json1 export: {length, CRC} of the verified output */
   const char *sums;      /* the .sum text (for the json1 export check) */
+  char *create_sql;      /* open: the CREATE VIRTUAL TABLE of one run */
 } ctx;
 
 static void die_sql(sqlite3 *db, const char *what) {
@@ -118,11 +124,33 @@ static int run_export(ctx *x, bench_sum *s, uint64_t *ns) {
   return fail ? -1 : 0;
 }
 
+/* One cold start of a typed table: CREATE, the first query (rowid = 1:
+** the whole document is read in, or mapped, then one row), DROP.  Row 1's
+** id is the checksum. */
+static int run_open(ctx *x, bench_sum *s, uint64_t *ns) {
+  sqlite3_stmt *st = NULL;
+  int fail = 1;
+  uint64_t t0 = bench_now_ns();
+  if (sqlite3_exec(x->db, x->create_sql, NULL, NULL, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(x->db, "SELECT id FROM temp.o WHERE rowid = 1", -1, &st, NULL) ==
+          SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    bench_add_int(s, sqlite3_column_int64(st, 0));
+    fail = sqlite3_step(st) != SQLITE_DONE;
+  }
+  sqlite3_finalize(st);
+  fail |= sqlite3_exec(x->db, "DROP TABLE temp.o", NULL, NULL, NULL) != SQLITE_OK;
+  *ns = bench_now_ns() - t0;
+  if (fail) fprintf(stderr, "bench: open/%s: %s\n", x->reader, sqlite3_errmsg(x->db));
+  return fail ? -1 : 0;
+}
+
 /* One run: step the prepared statement to the end, reading every column
 ** into the checksum. */
 static int run_query(void *p, bench_sum *s, uint64_t *ns) {
   ctx *x = (ctx *)p;
   if (x->task[0] == 'e') return run_export(x, s, ns);
+  if (x->task[0] == 'o') return run_open(x, s, ns);
   sqlite3_stmt *st = x->stmt;
   int rc, fail = 0;
   uint64_t t0 = bench_now_ns();
@@ -165,7 +193,8 @@ static char *task_sql(const char *task, const char *reader) {
   int json = strcmp(reader, "json1") == 0;
   const char *from = json ? "json_each(?1)"
                      : strcmp(reader, "native") == 0 ? "t"
-                     : strcmp(reader, "jjfile") == 0 ? "temp.r"
+                     : strcmp(reader, "jjfile") == 0 || strcmp(reader, "jjmmap") == 0
+                         ? "temp.r"
                                                      : "temp.r(?1)";
   /* a column: plain, or value->>'name' over json_each */
 #define COL(n) (json ? "value->>'" n "'" : n)
@@ -213,7 +242,7 @@ static void import_native(sqlite3 *db, const char *json, size_t len) {
 }
 
 int main(int argc, char **argv) {
-  const char *tasks = "scan price since row export";
+  const char *tasks = "scan price since row export open";
   if (argc == 2 && strcmp(argv[1], "version") == 0) { /* for the report's header */
     printf("%s\n", sqlite3_libversion());
     return 0;
@@ -223,8 +252,10 @@ int main(int argc, char **argv) {
   memset(&x, 0, sizeof x);
   x.task = argv[1];
   x.reader = argv[2];
-  int is_export = strcmp(x.task, "export") == 0;
-  const char *readers = is_export ? " jj json1 " : " native json1 jjfile jjblob ";
+  int is_export = strcmp(x.task, "export") == 0, is_open = strcmp(x.task, "open") == 0;
+  const char *readers = is_export ? " jj json1 "
+                        : is_open ? " jjfile jjmmap "
+                                  : " native json1 jjfile jjmmap jjblob ";
   char padded[32];
   snprintf(padded, sizeof padded, " %s ", x.reader);
   if (strlen(x.reader) > 16 || !strstr(readers, padded)) bench_usage(argv[0], tasks);
@@ -248,12 +279,17 @@ int main(int argc, char **argv) {
 
   /* What the reader reads, set up before timing. */
   if (strcmp(x.reader, "native") == 0 || is_export) import_native(x.db, json, json_len);
-  if (strcmp(x.reader, "jjfile") == 0 || strcmp(x.reader, "jjblob") == 0) {
-    char *sql = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.r USING jj_open(%Q)", argv[4]);
+  int mapped = strcmp(x.reader, "jjmmap") == 0;
+  if (is_open) {
+    x.create_sql = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.o USING jj_open(%Q%s)", argv[4],
+                                   mapped ? ", mmap=1" : "");
+  } else if (strcmp(x.reader, "jjfile") == 0 || mapped || strcmp(x.reader, "jjblob") == 0) {
+    char *sql = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.r USING jj_open(%Q%s)", argv[4],
+                                mapped ? ", mmap=1" : "");
     exec(x.db, sql);
     sqlite3_free(sql);
   }
-  char *sql = task_sql(x.task, x.reader);
+  char *sql = is_open ? sqlite3_mprintf("SELECT 1") : task_sql(x.task, x.reader);
   if (sqlite3_prepare_v2(x.db, sql, -1, &x.stmt, NULL) != SQLITE_OK) die_sql(x.db, sql);
   sqlite3_free(sql);
   if (strcmp(x.reader, "json1") == 0 && !is_export)
@@ -281,6 +317,9 @@ int main(int argc, char **argv) {
       if (run_query(&x, &probe, &ns) != 0) bench_die("%s", "json_group_array output is wrong");
       want = x.export_sum;
     }
+  } else if (is_open) {
+    memset(&want, 0, sizeof want);
+    bench_add_int(&want, 1); /* row 1's id */
   } else {
     char key[32];
     snprintf(key, sizeof key, "sql.%s", x.task);
@@ -296,6 +335,7 @@ int main(int argc, char **argv) {
   snprintf(label, sizeof label, "%s", x.reader);
   bench_measure(x.task, label, run_query, &x, &want);
   sqlite3_finalize(x.stmt);
+  sqlite3_free(x.create_sql);
   sqlite3_close(x.db);
   return 0;
 }

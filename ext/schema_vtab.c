@@ -60,8 +60,14 @@ static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
 
 /* idxNum 1: the SOURCE is argv[0].  Without a usable source = ? the plan
 ** is refused (SQLITE_CONSTRAINT), or an error if there is none at all. */
+/* A plan without the SOURCE is not an error but a prohibitive cost: SQLite
+** plans each term of an OR on its own, with only that term's constraints
+** (`position = 1 OR position = 3`), and an error there would fail the whole
+** statement although the plan with the SOURCE answers it.  If no SOURCE
+** was given at all, that plan runs and xFilter says so. */
 static int jjSchemaBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   int seen = 0;
+  (void)vtab;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if (c->iColumn != COL_SOURCE || c->op != SQLITE_INDEX_CONSTRAINT_EQ)
@@ -76,8 +82,10 @@ static int jjSchemaBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
     return SQLITE_OK;
   }
   if (seen) return SQLITE_CONSTRAINT;
-  return jjx_vtab_err(vtab, "jj_schema: no SOURCE given: use "
-                            "jj_schema(SOURCE)");
+  info->idxNum = 0;
+  info->estimatedCost = 1e300;
+  info->estimatedRows = (sqlite3_int64)1 << 62;
+  return SQLITE_OK;
 }
 
 static int jjSchemaDisconnect(sqlite3_vtab *vtab) {
@@ -111,7 +119,9 @@ static int jjSchemaFilter(sqlite3_vtab_cursor *cur, int idxNum,
   jjx_header_free(&c->src);
   c->schema = NULL;
   c->col = 0;
-  if (idxNum != 1 || argc < 1) return SQLITE_OK;
+  if (idxNum != 1 || argc < 1)
+    return jjx_vtab_err(cur->pVtab,
+                        "jj_schema: no SOURCE given: use jj_schema(SOURCE)");
   int rc = jjx_header_value(&c->src, argv[0], &msg);
   if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
   c->schema = c->src.schema;

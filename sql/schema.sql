@@ -29,3 +29,7 @@ SELECT * FROM jj_schema('missing.jj');
 SELECT * FROM jj_schema(x'00');
 SELECT * FROM jj_schema(1);
 SELECT * FROM jj_schema;
+.print '-- OR terms are planned one by one without the SOURCE: still answered'
+SELECT position, name FROM jj_schema('data/rows.jj') WHERE position = 1 OR position = 3;
+SELECT position FROM jj_schema('data/rows.jj') WHERE rowid = 1 OR rowid > 7;
+SELECT position FROM jj_schema('data/rows.jj') WHERE position = 2 OR name = 'city';
