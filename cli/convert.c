@@ -232,6 +232,8 @@ static int parse(cli *app, int argc, char **argv, job *j) {
   }
   if (!j->out && j->out_comp != JJ_PLAIN && app->out_tty)
     return cli_usage(app, "refusing to write compressed data to a terminal");
+  if (j->level >= 0 && j->out_comp == JJ_PLAIN)
+    return cli_usage(app, "--level is for compressed output (.gz, .br)");
   if (j->level >= 0 && j->out_comp == JJ_GZIP && (j->level < 1 || j->level > 9))
     return cli_usage(app, "--level for gzip is 1 to 9");
   if (j->out_fmt == CLI_FMT_TSV) j->eo.delimiter = 0;
@@ -352,7 +354,11 @@ int cli_convert(cli *app, int argc, char **argv) {
     }
     if (cli_looks_like_doc(p, len)) j.in_fmt = CLI_FMT_JJ;
   }
-  if (j.in_fmt != CLI_FMT_JJ) {
+  if (j.in_fmt == CLI_FMT_JJ && (j.co.schema || j.co.flags)) {
+    rc = cli_usage(app, "--schema, --bad-to-null, --csv-booleans and "
+                        "--empty-is-text are for JSON and CSV input; %s is "
+                        "a document", d.src.label);
+  } else if (j.in_fmt != CLI_FMT_JJ) {
     rc = from_text(app, &j, &d, &out);
   } else if ((rc = cli_doc_load(app, &d, 0)) == 0) {
     int64_t rows = 0;

@@ -202,6 +202,8 @@ def test_usage_errors(d):
         (["convert", "--csv-booleans=1", "a.csv"], b"takes no value", b"--help"),
         (["convert", "--level", "12", "a.csv", "x.jj.br"], b"--level", b"--help"),
         (["convert", "a.csv", "out.jj.zst"], b".zst compression is not supported", b""),
+        (["convert", "--level", "3", "a.csv", "out.jj"], b"--level is for compressed output", b"--help"),
+        (["convert", "--level", "0", "a.csv", "out.jj.gz"], b"--level for gzip is 1 to 9", b"--help"),
         (["cat", "--to", "xml", "a.jj"], b"unknown format", b"--help"),
         (["check", "--max-errors", "-1", "a.jj"], b"--max-errors", b"--help"),
     ]
@@ -243,6 +245,8 @@ def test_roundtrips(d):
     r = run("convert", "p.jj", "back.json", cwd=d)
     back = json.loads(read(f"{d}/back.json"))
     check("json -> jj -> json: equal values", r.rc == 0 and back == PEOPLE, (r, back))
+    r = run("-q", "convert", "p.jj", "-", "--to", "csv", cwd=d)
+    check("-q before the command", r.rc == 0 and not r.err and r.out.startswith(b"id,name,"), r)
     r = run("convert", "-q", "p.jj", "p.ndjson", cwd=d)
     lines = read(f"{d}/p.ndjson").decode().splitlines()
     check("jj -> ndjson: one object per line", r.rc == 0 and [json.loads(x) for x in lines] == PEOPLE and not r.err, r)
@@ -275,6 +279,9 @@ def test_roundtrips(d):
           '{"jalapenojson":1,"columns":["a","b"],"types":["i","s"],"rows":[\n[1,"x"],\n[2,"\u00e9"]\n]}'.encode(), (r, canon))
     r = run("convert", "-q", "canon.jj", "canon2.jj", cwd=d)
     check("  ... idempotent", r.rc == 0 and read(f"{d}/canon2.jj") == canon, r)
+    r = run("convert", "--schema", "a:i", "canon.jj", "canon3.jj", cwd=d)
+    check("--schema with a document as input: usage error", r.rc == 2 and b"are for JSON and CSV input" in r.err
+          and not os.path.exists(f"{d}/canon3.jj"), r)
     # A document named .json is read as a document.
     write(f"{d}/doc.json", canon)
     r = run("convert", "doc.json", "-", "--to", "ndjson", cwd=d)
