@@ -46,7 +46,7 @@ static const cli_opt opts[] = {
 };
 
 /* Copy the rows value by value (jj_writer_copy re-encodes canonically),
-** polling SIGINT between rows. */
+** polling the signals (cli_interrupted) between rows. */
 static jj_code copy_doc(jj_doc *doc, cli_out *out, int64_t *rows,
                         jj_error *err) {
   const jj_schema *s = jj_doc_schema(doc);
@@ -60,7 +60,7 @@ static jj_code copy_doc(jj_doc *doc, cli_out *out, int64_t *rows,
     if (!code) code = jj_writer_end_row(w);
     if (code) {
       *err = *jj_writer_error(w); /* a reader error, located */
-    } else if (jj_cursor_row(c) % 4096 == 0 && cli_interrupted(NULL)) {
+    } else if (jj_cursor_row(c) % 4096 == 0 && cli_interrupted(out)) {
       memset(err, 0, sizeof *err);
       err->code = code = JJ_ERR_INTERRUPTED;
       err->offset = JJ_NO_OFFSET;
@@ -91,13 +91,15 @@ int cli_write_doc(cli *app, jj_doc *doc, cli_format fmt,
   } else {
     jj_export_opts o = *eo;
     o.interrupt = cli_interrupted;
+    o.interrupt_ctx = out;
     code = jj_export(doc, cli_format_jj(fmt), &o, cli_out_sink, out, &err);
     if (!code && rows) *rows = count_rows(doc);
   }
   if (code == JJ_OK) return cli_out_finish(out);
   if (out->failed) return cli_out_finish(out); /* the output's own error */
+  int rc = cli_fail(app, &err, label); /* before a pending signal ends us */
   cli_out_abort(out);
-  return cli_fail(app, &err, label);
+  return rc;
 }
 
 int cli_cat(cli *app, int argc, char **argv) {

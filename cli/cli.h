@@ -15,9 +15,10 @@
 ** The tool uses only the library's public header.  Its state is one
 ** struct `cli` made by main() and passed down; there are no globals.
 ** SIGINT keeps its default action (exit status 130) except while an
-** output file is being written: then it is blocked, polled through the
-** library's interrupt callbacks (cli_interrupted), the temporary file is
-** removed, and unblocking it ends the process as the signal would have.
+** output file is being written: then it (and SIGTERM, SIGHUP) is blocked,
+** polled through the library's interrupt callbacks (cli_interrupted), the
+** temporary file is removed, and unblocking it ends the process as the
+** signal would have.
 */
 #ifndef JJ_CLI_H
 #define JJ_CLI_H
@@ -230,7 +231,8 @@ void cli_doc_close(cli_doc *d);
 
 /* An output: stdout or a file written atomically (a temporary file renamed
 ** over it at the end, removed on failure), compressed or not.  The file is
-** created at the first byte; SIGINT is blocked from then until it is
+** created at the first byte; SIGINT, SIGTERM and SIGHUP are blocked from
+** then until it is
 ** committed or removed. */
 typedef struct cli_out {
   cli *app;
@@ -246,7 +248,7 @@ typedef struct cli_out {
   jj_atomic *atomic;
   jj_deflater *z;
   uint64_t bytes;      /* bytes that reached the file or stdout */
-  int blocked;         /* SIGINT is blocked by us */
+  int blocked;         /* a bit per signal blocked by us (output.c) */
 } cli_out;
 
 /* Prepare an output (path NULL or "-": stdout).  A file's name is checked
@@ -262,9 +264,10 @@ int cli_out_finish(cli_out *o);
 /* Give up: the temporary file is removed, the old file stays. */
 void cli_out_abort(cli_out *o);
 
-/* The interrupt callback for the library: 1 when SIGINT is pending (it is
-** blocked while an output file is open). */
-int cli_interrupted(void *ctx);
+/* The interrupt callback for the library, with a cli_out as its context:
+** 1 when a signal is pending that is blocked because the output's file is
+** open (see cli_out_sink); 0 for NULL. */
+int cli_interrupted(void *out);
 
 /* A growable byte buffer usable as a jj_sink. */
 typedef struct cli_buf {

@@ -300,6 +300,7 @@ static int from_text(cli *app, job *j, cli_doc *d, cli_out *out) {
   j->co.note = note;
   j->co.note_ctx = &ns;
   j->co.interrupt = cli_interrupted;
+  j->co.interrupt_ctx = out;
   int direct = j->out_fmt == CLI_FMT_JJ;
   jj_code code = jj_convert(&in, &j->co, direct ? cli_out_sink : cli_buf_sink,
                             direct ? (void *)out : (void *)&mem, &res, &err);

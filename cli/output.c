@@ -5,13 +5,13 @@
 ** stays and no half file is left), compressed through jj_deflate_* when
 ** the name or --to says so; and a growable buffer that is a jj_sink.
 **
-** SIGINT: the temporary file is created at the first byte of output, and
-** SIGINT is blocked from then until the file is renamed or removed.  The
-** library's long operations poll cli_interrupted (sigpending), fail with
-** JJ_ERR_INTERRUPTED, the caller removes the file, and unblocking the
-** signal ends the process as the signal does (exit status 130).  So no
-** global flag and no handler are needed, and an interrupt never leaves a
-** temporary file behind.
+** Signals: the temporary file is created at the first byte of output, and
+** SIGINT, SIGTERM and SIGHUP are blocked from then until the file is
+** renamed or removed.  The library's long operations poll cli_interrupted
+** (sigpending), fail with JJ_ERR_INTERRUPTED, the caller removes the file,
+** and unblocking the signal ends the process as the signal does (exit
+** status 130 for SIGINT).  So no global flag and no handler are needed,
+** and an interrupt never leaves a temporary file behind.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -26,30 +26,39 @@
 /* Outputs                                                                 */
 /* ---------------------------------------------------------------------- */
 
-/* Block SIGINT while a temporary file exists (unless it is blocked
-** already: then it is not ours to unblock). */
-static void block_sigint(cli_out *o) {
+/* The signals that would end the process while a temporary file exists. */
+static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+#define NFATAL (sizeof fatal / sizeof *fatal)
+
+/* Block them while a temporary file exists; o->blocked gets a bit for each
+** one blocked here (one that was blocked already is not ours to unblock). */
+static void block_signals(cli_out *o) {
   sigset_t set, old;
   sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  if (sigprocmask(SIG_BLOCK, &set, &old) == 0 && !sigismember(&old, SIGINT))
-    o->blocked = 1;
+  for (size_t k = 0; k < NFATAL; k++) sigaddset(&set, fatal[k]);
+  if (sigprocmask(SIG_BLOCK, &set, &old) != 0) return;
+  for (size_t k = 0; k < NFATAL; k++)
+    if (!sigismember(&old, fatal[k])) o->blocked |= 1 << k;
 }
 
-/* Unblock it: a SIGINT that came meanwhile now ends the process. */
-static void unblock_sigint(cli_out *o) {
-  if (!o->blocked) return;
+/* Unblock them: one that came meanwhile now ends the process. */
+static void unblock_signals(cli_out *o) {
   sigset_t set;
+  if (!o->blocked) return;
   sigemptyset(&set);
-  sigaddset(&set, SIGINT);
+  for (size_t k = 0; k < NFATAL; k++)
+    if (o->blocked & 1 << k) sigaddset(&set, fatal[k]);
   o->blocked = 0;
   sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
-int cli_interrupted(void *ctx) {
+int cli_interrupted(void *out) {
+  const cli_out *o = out;
   sigset_t set;
-  (void)ctx;
-  return sigpending(&set) == 0 && sigismember(&set, SIGINT) == 1;
+  if (!o || !o->blocked || sigpending(&set) != 0) return 0;
+  for (size_t k = 0; k < NFATAL; k++)
+    if (o->blocked & 1 << k && sigismember(&set, fatal[k]) == 1) return 1;
+  return 0;
 }
 
 static void out_fail(cli_out *o, jj_code code, const char *fmt, const char *why) {
@@ -103,10 +112,10 @@ int cli_out_init(cli *app, cli_out *o, const char *path, jj_compression comp) {
     return CLI_USAGE;
   }
   /* Fail now, not after the work, when the file cannot be written. */
-  block_sigint(o);
+  block_signals(o);
   jj_atomic *a = jj_atomic_open(path, &err);
   jj_atomic_abort(a);
-  unblock_sigint(o);
+  unblock_signals(o);
   if (!a) {
     cli_fail(app, &err, NULL);
     return cli_status(err.code);
@@ -119,7 +128,7 @@ static int out_open(cli_out *o) {
   jj_error err;
   o->opened = 1;
   if (o->path) {
-    block_sigint(o);
+    block_signals(o);
     o->atomic = jj_atomic_open(o->path, &err);
     if (!o->atomic) {
       o->failed = 1;
@@ -170,7 +179,7 @@ int cli_out_finish(cli_out *o) {
     }
   }
   o->atomic = NULL;
-  unblock_sigint(o);
+  unblock_signals(o);
   if (o->failed) {
     cli_fail(o->app, &o->err, NULL);
     return cli_status(o->err.code);
@@ -183,7 +192,7 @@ void cli_out_abort(cli_out *o) {
   o->z = NULL;
   jj_atomic_abort(o->atomic);
   o->atomic = NULL;
-  unblock_sigint(o);
+  unblock_signals(o);
 }
 
 /* ---------------------------------------------------------------------- */

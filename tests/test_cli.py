@@ -484,6 +484,17 @@ def test_sigint(d):
         check(f"SIGINT after {delay}s: no temporary file", not left, left)
         check(f"SIGINT after {delay}s: no sanitizer report", not SAN.search(err), err[-1500:])
     check("SIGINT interrupted at least one run", "interrupted" in outcomes, outcomes)
+    for delay in [0.05, 0.15]:
+        write(f"{d}/target.csv.gz", "KEEP")
+        p = subprocess.Popen([CLI, "convert", "-q", "big.jj", "target.csv.gz", "--level", "9"], cwd=d, env=env(),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(delay)
+        p.send_signal(signal.SIGTERM)
+        p.communicate(timeout=120)
+        left = [f for f in os.listdir(d) if "jj-tmp" in f]
+        check(f"SIGTERM after {delay}s: done, or ended by it with the old file kept, no temporary file",
+              not left and (p.returncode == 0 or (p.returncode == -signal.SIGTERM and read(f"{d}/target.csv.gz") == b"KEEP")),
+              (p.returncode, left))
     r = subprocess.run(["sh", "-c", f"'{CLI}' convert -q big.jj t2.csv & pid=$!; sleep 0.05; kill -INT $pid; wait $pid; echo $?"],
                        cwd=d, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     code = r.stdout.strip()
