@@ -23,7 +23,7 @@ static const char help[] =
     "  -t, --to FORMAT    ndjson (the default), jsonl, json, csv, tsv, or jj\n"
     "                     (the document re-encoded); with .gz or .br the\n"
     "                     output is compressed (not to a terminal)\n"
-    "      --null TEXT    CSV/TSV: write null as TEXT (default: an empty field)\n"
+    "      --null TEXT    CSV/TSV: null as TEXT (default: an empty field)\n"
     "  -d, --delimiter C  CSV: the delimiter (default ','); 'tab'\n"
     "      --crlf         CSV/TSV: end records with CRLF\n"
     "      --no-header    CSV/TSV: no header record\n"
@@ -40,9 +40,9 @@ static const char help[] =
 enum { OPT_TO = 1, OPT_NULL, OPT_DELIM, OPT_CRLF, OPT_NOHEAD };
 
 static const cli_opt opts[] = {
-    {"to", 't', 1, OPT_TO},          {"null", 0, 1, OPT_NULL},
+    {"to", 't', 1, OPT_TO},           {"null", 0, 1, OPT_NULL},
     {"delimiter", 'd', 1, OPT_DELIM}, {"crlf", 0, 0, OPT_CRLF},
-    {"no-header", 0, 0, OPT_NOHEAD}, {NULL, 0, 0, 0},
+    {"no-header", 0, 0, OPT_NOHEAD},  {NULL, 0, 0, 0},
 };
 
 /* Copy the rows value by value (jj_writer_copy re-encodes canonically),
@@ -68,7 +68,8 @@ static jj_code copy_doc(jj_doc *doc, cli_out *out, int64_t *rows,
     }
   }
   if (!code && r < 0) code = err->code;
-  if (!code && (code = jj_writer_finish(w)) != JJ_OK) *err = *jj_writer_error(w);
+  if (!code && (code = jj_writer_finish(w)) != JJ_OK)
+    *err = *jj_writer_error(w);
   if (rows) *rows = w ? jj_writer_rows(w) : 0;
   jj_writer_free(w);
   jj_cursor_free(c);
@@ -112,25 +113,38 @@ int cli_cat(cli *app, int argc, char **argv) {
   memset(&eo, 0, sizeof eo);
   while ((id = cli_next(app, &a, opts, &val)) != CLI_ARG_END) {
     switch (id) {
-      case CLI_ARG_HELP: fputs(help, stdout); return CLI_OK;
-      case CLI_ARG_ERROR: return CLI_USAGE;
+      case CLI_ARG_HELP:
+        fputs(help, stdout);
+        return CLI_OK;
+      case CLI_ARG_ERROR:
+        return CLI_USAGE;
       case CLI_ARG_POSITIONAL:
         if (path) return cli_usage(app, "unexpected argument '%s'", val);
         path = val;
         break;
       case OPT_TO:
         if (cli_format_parse(val, 0, &fmt, &comp))
-          return cli_usage(app, "unknown format '%s' for --to (ndjson, "
-                                "jsonl, json, csv, tsv, jj)", val);
+          return cli_usage(app,
+                           "unknown format '%s' for --to (ndjson, "
+                           "jsonl, json, csv, tsv, jj)",
+                           val);
         break;
-      case OPT_NULL: eo.null_text = val; break;
+      case OPT_NULL:
+        eo.null_text = val;
+        break;
       case OPT_DELIM:
         if (cli_parse_delimiter(val, &eo.delimiter))
-          return cli_usage(app, "--delimiter takes one ASCII character or "
-                                "'tab', not '%s'", val);
+          return cli_usage(app,
+                           "--delimiter takes one ASCII character or "
+                           "'tab', not '%s'",
+                           val);
         break;
-      case OPT_CRLF: eo.flags |= JJ_EXPORT_CRLF; break;
-      case OPT_NOHEAD: eo.flags |= JJ_EXPORT_NO_HEADER; break;
+      case OPT_CRLF:
+        eo.flags |= JJ_EXPORT_CRLF;
+        break;
+      case OPT_NOHEAD:
+        eo.flags |= JJ_EXPORT_NO_HEADER;
+        break;
     }
   }
   if (!path) return cli_usage(app, "missing FILE (a document, or - for stdin)");

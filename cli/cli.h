@@ -36,11 +36,11 @@
 
 /* Exit statuses (documented in `jalapenojson --help` and README.md). */
 enum {
-  CLI_OK = 0,          /* done */
-  CLI_DATA = 1,        /* the data is bad: check found errors, an input
+  CLI_OK = 0,           /* done */
+  CLI_DATA = 1,         /* the data is bad: check found errors, an input
                        ** that cannot be converted or read */
-  CLI_USAGE = 2,       /* a usage error: unknown option, missing argument */
-  CLI_IO = 3,          /* a file cannot be opened, read or written; out of
+  CLI_USAGE = 2,        /* a usage error: unknown option, missing argument */
+  CLI_IO = 3,           /* a file cannot be opened, read or written; out of
                        ** memory */
   CLI_INTERRUPTED = 130 /* SIGINT (128 + 2) */
 };
@@ -61,7 +61,7 @@ typedef struct cli_opt {
   const char *name;
   char short_name; /* 0: none */
   int arg;
-  int id;          /* > 0, returned by cli_next */
+  int id; /* > 0, returned by cli_next */
 } cli_opt;
 
 /* What cli_next walks: argv[i..argc). */
@@ -73,10 +73,10 @@ typedef struct cli_args {
 } cli_args;
 
 /* cli_next's answers besides an option's id. */
-#define CLI_ARG_END 0        /* no more arguments */
+#define CLI_ARG_END 0         /* no more arguments */
 #define CLI_ARG_POSITIONAL -1 /* *val is a positional argument */
-#define CLI_ARG_ERROR -2     /* a usage error, already printed */
-#define CLI_ARG_HELP -3      /* -h or --help */
+#define CLI_ARG_ERROR -2      /* a usage error, already printed */
+#define CLI_ARG_HELP -3       /* -h or --help */
 
 /* The next argument of a command whose options are `opts` (terminated by
 ** a zero entry).  -q/--quiet is handled here for every command (it sets
@@ -106,9 +106,9 @@ int cli_parse_count(const char *s, uint64_t *out);
 ** cli_progress_end. */
 typedef struct cli_progress {
   int on;
-  int drawn;          /* a line is on the screen */
-  const char *label;  /* borrowed */
-  uint64_t total;     /* 0: unknown */
+  int drawn;         /* a line is on the screen */
+  const char *label; /* borrowed */
+  uint64_t total;    /* 0: unknown */
   uint64_t done;
   double start;       /* when the work began (seconds, monotonic) */
   double phase_start; /* when this phase began, for the rate */
@@ -160,25 +160,25 @@ jj_format cli_format_jj(cli_format f);
 ** jj_input's. */
 typedef struct cli_src {
   cli *app;
-  const char *label;    /* for messages: the path, or "stdin" */
+  const char *label; /* for messages: the path, or "stdin" */
   int fd;
-  int own_fd;           /* close fd at the end */
-  int seekable;         /* a regular file: rewinding is lseek */
-  uint64_t size;        /* a regular file's size (compressed), else 0 */
-  uint64_t raw;         /* raw bytes read in this pass */
+  int own_fd;    /* close fd at the end */
+  int seekable;  /* a regular file: rewinding is lseek */
+  uint64_t size; /* a regular file's size (compressed), else 0 */
+  uint64_t raw;  /* raw bytes read in this pass */
   jj_compression comp;
   jj_inflater *z;
-  char *pend;           /* decompressed bytes not yet handed out */
+  char *pend; /* decompressed bytes not yet handed out */
   size_t pend_len, pend_pos, pend_cap;
-  int raw_eof;          /* the raw input is at its end */
-  int z_done;           /* the inflater finished */
-  char *peek;           /* raw bytes read ahead (from offset 0), served
+  int raw_eof; /* the raw input is at its end */
+  int z_done;  /* the inflater finished */
+  char *peek;  /* raw bytes read ahead (from offset 0), served
                         ** before the file descriptor */
   size_t peek_len, peek_pos;
-  int failed;           /* err holds what went wrong */
+  int failed; /* err holds what went wrong */
   jj_error err;
-  cli_progress *prog;   /* may be NULL */
-  int pass;             /* 1, then 2 after a rewind */
+  cli_progress *prog; /* may be NULL */
+  int pass;           /* 1, then 2 after a rewind */
 } cli_src;
 
 /* Open `path` ("-": stdin).  comp: the compression to assume, or -1 to
@@ -204,10 +204,10 @@ int cli_looks_like_doc(const char *p, size_t len);
 ** the first rows). */
 typedef struct cli_doc {
   cli_src src;
-  char *data;       /* NUL-terminated */
+  char *data; /* NUL-terminated */
   size_t len, cap;
-  int complete;     /* data is the whole input */
-  jj_doc *doc;      /* parsed from data, or NULL */
+  int complete; /* data is the whole input */
+  jj_doc *doc;  /* parsed from data, or NULL */
   cli_progress prog;
 } cli_doc;
 
@@ -236,19 +236,19 @@ void cli_doc_close(cli_doc *d);
 ** committed or removed. */
 typedef struct cli_out {
   cli *app;
-  const char *path;    /* NULL: stdout */
-  const char *label;   /* for messages */
+  const char *path;  /* NULL: stdout */
+  const char *label; /* for messages */
   jj_compression comp;
-  int level;           /* compression level, -1 default */
+  int level; /* compression level, -1 default */
   int opened;
-  int failed;          /* err holds what went wrong (unless atomic_failed) */
-  int atomic_failed;   /* writing the file failed: jj_atomic_commit says
+  int failed;        /* err holds what went wrong (unless atomic_failed) */
+  int atomic_failed; /* writing the file failed: jj_atomic_commit says
                        ** why (and removes the temporary file) */
   jj_error err;
   jj_atomic *atomic;
   jj_deflater *z;
-  uint64_t bytes;      /* bytes that reached the file or stdout */
-  int blocked;         /* a bit per signal blocked by us (output.c) */
+  uint64_t bytes; /* bytes that reached the file or stdout */
+  int blocked;    /* a bit per signal blocked by us (output.c) */
 } cli_out;
 
 /* Prepare an output (path NULL or "-": stdout).  A file's name is checked
@@ -294,7 +294,7 @@ int cli_cell_escape(cli_buf *b, const char *p, size_t len, size_t max);
 ** `.mode box`. */
 typedef struct cli_table {
   size_t ncol;
-  char **cells;     /* row-major, the header first; each NUL-terminated */
+  char **cells; /* row-major, the header first; each NUL-terminated */
   size_t ncells, cap;
   unsigned char *right; /* per column: 1 to align right (numbers) */
 } cli_table;

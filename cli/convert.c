@@ -29,9 +29,10 @@ static const char help[] =
     "are inferred from every value of the input.  IN '-' is stdin; OUT '-' or\n"
     "no OUT is stdout.  The formats come from the names (.json, .ndjson or\n"
     ".jsonl, .csv, .tsv, .jj, each maybe followed by .gz or .br) or from\n"
-    "--from/--to; stdout gets jalapenojson unless --to says otherwise.  OUT is\n"
-    "written to a temporary file renamed over it at the end: a failed\n"
-    "conversion leaves no partial file and keeps the file it would replace.\n"
+    "--from/--to; stdout gets jalapenojson unless --to says otherwise.\n"
+    "OUT is written to a temporary file renamed over it at the end: a\n"
+    "failed conversion leaves no partial file and keeps the file it would\n"
+    "replace.\n"
     "\n"
     "options:\n"
     "      --from FORMAT    IN's format: json, ndjson, jsonl, csv, tsv or jj,\n"
@@ -41,7 +42,8 @@ static const char help[] =
     "                       \"id:i,joined:d,items:{qty:f}\" (letters as in\n"
     "                       SPEC.md: i f s d t b x)\n"
     "      --null TEXT      CSV: an unquoted field equal to TEXT is null (and\n"
-    "                       null is written as TEXT); default: the empty field\n"
+    "                       null is written as TEXT); default: the empty\n"
+    "                       field\n"
     "  -d, --delimiter C    CSV: the delimiter (default: detected among\n"
     "                       , tab ; | when reading, ',' when writing); 'tab'\n"
     "      --csv-booleans   CSV: fields true and false are booleans\n"
@@ -78,16 +80,11 @@ enum {
 };
 
 static const cli_opt opts[] = {
-    {"from", 0, 1, OPT_FROM},
-    {"to", 0, 1, OPT_TO},
-    {"schema", 0, 1, OPT_SCHEMA},
-    {"null", 0, 1, OPT_NULL},
-    {"delimiter", 'd', 1, OPT_DELIM},
-    {"csv-booleans", 0, 0, OPT_BOOLS},
-    {"empty-is-text", 0, 0, OPT_EMPTY},
-    {"bad-to-null", 0, 0, OPT_BAD},
-    {"level", 0, 1, OPT_LEVEL},
-    {NULL, 0, 0, 0},
+    {"from", 0, 1, OPT_FROM},           {"to", 0, 1, OPT_TO},
+    {"schema", 0, 1, OPT_SCHEMA},       {"null", 0, 1, OPT_NULL},
+    {"delimiter", 'd', 1, OPT_DELIM},   {"csv-booleans", 0, 0, OPT_BOOLS},
+    {"empty-is-text", 0, 0, OPT_EMPTY}, {"bad-to-null", 0, 0, OPT_BAD},
+    {"level", 0, 1, OPT_LEVEL},         {NULL, 0, 0, 0},
 };
 
 /* The converter's decisions, kept for the summary (the first NOTES_MAX). */
@@ -150,8 +147,8 @@ int cli_parse_delimiter(const char *s, char *out) {
 typedef struct job {
   const char *in, *out;
   cli_format in_fmt, out_fmt;
-  int in_comp;             /* -1: by name and magic */
-  int from_given;          /* --from said the input's format */
+  int in_comp;    /* -1: by name and magic */
+  int from_given; /* --from said the input's format */
   jj_compression out_comp;
   jj_convert_opts co;
   jj_export_opts eo;
@@ -168,8 +165,11 @@ static int parse(cli *app, int argc, char **argv, job *j) {
   j->level = -1;
   while ((id = cli_next(app, &a, opts, &val)) != CLI_ARG_END) {
     switch (id) {
-      case CLI_ARG_HELP: fputs(help, stdout); return -1;
-      case CLI_ARG_ERROR: return CLI_USAGE;
+      case CLI_ARG_HELP:
+        fputs(help, stdout);
+        return -1;
+      case CLI_ARG_ERROR:
+        return CLI_USAGE;
       case CLI_ARG_POSITIONAL:
         if (!j->in)
           j->in = val;
@@ -178,19 +178,35 @@ static int parse(cli *app, int argc, char **argv, job *j) {
         else
           return cli_usage(app, "unexpected argument '%s'", val);
         break;
-      case OPT_FROM: from = val; break;
-      case OPT_TO: to = val; break;
-      case OPT_SCHEMA: j->co.schema = val; break;
-      case OPT_NULL: j->co.null_text = j->eo.null_text = val; break;
+      case OPT_FROM:
+        from = val;
+        break;
+      case OPT_TO:
+        to = val;
+        break;
+      case OPT_SCHEMA:
+        j->co.schema = val;
+        break;
+      case OPT_NULL:
+        j->co.null_text = j->eo.null_text = val;
+        break;
       case OPT_DELIM:
         if (cli_parse_delimiter(val, &j->co.delimiter))
-          return cli_usage(app, "--delimiter takes one ASCII character or "
-                                "'tab', not '%s'", val);
+          return cli_usage(app,
+                           "--delimiter takes one ASCII character or "
+                           "'tab', not '%s'",
+                           val);
         j->eo.delimiter = j->co.delimiter;
         break;
-      case OPT_BOOLS: j->co.flags |= JJ_CONVERT_CSV_BOOLEANS; break;
-      case OPT_EMPTY: j->co.flags |= JJ_CONVERT_CSV_EMPTY_IS_TEXT; break;
-      case OPT_BAD: j->co.flags |= JJ_CONVERT_BAD_TO_NULL; break;
+      case OPT_BOOLS:
+        j->co.flags |= JJ_CONVERT_CSV_BOOLEANS;
+        break;
+      case OPT_EMPTY:
+        j->co.flags |= JJ_CONVERT_CSV_EMPTY_IS_TEXT;
+        break;
+      case OPT_BAD:
+        j->co.flags |= JJ_CONVERT_BAD_TO_NULL;
+        break;
       case OPT_LEVEL:
         if (cli_parse_count(val, &n) || n > 11)
           return cli_usage(app, "--level takes 0 to 11, not '%s'", val);
@@ -206,8 +222,10 @@ static int parse(cli *app, int argc, char **argv, job *j) {
     return cli_usage(app, "%s", err.message); /* .zst and the like */
   if (from) {
     if (cli_format_parse(from, 0, &j->in_fmt, &c))
-      return cli_usage(app, "unknown format '%s' for --from (json, ndjson, "
-                            "jsonl, csv, tsv, jj; maybe with .gz or .br)", from);
+      return cli_usage(app,
+                       "unknown format '%s' for --from (json, ndjson, "
+                       "jsonl, csv, tsv, jj; maybe with .gz or .br)",
+                       from);
     if (c != JJ_PLAIN) j->in_comp = (int)c;
     j->from_given = 1;
   } else if (strcmp(j->in, "-")) {
@@ -218,13 +236,17 @@ static int parse(cli *app, int argc, char **argv, job *j) {
   if (j->out) cli_format_parse(j->out, 1, &name_fmt, &by_name);
   if (to) {
     if (cli_format_parse(to, 0, &j->out_fmt, &j->out_comp))
-      return cli_usage(app, "unknown format '%s' for --to (json, ndjson, "
-                            "jsonl, csv, tsv, jj; maybe with .gz or .br)", to);
+      return cli_usage(app,
+                       "unknown format '%s' for --to (json, ndjson, "
+                       "jsonl, csv, tsv, jj; maybe with .gz or .br)",
+                       to);
     if (j->out_comp == JJ_PLAIN) j->out_comp = by_name;
   } else if (j->out) {
     if (name_fmt == CLI_FMT_UNKNOWN)
-      return cli_usage(app, "cannot tell the format of '%s' from its name "
-                            "(use --to)", j->out);
+      return cli_usage(app,
+                       "cannot tell the format of '%s' from its name "
+                       "(use --to)",
+                       j->out);
     j->out_fmt = name_fmt;
     j->out_comp = by_name;
   } else {
@@ -256,14 +278,14 @@ static void summary(const cli *app, const job *j, const jj_schema *schema,
     else if (res->delimiter && res->format == JJ_FORMAT_CSV)
       fprintf(stderr, ", delimiter '%c'", res->delimiter);
     if (res->nulled)
-      fprintf(stderr, "; %llu value%s made null", (unsigned long long)res->nulled,
-              res->nulled == 1 ? "" : "s");
+      fprintf(stderr, "; %llu value%s made null",
+              (unsigned long long)res->nulled, res->nulled == 1 ? "" : "s");
     fputc(')', stderr);
   }
   fputc('\n', stderr);
-  if (cli_table_init(&t, 4) == 0 &&
+  if (cli_table_init(&t, 4) == 0 && cli_table_add(&t, "", 0, 0) == 0 &&
       cli_table_add(&t, "", 0, 0) == 0 && cli_table_add(&t, "", 0, 0) == 0 &&
-      cli_table_add(&t, "", 0, 0) == 0 && cli_table_add(&t, "", 0, 0) == 0 &&
+      cli_table_add(&t, "", 0, 0) == 0 &&
       cli_schema_rows(&t, schema, "", "") == 0)
     cli_table_print_plain(&t, stderr, "  ");
   cli_table_free(&t);
@@ -348,7 +370,8 @@ int cli_convert(cli *app, int argc, char **argv) {
   ** said otherwise; the rest is the converter's to detect. */
   const char *p;
   size_t len;
-  if (j.in_fmt == CLI_FMT_UNKNOWN || (j.in_fmt == CLI_FMT_JSON && !j.from_given)) {
+  if (j.in_fmt == CLI_FMT_UNKNOWN ||
+      (j.in_fmt == CLI_FMT_JSON && !j.from_given)) {
     if (cli_src_peek(&d.src, 512, &p, &len)) {
       rc = cli_fail(app, &d.src.err, NULL);
       goto done;
@@ -356,15 +379,16 @@ int cli_convert(cli *app, int argc, char **argv) {
     if (cli_looks_like_doc(p, len)) j.in_fmt = CLI_FMT_JJ;
   }
   if (j.in_fmt == CLI_FMT_JJ && (j.co.schema || j.co.flags)) {
-    rc = cli_usage(app, "--schema, --bad-to-null, --csv-booleans and "
-                        "--empty-is-text are for JSON and CSV input; %s is "
-                        "a document", d.src.label);
+    rc = cli_usage(app,
+                   "--schema, --bad-to-null, --csv-booleans and "
+                   "--empty-is-text are for JSON and CSV input; %s is "
+                   "a document",
+                   d.src.label);
   } else if (j.in_fmt != CLI_FMT_JJ) {
     rc = from_text(app, &j, &d, &out);
   } else if ((rc = cli_doc_load(app, &d, 0)) == 0) {
     int64_t rows = 0;
-    rc = cli_write_doc(app, d.doc, j.out_fmt, &j.eo, &out, &rows,
-                       d.src.label);
+    rc = cli_write_doc(app, d.doc, j.out_fmt, &j.eo, &out, &rows, d.src.label);
     if (rc == 0)
       summary(app, &j, jj_doc_schema(d.doc), rows, d.src.label, NULL, NULL);
   }

@@ -36,7 +36,8 @@ static const char schema_help[] =
     "items.sku, items.qty.\n"
     "\n"
     "options:\n"
-    "      --json     the header's {\"columns\":[...],\"types\":[...]} as JSON\n"
+    "      --json     the header's {\"columns\":[...],\"types\":[...]} as "
+    "JSON\n"
     "  -q, --quiet    no progress line on stderr\n"
     "  -h, --help     this text\n"
     "\n"
@@ -52,12 +53,12 @@ int cli_schema_rows(cli_table *t, const jj_schema *s, const char *pos,
     char p[256];
     cli_buf full = {0};
     snprintf(p, sizeof p, "%s%zu", pos, k + 1);
-    int bad = cli_buf_sink(&full, name, strlen(name)) ||
-              cli_buf_sink(&full, n, nlen) ||
-              cli_table_add(t, p, strlen(p), 0) ||
-              cli_table_add(t, full.p, full.len, 0) ||
-              cli_table_add(t, jj_type_short(type), strlen(jj_type_short(type)), 0) ||
-              cli_table_add(t, jj_type_sql(type), strlen(jj_type_sql(type)), 0);
+    int bad =
+        cli_buf_sink(&full, name, strlen(name)) ||
+        cli_buf_sink(&full, n, nlen) || cli_table_add(t, p, strlen(p), 0) ||
+        cli_table_add(t, full.p, full.len, 0) ||
+        cli_table_add(t, jj_type_short(type), strlen(jj_type_short(type)), 0) ||
+        cli_table_add(t, jj_type_sql(type), strlen(jj_type_sql(type)), 0);
     if (!bad && type == JJ_TABLE) {
       strcat(p, ".");
       bad = cli_buf_sink(&full, ".", 2) ||
@@ -125,7 +126,8 @@ static const char check_help[] =
     ".br are read as such), nested tables included, and list every error on\n"
     "stdout, each with its place:\n"
     "\n"
-    "  rows.jj: row 3, column \"joined\", byte 311: \"2023-02-29\" is not a date\n"
+    "  rows.jj: row 3, column \"joined\", byte 311: \"2023-02-29\" is not a "
+    "date\n"
     "  (2023 is not a leap year)\n"
     "\n"
     "A bad value does not stop the check; a row that cannot be read as one\n"
@@ -145,17 +147,18 @@ static const char check_help[] =
 /* The state of a check. */
 typedef struct chk {
   const char *label;
-  uint64_t errors;     /* found */
-  uint64_t max;        /* to print; 0: all */
-  int64_t bad_rows;    /* top-level rows with an error */
-  int64_t rows;        /* top-level rows read */
-  int row_bad;         /* the current top-level row has one */
+  uint64_t errors;  /* found */
+  uint64_t max;     /* to print; 0: all */
+  int64_t bad_rows; /* top-level rows with an error */
+  int64_t rows;     /* top-level rows read */
+  int row_bad;      /* the current top-level row has one */
 } chk;
 
 static void report(chk *k, const jj_error *err) {
   k->errors++;
   k->row_bad = 1;
-  if (!k->max || k->errors <= k->max) printf("%s: %s\n", k->label, err->message);
+  if (!k->max || k->errors <= k->max)
+    printf("%s: %s\n", k->label, err->message);
 }
 
 /* Check every value of every row of doc; -1 when a top-level row cannot
@@ -242,7 +245,8 @@ int cli_check(cli *app, int argc, char **argv) {
               k.label, (long long)rows, rows == 1 ? "" : "s", ncol,
               ncol == 1 ? "" : "s");
     else if (stopped)
-      fprintf(stderr, "%s: %llu error%s in %lld of %lld row%s; the scan "
+      fprintf(stderr,
+              "%s: %llu error%s in %lld of %lld row%s; the scan "
               "stopped after row %lld (what follows cannot be read)\n",
               k.label, (unsigned long long)k.errors, k.errors == 1 ? "" : "s",
               (long long)k.bad_rows, (long long)rows, rows == 1 ? "" : "s",
@@ -263,12 +267,12 @@ int cli_check(cli *app, int argc, char **argv) {
 static const char head_help[] =
     "usage: jalapenojson head [OPTIONS] FILE\n"
     "\n"
-    "The first rows of the document FILE ('-': stdin; .gz and .br are read as\n"
-    "such), reading only as much of the file as they need.  On a terminal a\n"
-    "table with box lines (numbers right-aligned, null empty, bytes as base64,\n"
-    "nested tables as compact JSON, control characters escaped, cells cut to\n"
-    "--width columns); otherwise tab-separated values with a header, or the\n"
-    "format --to names.\n"
+    "The first rows of the document FILE ('-': stdin; .gz and .br are read\n"
+    "as such), reading only as much of the file as they need.  On a\n"
+    "terminal a table with box lines (numbers right-aligned, null empty,\n"
+    "bytes as base64, nested tables as compact JSON, control characters\n"
+    "escaped, cells cut to --width columns); otherwise tab-separated values\n"
+    "with a header, or the format --to names.\n"
     "\n"
     "options:\n"
     "  -n, --rows N       the number of rows (default 10)\n"
@@ -300,7 +304,8 @@ static int first_rows(cli_doc *d, int64_t n, char **out, size_t *len,
     }
     for (size_t k = 0; k < ncol && !rc; k++)
       if (jj_writer_copy(w, c, k) != JJ_OK) rc = -1, *err = *jj_writer_error(w);
-    if (!rc && jj_writer_end_row(w) != JJ_OK) rc = -1, *err = *jj_writer_error(w);
+    if (!rc && jj_writer_end_row(w) != JJ_OK)
+      rc = -1, *err = *jj_writer_error(w);
   }
   if (!rc && jj_writer_finish(w) != JJ_OK) rc = -1, *err = *jj_writer_error(w);
   if (!rc) *out = jj_writer_take(w, len);
@@ -365,7 +370,8 @@ static int print_box(cli *app, jj_doc *sub, size_t width, const char *label) {
   for (size_t k = 0; k < ncol && !rc; k++) {
     size_t len;
     const char *name = jj_schema_name(s, k, &len);
-    t.right[k] = jj_schema_type(s, k) == JJ_INT || jj_schema_type(s, k) == JJ_FLOAT;
+    t.right[k] =
+        jj_schema_type(s, k) == JJ_INT || jj_schema_type(s, k) == JJ_FLOAT;
     rc = cli_table_add(&t, name, len, width);
   }
   while (!rc && jj_cursor_next(c, &err) == 1)
@@ -400,8 +406,10 @@ int cli_head(cli *app, int argc, char **argv) {
     if (id == 1 && (cli_parse_count(val, &n) || n > INT64_MAX))
       return cli_usage(app, "-n takes a count of rows, not '%s'", val);
     if (id == 2 && cli_format_parse(val, 0, &fmt, &comp))
-      return cli_usage(app, "unknown format '%s' for --to (tsv, csv, json, "
-                            "ndjson, jsonl, jj)", val);
+      return cli_usage(app,
+                       "unknown format '%s' for --to (tsv, csv, json, "
+                       "ndjson, jsonl, jj)",
+                       val);
     if (id == 3 && (cli_parse_count(val, &width) || width > 100000))
       return cli_usage(app, "--width takes a count of columns, not '%s'", val);
     if (id == CLI_ARG_POSITIONAL && path)
@@ -416,7 +424,8 @@ int cli_head(cli *app, int argc, char **argv) {
   size_t sub_len = 0;
   jj_error err;
   int rc = cli_doc_open(app, &d, path, HEAD_PREFIX), r;
-  while (rc == 0 && (r = first_rows(&d, (int64_t)n, &sub_bytes, &sub_len, &err)))
+  while (rc == 0 &&
+         (r = first_rows(&d, (int64_t)n, &sub_bytes, &sub_len, &err)))
     rc = r > 0 ? cli_doc_more(app, &d, HEAD_PREFIX)
                : cli_fail(app, &err, d.src.label);
   jj_doc *sub = rc ? NULL : jj_parse(sub_bytes, sub_len, &err);

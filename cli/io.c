@@ -27,9 +27,9 @@
 
 #include "cli.h"
 
-#define RAW_STEP (16u << 10)          /* compressed bytes per inflate step */
-#define PEND_MAX ((size_t)256 << 20)  /* output one step may hold at most */
-#define PEEK_MIN 512                  /* bytes looked at to sniff */
+#define RAW_STEP (16u << 10)         /* compressed bytes per inflate step */
+#define PEND_MAX ((size_t)256 << 20) /* output one step may hold at most */
+#define PEEK_MIN 512                 /* bytes looked at to sniff */
 
 /* ---------------------------------------------------------------------- */
 /* Formats                                                                 */
@@ -39,9 +39,9 @@ static const struct {
   const char *name;
   cli_format fmt;
 } format_names[] = {
-    {"json", CLI_FMT_JSON}, {"ndjson", CLI_FMT_NDJSON},
+    {"json", CLI_FMT_JSON},    {"ndjson", CLI_FMT_NDJSON},
     {"jsonl", CLI_FMT_NDJSON}, {"csv", CLI_FMT_CSV},
-    {"tsv", CLI_FMT_TSV}, {"jj", CLI_FMT_JJ},
+    {"tsv", CLI_FMT_TSV},      {"jj", CLI_FMT_JJ},
 };
 
 /* ASCII case-insensitive equality of p[0..len) and the NUL-terminated s. */
@@ -85,24 +85,35 @@ int cli_format_parse(const char *name, int by_name, cli_format *fmt,
 
 const char *cli_format_name(cli_format f) {
   switch (f) {
-    case CLI_FMT_JSON: return "json";
-    case CLI_FMT_NDJSON: return "ndjson";
-    case CLI_FMT_CSV: return "csv";
-    case CLI_FMT_TSV: return "tsv";
-    case CLI_FMT_JJ: return "jj";
-    case CLI_FMT_UNKNOWN: break;
+    case CLI_FMT_JSON:
+      return "json";
+    case CLI_FMT_NDJSON:
+      return "ndjson";
+    case CLI_FMT_CSV:
+      return "csv";
+    case CLI_FMT_TSV:
+      return "tsv";
+    case CLI_FMT_JJ:
+      return "jj";
+    case CLI_FMT_UNKNOWN:
+      break;
   }
   return "auto";
 }
 
 jj_format cli_format_jj(cli_format f) {
   switch (f) {
-    case CLI_FMT_JSON: return JJ_FORMAT_JSON;
-    case CLI_FMT_NDJSON: return JJ_FORMAT_NDJSON;
-    case CLI_FMT_CSV: return JJ_FORMAT_CSV;
-    case CLI_FMT_TSV: return JJ_FORMAT_TSV;
+    case CLI_FMT_JSON:
+      return JJ_FORMAT_JSON;
+    case CLI_FMT_NDJSON:
+      return JJ_FORMAT_NDJSON;
+    case CLI_FMT_CSV:
+      return JJ_FORMAT_CSV;
+    case CLI_FMT_TSV:
+      return JJ_FORMAT_TSV;
     case CLI_FMT_JJ:
-    case CLI_FMT_UNKNOWN: break;
+    case CLI_FMT_UNKNOWN:
+      break;
   }
   return JJ_FORMAT_AUTO;
 }
@@ -119,7 +130,8 @@ static void append(char *m, size_t cap, const char *s) {
 }
 
 /* The input failed: "LABEL: msg" or "LABEL: msg: why". */
-static void src_fail(cli_src *s, jj_code code, const char *msg, const char *why) {
+static void src_fail(cli_src *s, jj_code code, const char *msg,
+                     const char *why) {
   s->failed = 1;
   memset(&s->err, 0, sizeof s->err);
   s->err.code = code;
@@ -190,7 +202,8 @@ static int pend_sink(void *ctx, const char *p, size_t len) {
   if (have + len > PEND_MAX) {
     src_fail(s, JJ_ERR_LIMIT,
              "refusing to decompress more than 256 MiB from 16 KiB of input "
-             "(a decompression bomb?)", NULL);
+             "(a decompression bomb?)",
+             NULL);
     return 1;
   }
   if (s->pend_len + len > s->pend_cap) {
@@ -310,8 +323,8 @@ static int null_sink(void *ctx, const char *p, size_t len) {
 
 /* 1 if the bytes read ahead are a valid start of a brotli stream. */
 static int is_brotli_start(const cli_src *s) {
-  jj_inflater *z = jj_inflate_new(JJ_BROTLI, (uint64_t)1 << 24, null_sink,
-                                  NULL, NULL);
+  jj_inflater *z =
+      jj_inflate_new(JJ_BROTLI, (uint64_t)1 << 24, null_sink, NULL, NULL);
   jj_error e;
   e.code = JJ_ERR_USAGE;
   int ok = z && (jj_inflate_write(z, s->peek, s->peek_len, &e) == JJ_OK ||
@@ -387,11 +400,13 @@ void cli_src_close(cli_src *s) {
 int cli_looks_like_doc(const char *p, size_t len) {
   static const char key[] = "\"jalapenojson\"";
   size_t k = 0, n = sizeof key - 1;
-  while (k < len && (p[k] == ' ' || p[k] == '\n' || p[k] == '\r' || p[k] == '\t'))
+  while (k < len &&
+         (p[k] == ' ' || p[k] == '\n' || p[k] == '\r' || p[k] == '\t'))
     k++;
   if (k == len || p[k] != '{') return 0;
   k++;
-  while (k < len && (p[k] == ' ' || p[k] == '\n' || p[k] == '\r' || p[k] == '\t'))
+  while (k < len &&
+         (p[k] == ' ' || p[k] == '\n' || p[k] == '\r' || p[k] == '\t'))
     k++;
   size_t m = len - k < n ? len - k : n;
   return m > 0 && memcmp(p + k, key, m) == 0;

@@ -27,7 +27,7 @@ static const char main_help[] =
     "JSON, and back; look into documents.\n"
     "\n"
     "commands:\n"
-    "  convert IN [OUT]   convert between JSON, NDJSON, CSV, TSV and jalapenojson\n"
+    "  convert IN [OUT]   JSON, NDJSON, CSV, TSV to jalapenojson and back\n"
     "  schema FILE        the columns and their types\n"
     "  check FILE         check every value, list every error\n"
     "  head [-n N] FILE   the first rows (a table on a terminal)\n"
@@ -48,7 +48,8 @@ static const char main_help[] =
     "  1    bad data: check found errors, an input that cannot be read or\n"
     "       converted (the message says where)\n"
     "  2    usage error: unknown command or option, missing or extra argument\n"
-    "  3    I/O error: a file cannot be opened, read or written; out of memory\n"
+    "  3    I/O error: a file cannot be opened, read or written; out of\n"
+    "       memory\n"
     "  130  interrupted (SIGINT); an output file being written is left as it\n"
     "       was\n";
 
@@ -81,19 +82,24 @@ int cli_usage(const cli *app, const char *fmt, ...) {
 
 int cli_status(jj_code code) {
   switch (code) {
-    case JJ_OK: return CLI_OK;
-    case JJ_ERR_USAGE: return CLI_USAGE;
+    case JJ_OK:
+      return CLI_OK;
+    case JJ_ERR_USAGE:
+      return CLI_USAGE;
     case JJ_ERR_IO:
-    case JJ_ERR_NOMEM: return CLI_IO;
-    case JJ_ERR_INTERRUPTED: return CLI_INTERRUPTED;
-    default: return CLI_DATA;
+    case JJ_ERR_NOMEM:
+      return CLI_IO;
+    case JJ_ERR_INTERRUPTED:
+      return CLI_INTERRUPTED;
+    default:
+      return CLI_DATA;
   }
 }
 
 int cli_fail(const cli *app, const jj_error *err, const char *label) {
   size_t n = label ? strlen(label) : 0;
-  if (label && !(strncmp(err->message, label, n) == 0 &&
-                 err->message[n] == ':'))
+  if (label &&
+      !(strncmp(err->message, label, n) == 0 && err->message[n] == ':'))
     cli_err(app, "%s: %s", label, err->message);
   else
     cli_err(app, "%s", err->message);
@@ -152,8 +158,7 @@ int cli_next(cli *app, cli_args *a, const cli_opt *opts, const char **val) {
         inline_val = s + 2;
       }
     }
-    if (!o)
-      return cli_usage(app, "unknown option '%s'", s), CLI_ARG_ERROR;
+    if (!o) return cli_usage(app, "unknown option '%s'", s), CLI_ARG_ERROR;
     if (o->arg && !inline_val) {
       if (a->i >= a->argc)
         return cli_usage(app, "option '%s' needs a value", s), CLI_ARG_ERROR;

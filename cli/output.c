@@ -61,7 +61,8 @@ int cli_interrupted(void *out) {
   return 0;
 }
 
-static void out_fail(cli_out *o, jj_code code, const char *fmt, const char *why) {
+static void out_fail(cli_out *o, jj_code code, const char *fmt,
+                     const char *why) {
   if (o->failed) return;
   o->failed = 1;
   memset(&o->err, 0, sizeof o->err);

@@ -20,7 +20,7 @@
 
 #include "cli.h"
 
-#define PROGRESS_DELAY 1.0    /* seconds before the first line */
+#define PROGRESS_DELAY 1.0      /* seconds before the first line */
 #define PROGRESS_INTERVAL 0.125 /* seconds between two lines */
 
 double cli_now(void) {
@@ -91,8 +91,8 @@ void cli_progress_update(cli_progress *p, uint64_t done) {
       n = (size_t)snprintf(line, sizeof line, "\r\033[K%s  %s / %s  %u%%  %s/s",
                            p->label, a, b, pct, r);
     } else {
-      n = (size_t)snprintf(line, sizeof line, "\r\033[K%s  %s  %s/s",
-                           p->label, a, r);
+      n = (size_t)snprintf(line, sizeof line, "\r\033[K%s  %s  %s/s", p->label,
+                           a, r);
     }
   }
   if (n >= sizeof line) n = sizeof line - 1;
