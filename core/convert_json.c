@@ -175,37 +175,11 @@ static const char *skip(js *j, const char *p, unsigned depth) {
 
 static const char *object(js *j, cv_table *t, const char *p, unsigned depth);
 
-/* Pass 1: the array at p, as rows of column col's nested table when every
-** element is an object.  *kind: K_TABLE, K_EMPTY or K_JSON. */
-static const char *array1(js *j, cv_table *t, size_t col, const char *p,
-                          unsigned depth, int *kind) {
-  cv *c = j->c;
-  const char *q = ws(p + 1);
-  cv_table *sub;
-  if (*q == ']') return *kind = K_EMPTY, q + 1;
-  jj_type forced = t->cols[col].forced;
-  if (*q != '{' || (forced && forced != JJ_TABLE))
-    return *kind = K_JSON, skip(j, p, depth);
-  if (!(sub = cv_sub(c, t, col))) return j->st = CV_FAIL, NULL;
-  sub->row = 0;
-  for (;;) {
-    sub->in_row = 1;
-    sub->row++;
-    q = object(j, sub, q, depth + 1);
-    sub->in_row = 0;
-    if (!q) return NULL;
-    q = ws(q);
-    if (*q == ']') return *kind = K_TABLE, q + 1;
-    if (*q != ',') return expected(j, q, "',' or ']'");
-    q = ws(q + 1);
-    if (*q != '{') /* not all objects: the whole array is text */
-      return *kind = K_JSON, skip(j, p, depth);
-  }
-}
-
-/* Pass 2: past the array at p of a nested-table column; *kind says whether
-** it holds only objects (K_TABLE), nothing (K_EMPTY) or else (K_JSON). */
-static const char *array2(js *j, const char *p, unsigned depth, int *kind) {
+/* Past the array at p, checked; *kind says whether it holds only objects
+** (K_TABLE), nothing (K_EMPTY) or else (K_JSON).  Pass 2 finds a nested
+** table's value with it; pass 1 uses it when it must know before parsing
+** the objects as rows. */
+static const char *array_kind(js *j, const char *p, unsigned depth, int *kind) {
   const char *q = ws(p + 1);
   if (*q == ']') return *kind = K_EMPTY, q + 1;
   for (;;) {
@@ -215,6 +189,56 @@ static const char *array2(js *j, const char *p, unsigned depth, int *kind) {
     if (*q == ']') return *kind = K_TABLE, q + 1;
     if (*q != ',') return expected(j, q, "',' or ']'");
     q = ws(q + 1);
+  }
+}
+
+/* Pass 1: the array at p, as rows of column col's nested table when every
+** element is an object.  *kind: K_TABLE, K_EMPTY or K_JSON.  The objects
+** are folded as they come, before the end of the array says whether they
+** all are objects; that is safe because a column with any K_JSON value is
+** text, its nested table dropped.  Two cases need to know first: a column
+** the schema makes a nested table (a K_JSON value there may become null,
+** and must leave no trace in the nested columns), and an object that
+** breaks a row's rules (a duplicate or empty key), which is no error if
+** the array turns out to be text. */
+static const char *array1(js *j, cv_table *t, size_t col, const char *p,
+                          unsigned depth, int *kind) {
+  cv *c = j->c;
+  const char *q = ws(p + 1);
+  cv_table *sub;
+  if (*q == ']') return *kind = K_EMPTY, q + 1;
+  jj_type forced = t->cols[col].forced;
+  if (*q != '{' || (forced && forced != JJ_TABLE))
+    return *kind = K_JSON, skip(j, p, depth);
+  if (forced && (!(q = array_kind(j, p, depth, kind)) || *kind != K_TABLE))
+    return q;
+  if (!(sub = cv_sub(c, t, col))) return j->st = CV_FAIL, NULL;
+  sub->row = 0;
+  for (q = ws(p + 1);;) {
+    sub->in_row = 1;
+    sub->row++;
+    const char *r = object(j, sub, q, depth + 1);
+    sub->in_row = 0;
+    if (!r && j->st == CV_FAIL) { /* text after all? */
+      jj_error first = *c->err;
+      int in_rows = c->top.in_row;
+      size_t top_col = c->top.col;
+      r = array_kind(j, p, depth, kind);
+      if (!r && j->st == CV_MORE) return NULL; /* decide with more input */
+      if (r && *kind == K_JSON) return r;
+      *c->err = first; /* no: the object's error stands */
+      c->top.in_row = in_rows;
+      c->top.col = top_col;
+      j->st = CV_FAIL;
+      return NULL;
+    }
+    if (!(q = r)) return NULL;
+    q = ws(q);
+    if (*q == ']') return *kind = K_TABLE, q + 1;
+    if (*q != ',') return expected(j, q, "',' or ']'");
+    q = ws(q + 1);
+    if (*q != '{') /* not all objects: the whole array is text */
+      return *kind = K_JSON, skip(j, p, depth);
   }
 }
 
@@ -249,7 +273,7 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
       if (c->pass == 1)
         q = array1(j, t, col, p, depth, &esc);
       else if (t->cols[col].type == JJ_TABLE)
-        q = array2(j, p, depth, &esc);
+        q = array_kind(j, p, depth, &esc);
       else
         q = skip(j, p, depth);
       if (!q) return NULL;
