@@ -156,12 +156,13 @@ typedef struct cv {
   int pass; /* 1 or 2 */
   cv_win w;
   cv_table top;
-  size_t ncols_all;  /* columns in all tables */
-  uint64_t next_id;  /* object stamps */
-  int64_t rows;      /* data rows done in this pass */
-  jj_writer *wr;     /* pass 2 */
-  jj_schema *schema; /* after pass 1 */
-  jj_buf scratch;    /* decoded strings and keys, JSON text */
+  size_t ncols_all;   /* columns in all tables */
+  uint64_t next_id;   /* object stamps */
+  int64_t rows;       /* data rows done in this pass */
+  size_t longest_row; /* JSON: the most bytes of one row, in pass 1 */
+  jj_writer *wr;      /* pass 2 */
+  jj_schema *schema;  /* after pass 1 */
+  jj_buf scratch;     /* decoded strings and keys, JSON text */
   jj_buf scratch2;
   cv_val *fields; /* CSV: the current record's fields */
   size_t nfields, fields_cap;
