@@ -16,10 +16,13 @@
 ** parse a whole row (a JSON object, a CSV record) from the window; when a
 ** row runs past the bytes in it they return CV_MORE, the window slides to
 ** the row's start and reads more (doubling itself when the row alone fills
-** it), and the row is parsed again from its start.  So whatever a scanner
-** does while parsing a row must be safe to do twice: pass 1 only sets bits
-** and records first examples; pass 2 only fills slots, and writes nothing
-** until the row is complete.
+** it), and the row is parsed again from its start.  So whatever pass 1
+** does while parsing a row must be safe to do twice: it only sets bits and
+** records first examples.  Pass 2 writes, which cannot be undone, so it
+** never parses a row that is not whole in the window: a CSV record is
+** split into fields before any is written; a JSON row is written as it is
+** read, after the window has been made to hold at least pass 1's longest
+** row from its start (a longer row is an error: the input changed).
 **
 ** The core internals used here (internal.h, num.h): jj_num_parse_int64,
 ** jj_num_parse_double, jj_num_format_double, jj_num_format_int64,

@@ -10,10 +10,13 @@
 **   pass 1  each key is found or made a column; each value goes to cv_fold;
 **           an array whose elements are all objects is parsed as rows of
 **           the column's nested table (folded the same way, recursively).
-**   pass 2  each value is only put in its column's slot, stamped with the
-**           object's id; once the object is complete its row is written in
-**           column order (a column not stamped by this object is null).  A
-**           nested table is parsed again from its slot when written.
+**   pass 2  the row is whole in the window (convert.h).  A value whose
+**           column is the next to write is written at once (a nested table
+**           straight from its array); one that comes early waits in its
+**           column's slot, stamped with the object's id, until its turn;
+**           at the object's end the rest are written from their slots, a
+**           column not stamped by this object as null.  A nested table
+**           that waited is parsed again from its slot when written.
 **
 ** Checks: everything JSON requires (RFC 8259) except that a string may not
 ** be cut by the window; strings are checked (escapes, UTF-8) when their
