@@ -1,8 +1,8 @@
 #!/bin/sh
 # convert.sh [ROWS] — the converter's benchmark: JSON -> jj and CSV -> jj at
 # ROWS rows (default 1,000,000) and back, against what a user would do
-# instead, all in the same run.  Writes build/bench-convert/RESULTS.md and
-# prints it.
+# instead, all in the same run.  Writes bench/CONVERT_RESULTS.md (generated:
+# never edit it by hand) and prints it.
 #
 #   ours    bench/convert_bench (jj_convert from the file, jj_export to a
 #           file); every output is read back and validated, and the
@@ -99,7 +99,7 @@ run "stream-1x" $B stream "$rows"
 run "stream-10x" $B stream "$((rows * 10))"
 
 # The best (lowest wall) run of each task, as a table.
-md=$out/RESULTS.md
+md=bench/CONVERT_RESULTS.md
 {
   echo "# Converter benchmark, $rows rows ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), DuckDB $duck_version)"
   echo

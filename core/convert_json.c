@@ -384,6 +384,9 @@ static int put_value(cv *c, cv_table *t, size_t i, const cv_val *v) {
     return jj_writer_int(c->wr, n) ? cv_wfail(c) : 0;
   if (!col->forced && v->kind == V_STR && !v->esc && col->type == JJ_TEXT)
     return jj_writer_text(c->wr, v->p, v->len) ? cv_wfail(c) : 0;
+  if (!col->forced && v->kind == V_STR && !v->esc && col->type == JJ_DATE &&
+      jj_date_ok(v->p, v->len)) /* the writer checks it again */
+    return jj_writer_date(c->wr, v->p, v->len) ? cv_wfail(c) : 0;
   return cv_emit(c, t, i, v);
 }
 
