@@ -1,8 +1,8 @@
 #!/bin/sh
 # convert.sh [ROWS] — the converter's benchmark: JSON -> jj and CSV -> jj at
 # ROWS rows (default 1,000,000) and back, against what a user would do
-# instead, all in the same run.  Writes build/bench-convert/RESULTS.md and
-# prints it.
+# instead, all in the same run.  Writes bench/CONVERT_RESULTS.md (generated:
+# never edit it by hand) and prints it.
 #
 #   ours    bench/convert_bench (jj_convert from the file, jj_export to a
 #           file); every output is read back and validated, and the
@@ -16,8 +16,10 @@
 #   sqlite3 the CLI's .import --csv into a table (CSV only)
 #   Python  json.load of the file / csv.reader over it (parsing only: the
 #           least a script would do)
-# Each task runs 3 times, interleaved with its peers; the best wall time is
-# kept (the machine is shared: CPU seconds are given too).  Peak RSS is the
+# Each task runs 3 times, interleaved with its peers; the run with the best
+# wall time is kept, and the ratios to DuckDB are given by wall time and by
+# CPU seconds (on a shared, loaded machine the CPU seconds are the steadier
+# of the two).  Peak RSS is the
 # process's (getrusage, or /usr/bin/time for the CLIs; node's includes its
 # runtime).  "stream" converts generated NDJSON through jj_input callbacks to
 # a counting sink at ROWS and 10 x ROWS rows: the converter's memory alone.
@@ -99,12 +101,12 @@ run "stream-1x" $B stream "$rows"
 run "stream-10x" $B stream "$((rows * 10))"
 
 # The best (lowest wall) run of each task, as a table.
-md=$out/RESULTS.md
+md=bench/CONVERT_RESULTS.md
 {
   echo "# Converter benchmark, $rows rows ($(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), DuckDB $duck_version)"
   echo
-  echo "| task | tool | input MB | best wall s | CPU s | MB/s | peak RSS MB | vs DuckDB (wall) |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| task | tool | input MB | best wall s | CPU s | MB/s | peak RSS MB | vs DuckDB (wall) | vs DuckDB (CPU) |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
   awk '
     $2 == "FAILED" { failed[$1] = 1; next }
     {
@@ -120,11 +122,12 @@ md=$out/RESULTS.md
       for (t in T) { split(T[t], p, ":"); title[p[1]] = p[2] }
       for (i = 1; i <= k; i++) {
         n = names[i]; split(n, p, "-"); task = p[1]; tool = p[2]
-        peer = task "-duckdb"; ratio = ""
+        peer = task "-duckdb"; ratio = ""; cratio = ""
         if (tool != "duckdb" && (peer in wall) && wall[n] > 0) ratio = sprintf("%.2fx", wall[peer] / wall[n])
-        printf "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", title[task], tool, mb[n], wall[n], cpu[n], rate[n], rss[n], ratio
+        if (tool != "duckdb" && (peer in cpu) && cpu[n] > 0) cratio = sprintf("%.2fx", cpu[peer] / cpu[n])
+        printf "| %s | %s | %.1f | %s | %s | %s | %s | %s | %s |\n", title[task], tool, mb[n], wall[n], cpu[n], rate[n], rss[n], ratio, cratio
       }
-      for (n in failed) printf "| %s | FAILED | | | | | | |\n", n
+      for (n in failed) printf "| %s | FAILED | | | | | | | |\n", n
     }' "$results"
   echo
   echo "ours: jj_convert / jj_export (bench/convert_bench.c), outputs validated and equal to bench/gen.c's documents; DuckDB: CREATE TABLE AS SELECT * FROM read_json/read_csv with SET threads=1; sqlite3: .import --csv; Python: json.load / csv.reader only. stream-1x/10x: the same converter at $rows and $((rows * 10)) generated rows, peak RSS of the whole process."

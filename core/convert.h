@@ -16,10 +16,13 @@
 ** parse a whole row (a JSON object, a CSV record) from the window; when a
 ** row runs past the bytes in it they return CV_MORE, the window slides to
 ** the row's start and reads more (doubling itself when the row alone fills
-** it), and the row is parsed again from its start.  So whatever a scanner
-** does while parsing a row must be safe to do twice: pass 1 only sets bits
-** and records first examples; pass 2 only fills slots, and writes nothing
-** until the row is complete.
+** it), and the row is parsed again from its start.  So whatever pass 1
+** does while parsing a row must be safe to do twice: it only sets bits and
+** records first examples.  Pass 2 writes, which cannot be undone, so it
+** never parses a row that is not whole in the window: a CSV record is
+** split into fields before any is written; a JSON row is written as it is
+** read, after the window has been made to hold at least pass 1's longest
+** row from its start (a longer row is an error: the input changed).
 **
 ** The core internals used here (internal.h, num.h): jj_num_parse_int64,
 ** jj_num_parse_double, jj_num_format_double, jj_num_format_int64,
@@ -156,12 +159,13 @@ typedef struct cv {
   int pass; /* 1 or 2 */
   cv_win w;
   cv_table top;
-  size_t ncols_all;  /* columns in all tables */
-  uint64_t next_id;  /* object stamps */
-  int64_t rows;      /* data rows done in this pass */
-  jj_writer *wr;     /* pass 2 */
-  jj_schema *schema; /* after pass 1 */
-  jj_buf scratch;    /* decoded strings and keys, JSON text */
+  size_t ncols_all;   /* columns in all tables */
+  uint64_t next_id;   /* object stamps */
+  int64_t rows;       /* data rows done in this pass */
+  size_t longest_row; /* JSON: the most bytes of one row, in pass 1 */
+  jj_writer *wr;      /* pass 2 */
+  jj_schema *schema;  /* after pass 1 */
+  jj_buf scratch;     /* decoded strings and keys, JSON text */
   jj_buf scratch2;
   cv_val *fields; /* CSV: the current record's fields */
   size_t nfields, fields_cap;

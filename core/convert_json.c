@@ -10,10 +10,13 @@
 **   pass 1  each key is found or made a column; each value goes to cv_fold;
 **           an array whose elements are all objects is parsed as rows of
 **           the column's nested table (folded the same way, recursively).
-**   pass 2  each value is only put in its column's slot, stamped with the
-**           object's id; once the object is complete its row is written in
-**           column order (a column not stamped by this object is null).  A
-**           nested table is parsed again from its slot when written.
+**   pass 2  the row is whole in the window (convert.h).  A value whose
+**           column is the next to write is written at once (a nested table
+**           straight from its array); one that comes early waits in its
+**           column's slot, stamped with the object's id, until its turn;
+**           at the object's end the rest are written from their slots, a
+**           column not stamped by this object as null.  A nested table
+**           that waited is parsed again from its slot when written.
 **
 ** Checks: everything JSON requires (RFC 8259) except that a string may not
 ** be cut by the window; strings are checked (escapes, UTF-8) when their
@@ -173,10 +176,73 @@ static const char *skip(js *j, const char *p, unsigned depth) {
   }
 }
 
+/* Past the array or object at p by its brackets and strings alone, nothing
+** else checked: for values that are parsed in full right after. */
+static const char *skip_light(js *j, const char *p, unsigned depth) {
+  unsigned level = 0;
+  int esc;
+  for (;;) {
+    switch (*p) {
+      case '"':
+        if (!(p = string_end(j, p, &esc))) return NULL;
+        continue;
+      case '[':
+      case '{':
+        if (depth + level > CV_MAX_DEPTH) {
+          j->st = cv_fail(j->c, JJ_ERR_DEPTH, off(j->c, p),
+                          "nesting deeper than the limit of %d", CV_MAX_DEPTH);
+          return NULL;
+        }
+        level++;
+        break;
+      case ']':
+      case '}':
+        if (--level == 0) return p + 1;
+        break;
+      case '\0':
+        if (p == end_of(j->c)) return at_end(j, p, "the end of the value");
+        break;
+      default:
+        break;
+    }
+    p++;
+  }
+}
+
 static const char *object(js *j, cv_table *t, const char *p, unsigned depth);
 
+/* Past the array at p; *kind says whether it holds only objects (K_TABLE),
+** nothing (K_EMPTY) or else (K_JSON).  An array that is text is checked
+** fully (skip); with `light` the objects of one that is not are only
+** delimited (skip_light), for a caller that parses them next anyway.  Pass 2
+** finds a nested table's value with it; pass 1 uses it when it must know
+** before parsing the objects as rows. */
+static const char *skip_light(js *j, const char *p, unsigned depth);
+
+static const char *array_kind(js *j, const char *p, unsigned depth, int *kind,
+                              int light) {
+  const char *q = ws(p + 1);
+  if (*q == ']') return *kind = K_EMPTY, q + 1;
+  for (;;) {
+    if (*q != '{') return *kind = K_JSON, skip(j, p, depth);
+    q = light ? skip_light(j, q, depth + 1) : skip(j, q, depth + 1);
+    if (!q) return NULL;
+    q = ws(q);
+    if (*q == ']') return *kind = K_TABLE, q + 1;
+    if (*q != ',') return expected(j, q, "',' or ']'");
+    q = ws(q + 1);
+  }
+}
+
 /* Pass 1: the array at p, as rows of column col's nested table when every
-** element is an object.  *kind: K_TABLE, K_EMPTY or K_JSON. */
+** element is an object.  *kind: K_TABLE, K_EMPTY or K_JSON.  The objects
+** are folded as they come, before the end of the array says whether they
+** all are objects; that is safe because a column with any K_JSON value is
+** text, its nested table dropped.  Two cases need to know first: a column
+** the schema makes a nested table (a K_JSON value there may become null,
+** and must leave no trace in the nested columns), and an object that
+** breaks a row's rules (a duplicate or empty key), which is no error if
+** the array turns out to be text. */
 static const char *array1(js *j, cv_table *t, size_t col, const char *p,
                           unsigned depth, int *kind) {
   cv *c = j->c;
@@ -186,14 +252,29 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
   jj_type forced = t->cols[col].forced;
   if (*q != '{' || (forced && forced != JJ_TABLE))
     return *kind = K_JSON, skip(j, p, depth);
+  if (forced && (!(q = array_kind(j, p, depth, kind, 1)) || *kind != K_TABLE))
+    return q;
   if (!(sub = cv_sub(c, t, col))) return j->st = CV_FAIL, NULL;
   sub->row = 0;
-  for (;;) {
+  for (q = ws(p + 1);;) {
     sub->in_row = 1;
     sub->row++;
-    q = object(j, sub, q, depth + 1);
+    const char *r = object(j, sub, q, depth + 1);
     sub->in_row = 0;
-    if (!q) return NULL;
+    if (!r && j->st == CV_FAIL) { /* text after all? */
+      jj_error first = *c->err;
+      int in_rows = c->top.in_row;
+      size_t top_col = c->top.col;
+      r = array_kind(j, p, depth, kind, 0);
+      if (!r && j->st == CV_MORE) return NULL; /* decide with more input */
+      if (r && *kind == K_JSON) return r;
+      *c->err = first; /* no: the object's error stands */
+      c->top.in_row = in_rows;
+      c->top.col = top_col;
+      j->st = CV_FAIL;
+      return NULL;
+    }
+    if (!(q = r)) return NULL;
     q = ws(q);
     if (*q == ']') return *kind = K_TABLE, q + 1;
     if (*q != ',') return expected(j, q, "',' or ']'");
@@ -203,24 +284,15 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
   }
 }
 
-/* Pass 2: past the array at p of a nested-table column; *kind says whether
-** it holds only objects (K_TABLE), nothing (K_EMPTY) or else (K_JSON). */
-static const char *array2(js *j, const char *p, unsigned depth, int *kind) {
-  const char *q = ws(p + 1);
-  if (*q == ']') return *kind = K_EMPTY, q + 1;
-  for (;;) {
-    if (*q != '{') return *kind = K_JSON, skip(j, p, depth);
-    if (!(q = skip(j, q, depth + 1))) return NULL;
-    q = ws(q);
-    if (*q == ']') return *kind = K_TABLE, q + 1;
-    if (*q != ',') return expected(j, q, "',' or ']'");
-    q = ws(q + 1);
-  }
-}
+static int put_value(cv *c, cv_table *t, size_t i, const cv_val *v);
+static const char *table_direct(js *j, cv_table *sub, const char *p,
+                                unsigned depth);
 
-/* The value at p of column col of t. */
+/* The value at p of column col of t.  Pass 1 folds it; pass 2 writes it
+** when `direct` (its column is the next to write), else keeps it in the
+** column's slot. */
 static const char *value(js *j, cv_table *t, size_t col, const char *p,
-                         unsigned depth) {
+                         unsigned depth, int direct) {
   /* The value is built in locals and stored field by field: a struct built
   ** byte by byte and then copied whole stalls the store forwarding. */
   cv *c = j->c;
@@ -248,8 +320,10 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
       esc = K_JSON;
       if (c->pass == 1)
         q = array1(j, t, col, p, depth, &esc);
+      else if (direct && t->cols[col].type == JJ_TABLE && !t->cols[col].forced)
+        return table_direct(j, t->cols[col].sub, p, depth);
       else if (t->cols[col].type == JJ_TABLE)
-        q = array2(j, p, depth, &esc);
+        q = array_kind(j, p, depth, &esc, 1);
       else
         q = skip(j, p, depth);
       if (!q) return NULL;
@@ -267,6 +341,10 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
   }
   size_t vlen = (size_t)(q - vp) - (kind == V_STR);
   cv_col *cc = &t->cols[col];
+  if (c->pass == 2 && direct) {
+    cv_val v = {vp, vlen, off(c, p), (unsigned char)kind, (unsigned char)esc};
+    return put_value(c, t, col, &v) ? (j->st = CV_FAIL, NULL) : q;
+  }
   if (c->pass == 2) {
     cc->slot.p = vp;
     cc->slot.len = vlen;
@@ -295,33 +373,68 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
   return q;
 }
 
-/* Pass 2: write the row t's columns hold for object `id`. */
-static int write_row(cv *c, cv_table *t, uint64_t id) {
-  for (size_t i = 0; i < t->n; i++) {
-    static const cv_val null = {NULL, 0, 0, V_NULL, 0};
-    cv_col *col = &t->cols[i];
-    const cv_val *v = col->stamp == id ? &col->slot : &null;
-    int64_t n;
-    t->col = i;
-    /* the common cases inline, the rest by cv_emit */
-    if (!col->forced && v->kind == V_NUM && col->type == JJ_INT &&
-        cv_int_fast(v->p, v->len, &n)) {
-      if (jj_writer_int(c->wr, n)) return cv_wfail(c);
-    } else if (!col->forced && v->kind == V_STR && !v->esc &&
-               col->type == JJ_TEXT) {
-      if (jj_writer_text(c->wr, v->p, v->len)) return cv_wfail(c);
-    } else if (cv_emit(c, t, i, v)) {
-      return CV_FAIL;
-    }
-  }
-  t->col = (size_t)-1;
-  return jj_writer_end_row(c->wr) ? cv_wfail(c) : 0;
+/* Pass 2: write v in column i of t; the common cases inline, the rest by
+** cv_emit.  0 or CV_FAIL. */
+static int put_value(cv *c, cv_table *t, size_t i, const cv_val *v) {
+  cv_col *col = &t->cols[i];
+  int64_t n;
+  t->col = i;
+  if (!col->forced && v->kind == V_NUM && col->type == JJ_INT &&
+      cv_int_fast(v->p, v->len, &n))
+    return jj_writer_int(c->wr, n) ? cv_wfail(c) : 0;
+  if (!col->forced && v->kind == V_STR && !v->esc && col->type == JJ_TEXT)
+    return jj_writer_text(c->wr, v->p, v->len) ? cv_wfail(c) : 0;
+  if (!col->forced && v->kind == V_STR && !v->esc && col->type == JJ_DATE &&
+      jj_date_ok(v->p, v->len)) /* the writer checks it again */
+    return jj_writer_date(c->wr, v->p, v->len) ? cv_wfail(c) : 0;
+  return cv_emit(c, t, i, v);
 }
 
-/* The object at p as a row of t (pass 2: written once complete). */
+/* Pass 2: write the columns from k on that the object `id` left in slots,
+** up to the first it has not given yet (all of them at its end, the ones
+** it did not give as nulls); the next column to write. */
+static size_t put_slots(cv *c, cv_table *t, uint64_t id, size_t k, int end) {
+  static const cv_val null = {NULL, 0, 0, V_NULL, 0};
+  for (; k < t->n; k++) {
+    int given = t->cols[k].stamp == id;
+    if (!given && !end) break;
+    if (put_value(c, t, k, given ? &t->cols[k].slot : &null)) return SIZE_MAX;
+  }
+  return k;
+}
+
+/* Pass 2: a nested table's array at p, written as it is read (its column
+** is the next to write): the rows of `sub`, each object written by
+** object().  Past the array. */
+static const char *table_direct(js *j, cv_table *sub, const char *p,
+                                unsigned depth) {
+  cv *c = j->c;
+  if (jj_writer_begin_table(c->wr)) return j->st = cv_wfail(c), NULL;
+  sub->row = 0;
+  for (p = ws(p + 1); *p != ']';) {
+    if (*p != '{') return expected(j, p, "an object");
+    sub->in_row = 1;
+    sub->row++;
+    p = object(j, sub, p, depth + 1);
+    sub->in_row = 0;
+    if (!p) return NULL;
+    p = ws(p);
+    if (*p == ']') break;
+    if (*p != ',') return expected(j, p, "',' or ']'");
+    p = ws(p + 1);
+  }
+  if (jj_writer_end_table(c->wr)) return j->st = cv_wfail(c), NULL;
+  return p + 1;
+}
+
+/* The object at p as a row of t.  Pass 2 writes each value as soon as its
+** column is the next to write (k), and keeps the others in their slots
+** until it is; the caller has made sure the whole object is in the
+** window. */
 static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
   cv *c = j->c;
   uint64_t id = ++c->next_id;
+  size_t k = 0;
   char shown[JJ_SHOW_CAP];
   int esc;
   t->col = (size_t)-1;
@@ -381,15 +494,21 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       p = ws(q);
       if (*p != ':') return expected(j, p, "':' after the key");
       p = ws(p + 1);
-      if (!(p = value(j, t, (size_t)i, p, depth + 1))) return NULL;
+      int direct = c->pass == 2 && (size_t)i == k;
+      if (!(p = value(j, t, (size_t)i, p, depth + 1, direct))) return NULL;
+      if (direct && (k = put_slots(c, t, id, k + 1, 0)) == SIZE_MAX)
+        return j->st = CV_FAIL, NULL;
+      t->col = (size_t)i; /* for the messages below */
       p = ws(p);
       if (*p == '}') break;
       if (*p != ',') return expected(j, p, "',' or '}' after a value");
       p = ws(p + 1);
     }
   }
+  if (c->pass == 2 && (put_slots(c, t, id, k, 1) == SIZE_MAX ||
+                       (jj_writer_end_row(c->wr) && cv_wfail(c))))
+    return j->st = CV_FAIL, NULL;
   t->col = (size_t)-1;
-  if (c->pass == 2 && write_row(c, t, id)) return j->st = CV_FAIL, NULL;
   return p + 1;
 }
 
@@ -398,15 +517,22 @@ int cv_json_table(cv *c, cv_table *sub, const cv_val *v) {
   const char *p = ws(v->p + 1);
   jj_code code = jj_writer_begin_table(c->wr);
   sub->row = 0;
-  while (!code && *p != ']') {
+  /* The array was only delimited (skip_light): its objects and commas are
+  ** checked here, and nothing may run past its end. */
+  const char *end = v->p + v->len - 1; /* the ']' */
+  while (!code && p != end) {
     if (*p != '{') return expected(&j, p, "an object"), CV_FAIL;
     sub->in_row = 1;
     sub->row++;
     p = object(&j, sub, p, 2 * sub->depth + 1);
     sub->in_row = 0;
-    if (!p) return CV_FAIL; /* the value is whole: never CV_MORE */
-    p = ws(p);
-    if (*p == ',') p = ws(p + 1);
+    if (!p && j.st == CV_MORE) /* only if the input changed */
+      return cv_fail(c, JJ_ERR_SYNTAX, v->off, "unterminated array");
+    if (!p) return CV_FAIL;
+    if ((p = ws(p)) > end) return expected(&j, end, "an object"), CV_FAIL;
+    if (p == end) break;
+    if (*p != ',') return expected(&j, p, "',' or ']'"), CV_FAIL;
+    if ((p = ws(p + 1)) == end) return expected(&j, p, "an object"), CV_FAIL;
   }
   if (!code) code = jj_writer_end_table(c->wr);
   return code ? cv_wfail(c) : 0;
@@ -499,7 +625,19 @@ int cv_json_pass(cv *c) {
     }
     c->top.in_row = 1;
     c->top.row = c->rows + 1;
+    /* pass 2 writes as it reads: the row must be whole in the window, and
+    ** pass 1 measured the longest */
+    if (c->pass == 2 && !c->w.eof &&
+        (size_t)(end_of(c) - p) <= c->longest_row) {
+      if (cv_more(c, (size_t)(p - c->w.buf)) < 0) return CV_FAIL;
+      p = c->w.buf;
+    }
     const char *q = object(&j, &c->top, p, 1);
+    if (!q && j.st == CV_MORE && c->pass == 2)
+      return cv_fail(c, JJ_ERR_SYNTAX, off(c, p),
+                     "the row is longer than in the first pass (did the "
+                     "input change between the passes?)"),
+             CV_FAIL;
     if (!q && j.st == CV_MORE) {
       c->top.col = (size_t)-1; /* a message now is about the row */
       int r = cv_more(c, (size_t)(p - c->w.buf));
@@ -510,6 +648,7 @@ int cv_json_pass(cv *c) {
     if (!q) return CV_FAIL;
     c->top.in_row = 0;
     c->rows++;
+    if ((size_t)(q - p) > c->longest_row) c->longest_row = (size_t)(q - p);
     p = q;
     if (s != S_ND) s = S_SEP;
   }

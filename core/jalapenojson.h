@@ -904,8 +904,9 @@ void jj_input_file(jj_input *in, void *f, const char *name);
 typedef struct jj_convert_opts {
   jj_format from;        /* JJ_FORMAT_AUTO, or the input's format (JSON and
                          ** NDJSON both accept either form) */
-  char delimiter;        /* CSV: 0 detects among , \t ; | from the header
-                         ** (JJ_FORMAT_TSV: tab) */
+  char delimiter;        /* CSV: 0 detects among , \t ; | from the first
+                         ** records (SPEC.md 10.1; JJ_FORMAT_TSV: tab); a
+                         ** quote, CR or LF is JJ_ERR_USAGE */
   const char *schema;    /* NULL, or types for some columns, overriding the
                          ** inference: "id:i,joined:d,tags:s", a nested
                          ** table as "items:{qty:f}" (its other columns

@@ -247,6 +247,11 @@ TEST(convert_refuses_duplicate_and_empty_keys) {
   CHECK_CONV_ERR("[{\"a\\u0000\":1}]", NULL, 0, JJ_ERR_SCHEMA,
                  "in: row 1, byte 2: key \"a\\x00\" contains U+0000, which a "
                  "column name cannot");
+  /* inside an array that is text (not all objects) they are no error */
+  CHECK_CONV("{\"v\":[{\"a\":1,\"a\":2},5]}\n{\"v\":[{\"\":1},\"x\"]}", NULL, 0,
+             "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
+             "[\"[{\\\"a\\\":1,\\\"a\\\":2},5]\"],\n"
+             "[\"[{\\\"\\\":1},\\\"x\\\"]\"]\n]}");
   /* in a nested table too, with the path */
   CHECK_CONV_ERR("[{\"x\":[{\"k\":1,\"k\":2}]}]", NULL, 0, JJ_ERR_SCHEMA,
                  "in: row 1, column \"x\", row 1, column \"k\", byte 14: key "
@@ -391,6 +396,19 @@ TEST(convert_schema_bad_to_null_counts) {
   conv_free(&o);
 }
 
+TEST(convert_schema_table_bad_arrays_leave_no_trace) {
+  conv_out o;
+  conv("{\"t\":[{\"a\":1}]}\n{\"t\":[{\"b\":\"x\"},2]}\n{\"t\":[{\"a\":2.5}]}",
+       "t:{}", JJ_CONVERT_BAD_TO_NULL, &o);
+  CHECK_EQ_INT(o.code, JJ_OK);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"t\"],\"types\":[{\"columns\":[\"a\"],"
+               "\"types\":[\"f\"]}],\"rows\":[\n[[[1.0]]],\n[null],\n"
+               "[[[2.5]]]\n]}");
+  CHECK_EQ_INT(o.res.nulled, 1);
+  conv_free(&o);
+}
+
 TEST(convert_schema_option_errors) {
   CHECK_CONV_ERR("{\"a\":1}", "b:i", 0, JJ_ERR_SCHEMA,
                  "in: the schema names column \"b\", which the input does not "
@@ -493,6 +511,7 @@ int main(int argc, char **argv) {
   RUN(convert_schema_overrides_inference);
   RUN(convert_schema_misfits_are_located_errors);
   RUN(convert_schema_bad_to_null_counts);
+  RUN(convert_schema_table_bad_arrays_leave_no_trace);
   RUN(convert_schema_option_errors);
   return test_summary("convert");
 }

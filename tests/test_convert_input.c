@@ -233,6 +233,51 @@ TEST(convert_notices_an_input_that_changed) {
   tbuf_free(&doc);
 }
 
+/* Pass 2 writes a JSON row as it reads it, trusting pass 1's longest row
+** to know the row is whole in the window; a longer row then is an error,
+** not a half-written one.  A 64-byte window makes the point with small
+** rows. */
+TEST(convert_notices_a_row_longer_than_in_pass_1) {
+  static char a[400], b[600];
+  size_t n = 0;
+  for (int i = 0; i < 40; i++)
+    n += (size_t)snprintf(a + n, sizeof a - n, "{\"a\":%d}\n", i % 10);
+  /* b: a with a row of 104 bytes after its first 200, more than the
+  ** window holds */
+  size_t m = 200;
+  memcpy(b, a, m);
+  m += (size_t)snprintf(b + m, sizeof b - m, "{\"a\":");
+  memset(b + m, '7', 96);
+  m += 96;
+  b[m++] = '}';
+  b[m++] = '\n';
+  memcpy(b + m, a + 200, n - 200);
+  m += n - 200;
+  chunky k = {a, b, n, m, 0, 1, 4096};
+  jj_input in;
+  jj_convert_opts o;
+  jj_error err;
+  tbuf doc = {0};
+  memset(&in, 0, sizeof in);
+  in.read = chunky_read;
+  in.rewind = chunky_rewind;
+  in.ctx = &k;
+  memset(&o, 0, sizeof o);
+  o.max_row = 64;
+  CHECK_EQ_INT(jj_convert(&in, &o, tbuf_sink, &doc, NULL, &err), JJ_ERR_SYNTAX);
+  if (!CHECK(strstr(err.message,
+                    "the row is longer than in the first pass (did the "
+                    "input change between the passes?)") != NULL))
+    fprintf(stderr, "     %s\n", err.message);
+  tbuf_free(&doc);
+  /* unchanged, the same small window converts it */
+  k = (chunky){a, NULL, n, 0, 0, 1, 4096};
+  if (!CHECK(jj_convert(&in, &o, tbuf_sink, &doc, NULL, &err) == JJ_OK))
+    fprintf(stderr, "     %s\n", err.message);
+  CHECK(doc.p && strstr(doc.p, "[9]\n]}") != NULL);
+  tbuf_free(&doc);
+}
+
 static int stop_now(void *ctx) {
   (void)ctx;
   return 1;
@@ -316,6 +361,7 @@ int main(void) {
   RUN(convert_rows_larger_than_the_window);
   RUN(convert_same_output_whatever_the_reads_and_rewinds);
   RUN(convert_notices_an_input_that_changed);
+  RUN(convert_notices_a_row_longer_than_in_pass_1);
   RUN(convert_interrupt_io_errors_and_usage);
   RUN(convert_reads_a_stdio_stream_and_a_pipe);
   return test_summary("convert_input");
