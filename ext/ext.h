@@ -1,11 +1,13 @@
 /*
 ** ext.h — what the files of the SQLite extension share: the extension API
 ** pointer, one error helper per error sink, resolving a SOURCE argument to
-** an open document, and the declared SQL type of a column type.
+** an open document, a byte buffer on SQLite's allocator.  A column type's
+** names (SQL declared type, short name) are the core's: jj_type_sql,
+** jj_type_short.
 **
 ** Files:
 **   jalapenojson.c  the entry point: registration only
-**   util.c          the helpers declared here: errors, buffer, type names
+**   util.c          the helpers declared here: errors, excerpts, buffer
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
@@ -240,15 +242,8 @@ char *jjx_shape_error(const char *label, const char *what,
                       const jj_schema *want, const jj_schema *got);
 
 /* ---------------------------------------------------------------------- */
-/* Types                                                                   */
+/* A byte buffer on SQLite's allocator (util.c)                            */
 /* ---------------------------------------------------------------------- */
-
-/* The declared SQL type of a column type: INTEGER, REAL, TEXT, DATE,
-** TIMESTAMP, BOOLEAN, BLOB; TEXT for a nested table.  Static. */
-const char *jjx_sql_type(jj_type t);
-/* The type's short name: its letter ("i" ... "x"), "jj" for a nested
-** table.  Static. */
-const char *jjx_type_name(jj_type t);
 
 /* A growable byte buffer on sqlite3_realloc64, usable as a jj_sink (ctx is
 ** the jjx_buf).  The owner frees p with sqlite3_free (jjx_buf_free). */

@@ -16,7 +16,7 @@
 **   SELECT * FROM rows('rows-2024-02.jj');
 **       The typed form.  Connecting reads the document's header only, so
 **       the table has the document's columns with their declared SQL types
-**       (ext.h: jjx_sql_type) and the rowid is the 1-based row number.  The
+**       (jj_type_sql) and the rowid is the 1-based row number.  The
 **       document itself is read by the first scan and stays open, shared
 **       by all cursors.  A hidden column `source` (source_2, ... if the
 **       document has a column of that name) makes the table a table-valued
