@@ -12,7 +12,9 @@
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
 **   typed.c         the typed form's options, declaration, shape messages
-**   vtab.c          the jj_open module (record form and typed tables)
+**   vtab.c          the jj_open module (record form and typed tables):
+**                   connecting, the cursor, the columns
+**   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   schema_vtab.c   the jj_schema table-valued function
 **   group.c         the jj_group aggregate
 **   write.c         the jj_write function
