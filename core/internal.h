@@ -106,12 +106,14 @@ const char *jj_type_expect(jj_type t);
 const char *jj_type_writer(jj_type t);
 
 /* ---------------------------------------------------------------------- */
-/* A growable byte buffer (buf.c).  Owner frees p with free().             */
+/* A growable byte buffer (buf.c).  Owner frees p with jj_buf_free.       */
 /* ---------------------------------------------------------------------- */
 typedef struct jj_buf {
   char *p;
   size_t len;
   size_t cap;
+  const jj_allocator *a; /* where p comes from; NULL: malloc (then p may
+                         ** also be handed out for jj_free) */
 } jj_buf;
 /* Make room for `more` bytes after len; 0 on success, -1 out of memory
 ** (buffer unchanged). */
