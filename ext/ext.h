@@ -16,7 +16,8 @@
 **                   connecting, the cursor, the columns
 **   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   schema_vtab.c   the jj_schema table-valued function
-**   group.c         the jj_group aggregate
+**   group.c         the jj_group aggregate (group.h: its state),
+**   group_value.c   and its values: checked, buffered, written out
 **   write.c         the jj_write function
 **
 ** Nothing in ext/ scans JSON bytes: every byte of a document is read by the
