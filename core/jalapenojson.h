@@ -755,7 +755,9 @@ typedef struct jj_file {
 ** byte, a path that is not a regular file is refused unless
 ** JJ_FILE_ANY_KIND; the open never blocks (O_NONBLOCK until fstat).  On
 ** error *f is zeroed (jj_file_close is still safe) and *err says what and
-** names the file:
+** names the file (here and in jj_atomic_open's messages in double quotes,
+** '"', '\\', control characters and invalid UTF-8 escaped as in \x1b, cut
+** with "..." after 256 bytes: a name may come from an untrusted place):
 **   JJ_ERR_IO     cannot open "x.jj": No such file or directory
 **                 "x" is a directory            (even with JJ_FILE_ANY_KIND)
 **                 "x" is not a regular file (a FIFO)    (or a character
