@@ -26,7 +26,7 @@ int jj_buf_reserve(jj_buf *b, size_t more) {
   size_t cap = b->cap ? b->cap : 256;
   while (cap - b->len < more) cap *= 2;
   char *p = b->a ? (b->a->realloc)(b->a->ctx, b->p, cap) /* (): no macro */
-                : realloc(b->p, cap);
+                 : realloc(b->p, cap);
   if (!p) return -1;
   b->p = p;
   b->cap = cap;

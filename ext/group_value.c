@@ -110,7 +110,8 @@ static int check_explicit(sqlite3_context *ctx, group_ctx *g, group_col *c,
   jj_error err;
   switch (c->type) {
     case JJ_INT:
-      if (st != SQLITE_INTEGER) return fail_value(ctx, g, c, v, "INTEGER", ""), -1;
+      if (st != SQLITE_INTEGER)
+        return fail_value(ctx, g, c, v, "INTEGER", ""), -1;
       return 0;
     case JJ_FLOAT:
       if (st != SQLITE_INTEGER && st != SQLITE_FLOAT)
