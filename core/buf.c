@@ -10,8 +10,9 @@
 ** go to a caller who frees them with that allocator's free.
 **
 ** The SQLite extension has a buffer of the same shape of its own (jjx_buf,
-** ext/util.c) on purpose: what it builds goes to SQLite, which frees it
-** with sqlite3_free, so it must come from sqlite3_realloc64.
+** ext/util.c) on purpose: the extension sees only the public header, and
+** what it builds goes to SQLite, which frees it with sqlite3_free, so it
+** must come from sqlite3_realloc64.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -52,7 +52,7 @@ SQLITE_EXTENSION_INIT3
 ** sizes to long long. */
 
 /* Set the table's error message (pVtab->zErrMsg), freeing the old one, and
-** return SQLITE_ERROR for `return jjx_vtab_err(...)`. */
+** return SQLITE_ERROR, so that a method can return what this returns. */
 int jjx_vtab_err(sqlite3_vtab *vtab, const char *fmt, ...) JJX_PRINTF(2, 3);
 /* The same for a cursor: SQLite reads cursor errors from its table. */
 int jjx_cursor_err(sqlite3_vtab_cursor *cur, const char *fmt, ...)
@@ -257,13 +257,10 @@ typedef struct jjx_buf {
   int oom; /* set when an append failed */
 } jjx_buf;
 int jjx_buf_append(jjx_buf *b, const void *p, size_t n); /* 0, or -1 OOM */
-/* Grow so that n more bytes fit after len: 0, or -1 OOM (unchanged). */
+/* Make room for n more bytes after len (nothing to do when they fit), so
+** that a caller can store straight into p + len: 0, or -1 OOM (the buffer
+** unchanged). */
 int jjx_buf_grow(jjx_buf *b, size_t n);
-/* The same, inline when the room is already there (the common case), so a
-** caller can reserve once and then store straight into p + len. */
-static inline int jjx_buf_reserve(jjx_buf *b, size_t n) {
-  return b->cap - b->len >= n ? 0 : jjx_buf_grow(b, n);
-}
 int jjx_buf_sink(void *ctx, const char *data, size_t len);
 void jjx_buf_free(jjx_buf *b);
 

@@ -229,6 +229,12 @@ static uint64_t min_written(const group_col *c, int st, size_t n) {
   }
 }
 
+/* Room for n more bytes: the check inline, since every buffered value
+** passes here, the growth (rare) out of line. */
+static inline int reserve(jjx_buf *b, size_t n) {
+  return b->cap - b->len >= n ? 0 : jjx_buf_grow(b, n);
+}
+
 /* memcpy(d, p, n) without a library call for the short values that are
 ** the common case: overlapping word copies (reads stay inside p[0..n)).
 ** Measured against libc's memcpy with bench/sqlite_bench export jj, 50,000
@@ -260,7 +266,7 @@ static inline void copy_bytes(unsigned char *d, const void *src, size_t n) {
 static inline int buffer_bytes(jjx_buf *b, unsigned char tag, const void *p,
                                size_t n) {
   uint32_t n32 = (uint32_t)n; /* n is below SQLite's length limit */
-  if (jjx_buf_reserve(b, 5 + n)) return -1;
+  if (reserve(b, 5 + n)) return -1;
   unsigned char *d = (unsigned char *)b->p + b->len;
   d[0] = tag;
   memcpy(d + 1, &n32, 4);
@@ -278,7 +284,7 @@ static inline int buffer_value(jjx_buf *b, sqlite3_value *v, int st) {
   switch (st) {
     case SQLITE_INTEGER:
     case SQLITE_FLOAT: {
-      if (jjx_buf_reserve(b, 9)) return -1;
+      if (reserve(b, 9)) return -1;
       d = (unsigned char *)b->p + b->len;
       if (st == SQLITE_INTEGER) {
         sqlite3_int64 i = sqlite3_value_int64(v);
@@ -301,7 +307,7 @@ static inline int buffer_value(jjx_buf *b, sqlite3_value *v, int st) {
       return buffer_bytes(b, st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB, p, n);
     }
     default:
-      if (jjx_buf_reserve(b, 1)) return -1;
+      if (reserve(b, 1)) return -1;
       b->p[b->len++] = TAG_NULL;
       return 0;
   }

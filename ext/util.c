@@ -118,7 +118,7 @@ int jjx_buf_grow(jjx_buf *b, size_t n) {
 }
 
 int jjx_buf_append(jjx_buf *b, const void *p, size_t n) {
-  if (jjx_buf_reserve(b, n)) return -1;
+  if (jjx_buf_grow(b, n)) return -1;
   if (n) memcpy(b->p + b->len, p, n);
   b->len += n;
   return 0;
