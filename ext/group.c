@@ -141,7 +141,7 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* The type of a column: explicit, or from the classes seen. */
 static jj_type column_type(const group_col *c) {
-  if (c->type) return (jj_type)c->type;
+  if (c->type) return c->type;
   if (c->kinds & K_REAL) return JJ_FLOAT;
   if (c->kinds & K_INT) return JJ_INT;
   if (c->kinds & K_BLOB) return JJ_BYTES;

@@ -28,7 +28,7 @@ typedef struct group_col {
   char *arg;           /* the name argument as given; sqlite3_free */
   size_t arg_len;
   size_t name_len;     /* the name is arg[0..name_len) (before ":T") */
-  int type;            /* the explicit jj_type, or 0 to infer */
+  jj_type type;        /* the explicit type, or 0 to infer */
   unsigned kinds;      /* K_* seen */
   jj_schema *nested;   /* jj: the first document's schema; jj_schema_free */
   int64_t nested_row;  /* the row that document came from */

@@ -108,7 +108,7 @@ static void fail_value(sqlite3_context *ctx, group_ctx *g, group_col *c,
 static int check_explicit(sqlite3_context *ctx, group_ctx *g, group_col *c,
                           sqlite3_value *v, int st) {
   jj_error err;
-  switch (c->type) {
+  switch (c->type) { /* no default: -Wswitch names a type added */
     case JJ_INT:
       if (st != SQLITE_INTEGER)
         return fail_value(ctx, g, c, v, "INTEGER", ""), -1;
@@ -450,8 +450,20 @@ static ALWAYS_INLINE jj_code write_value(sqlite3_context *ctx,
     case TAG_INT:
       memcpy(&i, p, 8);
       *pp = p + 8;
-      if (type == JJ_INT) return jj_writer_int(w, i);
-      if (type == JJ_BOOL) return jj_writer_bool(w, i != 0);
+      switch (type) { /* no default: -Wswitch names a type added */
+        case JJ_INT:
+          return jj_writer_int(w, i);
+        case JJ_BOOL:
+          return jj_writer_bool(w, i != 0);
+        case JJ_FLOAT:
+          break; /* below */
+        case JJ_TEXT:
+        case JJ_DATE:
+        case JJ_TIMESTAMP:
+        case JJ_BYTES:
+        case JJ_TABLE: /* xStep let no INTEGER in (the writer would not) */
+          return jj_writer_int(w, i);
+      }
       /* an INTEGER in a float column, written only if exact */
       d = (double)i;
       if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
@@ -472,7 +484,7 @@ static ALWAYS_INLINE jj_code write_value(sqlite3_context *ctx,
       memcpy(&n, p, 4);
       p += 4;
       *pp = p + n;
-      switch (type) {
+      switch (type) { /* no default: -Wswitch names a type added */
         case JJ_DATE: return jj_writer_date(w, (const char *)p, n);
         case JJ_TIMESTAMP: return jj_writer_timestamp(w, (const char *)p, n);
         case JJ_BYTES: return jj_writer_bytes(w, p, n);
@@ -483,8 +495,13 @@ static ALWAYS_INLINE jj_code write_value(sqlite3_context *ctx,
             jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": %s",
                         (long long)row, (int)c->name_len, c->arg, err.message);
           return code;
-        default: return jj_writer_text(w, (const char *)p, n);
+        case JJ_TEXT:
+        case JJ_INT:
+        case JJ_FLOAT:
+        case JJ_BOOL: /* xStep let no TEXT or BLOB in (the writer would not) */
+          return jj_writer_text(w, (const char *)p, n);
       }
+      return JJ_ERR_USAGE; /* no other type */
     default:
       *pp = p;
       return jj_writer_null(w);
