@@ -88,13 +88,15 @@ static const char *kind_name(mode_t m) {
 /* Refuse to replace anything but a regular file. */
 static jj_code check_target(const char *path, const struct stat *st,
                             jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   if (S_ISREG(st->st_mode)) return JJ_OK;
   if (S_ISDIR(st->st_mode))
-    return jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is a directory", path);
+    return jj_fail(err, JJ_ERR_IO, NULL, "%s is a directory",
+                   jj_show_path(shown, path));
   return jj_fail(err, JJ_ERR_IO, NULL,
-                 "\"%s\" is not a regular file (%s); only regular files are "
+                 "%s is not a regular file (%s); only regular files are "
                  "replaced",
-                 path, kind_name(st->st_mode));
+                 jj_show_path(shown, path), kind_name(st->st_mode));
 }
 
 /* Where writing `path` must go, in a->target, and whether it exists (*st
@@ -102,25 +104,26 @@ static jj_code check_target(const char *path, const struct stat *st,
 ** target. */
 static jj_code find_target(jj_atomic *a, struct stat *st, int *exists,
                            jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   *exists = 0;
   if (lstat(a->path, st) != 0) {
     if (errno != ENOENT)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write \"%s\": %s",
-                     a->path, strerror(errno));
+      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                     jj_show_path(shown, a->path), strerror(errno));
     a->target = dup_n(a->path, strlen(a->path)); /* a new file */
   } else if (S_ISLNK(st->st_mode)) {
     a->target = realpath(a->path, NULL);
     if (!a->target && errno == ENOENT)
       return jj_fail(err, JJ_ERR_IO, NULL,
-                     "\"%s\" is a symbolic link to a file that does not "
+                     "%s is a symbolic link to a file that does not "
                      "exist",
-                     a->path);
+                     jj_show_path(shown, a->path));
     if (!a->target && errno != ENOMEM)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write \"%s\": %s",
-                     a->path, strerror(errno));
+      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                     jj_show_path(shown, a->path), strerror(errno));
     if (a->target && stat(a->target, st) != 0)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write \"%s\": %s",
-                     a->path, strerror(errno));
+      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                     jj_show_path(shown, a->path), strerror(errno));
     *exists = 1;
   } else {
     a->target = dup_n(a->path, strlen(a->path));
@@ -147,6 +150,7 @@ static uint64_t random_bits(const void *addr, unsigned attempt) {
 
 /* Create our temporary file next to a->target: a->tmp and a->fd. */
 static jj_code create_tmp(jj_atomic *a, mode_t mode, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   static const char digits[] =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   const char *slash = strrchr(a->target, '/');
@@ -182,8 +186,8 @@ static jj_code create_tmp(jj_atomic *a, mode_t mode, jj_error *err) {
   int e = errno;
   free(tmp);
   return jj_fail(err, JJ_ERR_IO, NULL,
-                 "cannot create a temporary file for \"%s\": %s", a->path,
-                 strerror(e));
+                 "cannot create a temporary file for %s: %s",
+                 jj_show_path(shown, a->path), strerror(e));
 }
 
 /* Give the temporary file the replaced file's owner, group and mode.  A
@@ -191,28 +195,30 @@ static jj_code create_tmp(jj_atomic *a, mode_t mode, jj_error *err) {
 ** the mode goes last since a change of owner clears set-user-ID bits. */
 static jj_code copy_owner_and_mode(jj_atomic *a, const struct stat *st,
                                    jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   struct stat mine;
   if (fstat(a->fd, &mine) == 0 &&
       (mine.st_uid != st->st_uid || mine.st_gid != st->st_gid) &&
       fchown(a->fd, st->st_uid, st->st_gid) != 0) {
     if (errno != EPERM)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write \"%s\": %s",
-                     a->path, strerror(errno));
+      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                     jj_show_path(shown, a->path), strerror(errno));
     (void)!fchown(a->fd, (uid_t)-1, st->st_gid);
   }
   if (fchmod(a->fd, st->st_mode & 07777) != 0)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot write \"%s\": %s", a->path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                   jj_show_path(shown, a->path), strerror(errno));
   return JJ_OK;
 }
 
 /* See the file comment.  The handle is freed by commit or abort. */
 jj_atomic *jj_atomic_open(const char *path, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   struct stat st;
   int exists;
   if (!path || !*path || path[strlen(path) - 1] == '/') {
-    jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is not a file name",
-            path ? path : "");
+    jj_fail(err, JJ_ERR_IO, NULL, "%s is not a file name",
+            jj_show_path(shown, path ? path : ""));
     return NULL;
   }
   jj_atomic *a = calloc(1, sizeof *a);
@@ -236,13 +242,15 @@ jj_atomic *jj_atomic_open(const char *path, jj_error *err) {
 /* jj_sink-compatible: write everything, retrying short writes and EINTR.
 ** The first error is kept for jj_atomic_commit to report. */
 int jj_atomic_sink(void *atomic, const char *p, size_t len) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   jj_atomic *a = atomic;
   if (a->error.code) return -1;
   while (len > 0) {
     ssize_t n = write(a->fd, p, len > (1u << 30) ? (1u << 30) : len);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      jj_fail(&a->error, JJ_ERR_IO, NULL, "cannot write \"%s\": %s", a->path,
+      jj_fail(&a->error, JJ_ERR_IO, NULL, "cannot write %s: %s",
+              jj_show_path(shown, a->path),
               n < 0 ? strerror(errno) : "no progress");
       return -1;
     }
@@ -260,6 +268,7 @@ int jj_atomic_sink(void *atomic, const char *p, size_t len) {
 ** is best effort: the file is in place then, and some file systems refuse
 ** fsync on directories. */
 jj_code jj_atomic_commit(jj_atomic *a, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   struct stat st;
   jj_code code = a->error.code;
   if (code) {
@@ -283,8 +292,8 @@ jj_code jj_atomic_commit(jj_atomic *a, jj_error *err) {
     bad = rename(a->tmp, a->target) != 0;
   }
   if (bad) {
-    code = jj_fail(err, JJ_ERR_IO, NULL, "cannot %s \"%s\": %s", what,
-                   a->path, strerror(errno));
+    code = jj_fail(err, JJ_ERR_IO, NULL, "cannot %s %s: %s", what,
+                   jj_show_path(shown, a->path), strerror(errno));
     atomic_free(a, 1);
     return code;
   }

@@ -4,11 +4,15 @@
 ** nothing else of the library, so every file may use it.
 **
 ** Memory: the buffer's owner frees b->p, with jj_buf_free or, when the
-** bytes are handed on to a caller of the public API, with jj_free.
+** bytes are handed on to a caller of the public API, with jj_free.  A
+** buffer with an allocator (b->a, set by the writer for
+** jj_writer_new_alloc) grows and frees through it instead, and its bytes
+** go to a caller who frees them with that allocator's free.
 **
 ** The SQLite extension has a buffer of the same shape of its own (jjx_buf,
-** ext/util.c) on purpose: what it builds goes to SQLite, which frees it
-** with sqlite3_free, so it must come from sqlite3_realloc64.
+** ext/util.c) on purpose: the extension sees only the public header, and
+** what it builds goes to SQLite, which frees it with sqlite3_free, so it
+** must come from sqlite3_realloc64.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +26,8 @@ int jj_buf_reserve(jj_buf *b, size_t more) {
   if (more > SIZE_MAX / 2 - b->len) return -1;
   size_t cap = b->cap ? b->cap : 256;
   while (cap - b->len < more) cap *= 2;
-  char *p = realloc(b->p, cap);
+  char *p = b->a ? (b->a->realloc)(b->a->ctx, b->p, cap) /* (): no macro */
+                 : realloc(b->p, cap);
   if (!p) return -1;
   b->p = p;
   b->cap = cap;
@@ -37,7 +42,10 @@ int jj_buf_append(jj_buf *b, const void *p, size_t n) {
 }
 
 void jj_buf_free(jj_buf *b) {
-  free(b->p);
+  if (!b->a)
+    free(b->p);
+  else if (b->p)
+    (b->a->free)(b->a->ctx, b->p);
   b->p = NULL;
   b->len = b->cap = 0;
 }

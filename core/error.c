@@ -108,11 +108,12 @@ jj_code jj_fail(jj_error *err, jj_code code, const jj_where *where,
   return code;
 }
 
-/* Render input for a message.  Printable ASCII and valid multibyte UTF-8
-** are shown as they are; everything else as \xHH, so a message is always
-** valid, printable UTF-8 whatever the input was. */
-char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote) {
-  const size_t limit = 40;
+/* Render input for a message, cut after `limit` bytes of it.  Printable
+** ASCII and valid multibyte UTF-8 are shown as they are; everything else as
+** \xHH, so a message is always valid, printable UTF-8 whatever the input
+** was. */
+static char *show(char *out, size_t cap, const char *p, size_t len, int quote,
+                  size_t limit) {
   size_t o = 0, i = 0;
   if (cap < 16) {
     if (cap) out[0] = '\0';
@@ -156,6 +157,15 @@ char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote) {
   }
   out[o] = '\0';
   return out;
+}
+
+/* See internal.h: values are cut short, names of files less so. */
+char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote) {
+  return show(out, cap, p, len, quote, 40);
+}
+
+const char *jj_show_path(char *out, const char *path) {
+  return show(out, JJ_PATH_CAP, path, strlen(path), 1, JJ_PATH_SHOWN);
 }
 
 /* See internal.h: the value as a message quotes it. */

@@ -94,11 +94,13 @@ static const char *kind_name(mode_t m) {
 ** regular file unless JJ_FILE_ANY_KIND. */
 static jj_code check_kind(const char *path, const struct stat *st,
                           unsigned flags, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   if (S_ISDIR(st->st_mode))
-    return jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is a directory", path);
+    return jj_fail(err, JJ_ERR_IO, NULL, "%s is a directory",
+                   jj_show_path(shown, path));
   if (!S_ISREG(st->st_mode) && !(flags & JJ_FILE_ANY_KIND))
-    return jj_fail(err, JJ_ERR_IO, NULL, "\"%s\" is not a regular file (%s)",
-                   path, kind_name(st->st_mode));
+    return jj_fail(err, JJ_ERR_IO, NULL, "%s is not a regular file (%s)",
+                   jj_show_path(shown, path), kind_name(st->st_mode));
   return JJ_OK;
 }
 
@@ -119,6 +121,7 @@ static int is_proc_or_sys(int fd) {
 ** a regular file.  Polls the interrupt every POLL_EVERY bytes. */
 static jj_code read_some(reader *r, void *p, size_t cap, size_t *got,
                          jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   ssize_t n;
   *got = 0;
   if (r->bounded && cap > r->left) cap = (size_t)r->left;
@@ -126,16 +129,16 @@ static jj_code read_some(reader *r, void *p, size_t cap, size_t *got,
   do n = read(r->fd, p, cap);
   while (n < 0 && errno == EINTR);
   if (n < 0)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", r->path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read %s: %s",
+                   jj_show_path(shown, r->path), strerror(errno));
   *got = (size_t)n;
   if (r->bounded) r->left -= (uint64_t)n;
   r->work += (uint64_t)n;
   if (r->poll && r->o.interrupt && r->work >= POLL_EVERY) {
     r->work = 0;
     if (r->o.interrupt(r->o.interrupt_ctx))
-      return jj_fail(err, JJ_ERR_INTERRUPTED, NULL, "\"%s\": interrupted",
-                     r->path);
+      return jj_fail(err, JJ_ERR_INTERRUPTED, NULL, "%s: interrupted",
+                     jj_show_path(shown, r->path));
   }
   return JJ_OK;
 }
@@ -144,11 +147,13 @@ static jj_code read_some(reader *r, void *p, size_t cap, size_t *got,
 ** the size wanted, filled by read() until it is full or the file ends. */
 static jj_code read_regular(reader *r, uint64_t size, const char *head,
                             size_t head_len, jj_file *f, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   uint64_t max = r->o.max_size;
   if (max && size > max)
     return jj_fail(err, JJ_ERR_LIMIT, NULL,
-                   "\"%s\" is %llu bytes, over the limit of %llu bytes",
-                   r->path, (unsigned long long)size, (unsigned long long)max);
+                   "%s is %llu bytes, over the limit of %llu bytes",
+                   jj_show_path(shown, r->path), (unsigned long long)size,
+                   (unsigned long long)max);
   size_t want = (size_t)size; /* size < SIZE_MAX: checked by the caller */
   if (r->o.prefix && r->o.prefix < want) want = r->o.prefix;
   f->complete = 1;
@@ -180,6 +185,7 @@ static jj_code read_regular(reader *r, uint64_t size, const char *head,
 ** more tells that the prefix is not all). */
 static jj_code read_stream(reader *r, const char *head, size_t head_len,
                            jj_file *f, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   uint64_t max = r->o.max_size, cap = UINT64_MAX; /* bytes to read at most */
   if (r->o.prefix && r->o.prefix < cap - 1) cap = (uint64_t)r->o.prefix + 1;
   if (max && max < cap - 1) cap = max + 1;
@@ -198,8 +204,8 @@ static jj_code read_stream(reader *r, const char *head, size_t head_len,
   }
   if (max && r->out.len > max)
     return jj_fail(err, JJ_ERR_LIMIT, NULL,
-                   "\"%s\": size exceeds the limit of %llu bytes", r->path,
-                   (unsigned long long)max);
+                   "%s: size exceeds the limit of %llu bytes",
+                   jj_show_path(shown, r->path), (unsigned long long)max);
   f->complete = !(r->o.prefix && r->out.len > r->o.prefix);
   if (!f->complete) r->out.len = r->o.prefix;
   r->out.p[r->out.len] = '\0';
@@ -231,6 +237,7 @@ static int keep_sink(void *ctx, const char *p, size_t n) {
 static jj_code read_compressed(reader *r, jj_compression kind,
                                const char *head, size_t head_len, jj_file *f,
                                jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   jj_error e;
   size_t got = 1;
   char *chunk = malloc(CHUNK);
@@ -254,7 +261,9 @@ static jj_code read_compressed(reader *r, jj_compression kind,
   if (r->full) code = JJ_OK; /* stopped on purpose: the rest is unwanted */
   if (r->oom) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
   if (read_code) return read_code;
-  if (code) return jj_fail(err, code, NULL, "\"%s\": %s", r->path, e.message);
+  if (code)
+    return jj_fail(err, code, NULL, "%s: %s", jj_show_path(shown, r->path),
+                   e.message);
   if (jj_buf_append(&r->out, "", 1))
     return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
   r->out.len--; /* NUL-terminated, not counted */
@@ -270,17 +279,18 @@ static jj_code read_compressed(reader *r, jj_compression kind,
 /* JJ_FILE_MMAP: map the plain regular file (no copy). */
 static jj_code map_regular(reader *r, uint64_t size, jj_file *f,
                            jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   if (r->o.max_size && size > r->o.max_size)
     return jj_fail(err, JJ_ERR_LIMIT, NULL,
-                   "\"%s\" is %llu bytes, over the limit of %llu bytes",
-                   r->path, (unsigned long long)size,
+                   "%s is %llu bytes, over the limit of %llu bytes",
+                   jj_show_path(shown, r->path), (unsigned long long)size,
                    (unsigned long long)r->o.max_size);
   f->complete = 1;
   if (size == 0) return JJ_OK; /* mmap refuses zero lengths */
   void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, r->fd, 0);
   if (map == MAP_FAILED)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot map \"%s\": %s", r->path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot map %s: %s",
+                   jj_show_path(shown, r->path), strerror(errno));
   f->map_ = map;
   f->map_len_ = (size_t)size;
   f->data = map;
@@ -294,20 +304,21 @@ static jj_code map_regular(reader *r, uint64_t size, jj_file *f,
 
 /* Everything after the open: identity, kind, then the right reader. */
 static jj_code read_open(reader *r, jj_file *f, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   struct stat st;
   char head[2];
   size_t head_len = 0, got = 1;
   if (fstat(r->fd, &st) != 0)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", r->path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read %s: %s",
+                   jj_show_path(shown, r->path), strerror(errno));
   /* again on what was opened: the path may have been swapped meanwhile */
   jj_code code = check_kind(r->path, &st, r->o.flags, err);
   if (code) return code;
   int special = !S_ISREG(st.st_mode) || is_proc_or_sys(r->fd);
   if (special && !(r->o.flags & JJ_FILE_ANY_KIND))
     return jj_fail(err, JJ_ERR_IO, NULL,
-                   "\"%s\" is a /proc or /sys file, not a regular file",
-                   r->path);
+                   "%s is a /proc or /sys file, not a regular file",
+                   jj_show_path(shown, r->path));
   f->dev_ = (uint64_t)st.st_dev;
   f->ino_ = (uint64_t)st.st_ino;
   f->size_ = (uint64_t)st.st_size;
@@ -316,14 +327,14 @@ static jj_code read_open(reader *r, jj_file *f, jj_error *err) {
   ** to (JJ_FILE_ANY_KIND) expects */
   int fl = fcntl(r->fd, F_GETFL);
   if (fl < 0 || fcntl(r->fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read \"%s\": %s", r->path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot read %s: %s",
+                   jj_show_path(shown, r->path), strerror(errno));
   uint64_t size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
   r->bounded = !special;
   r->left = size;
   if (r->bounded && size >= SIZE_MAX)
-    return jj_fail(err, JJ_ERR_LIMIT, NULL, "\"%s\" is too large to read",
-                   r->path);
+    return jj_fail(err, JJ_ERR_LIMIT, NULL, "%s is too large to read",
+                   jj_show_path(shown, r->path));
   /* gzip's magic needs two bytes; a FIFO may hand them over one by one */
   while (head_len < 2 && got > 0) {
     code = read_some(r, head + head_len, 2 - head_len, &got, err);
@@ -344,6 +355,7 @@ static jj_code read_open(reader *r, jj_file *f, jj_error *err) {
 ** On error *f is zeroed, so jj_file_close is still safe. */
 jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
                           jj_file *f, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
   static const jj_file_opts defaults = {0, 0, 0, NULL, NULL};
   struct stat st;
   reader r;
@@ -356,14 +368,14 @@ jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
   /* refuse a device or FIFO by its name first: opening one can have
   ** effects of its own (a tape rewinds, a watchdog starts) */
   if (stat(path, &st) != 0)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot open \"%s\": %s", path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot open %s: %s",
+                   jj_show_path(shown, path), strerror(errno));
   jj_code code = check_kind(path, &st, r.o.flags, err);
   if (code) return code;
   r.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (r.fd < 0)
-    return jj_fail(err, JJ_ERR_IO, NULL, "cannot open \"%s\": %s", path,
-                   strerror(errno));
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot open %s: %s",
+                   jj_show_path(shown, path), strerror(errno));
   code = read_open(&r, f, err);
   close(r.fd);
   jj_buf_free(&r.out); /* NULL once handed to f */

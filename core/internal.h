@@ -10,7 +10,7 @@
 **   types.c   the type table: letters, names, SQL types
 **   base64.c  base64 encode/decode
 **   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
-**   error.c   error formatting, jj_code_name, jj_free, jj_show
+**   error.c   error formatting, jj_code_name, jj_free, jj_show, jj_show_path
 **   json.c    generic JSON scanning: whitespace, skipping a checked value
 **   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
 **   schema.c  jj_schema (its struct: schema.h)
@@ -92,6 +92,14 @@ char *jj_show(char *out, size_t cap, const char *p, size_t len, int quote);
 ** contents in double quotes, an array or object as "an array"/"an object",
 ** anything else as it stands.  Returns out (JJ_SHOW_CAP bytes). */
 const char *jj_show_value(char *out, const char *p, size_t len);
+/* A file name for a message: rendered as jj_show renders input, in double
+** quotes, but cut only after JJ_PATH_SHOWN bytes.  A path may come from
+** somewhere untrusted (a database file's schema names files for the SQLite
+** extension), so its control characters must not reach a terminal as they
+** are.  out has JJ_PATH_CAP bytes; returns out. */
+#define JJ_PATH_SHOWN 256
+#define JJ_PATH_CAP (JJ_PATH_SHOWN * 4 + 16)
+const char *jj_show_path(char *out, const char *path);
 
 /* ---------------------------------------------------------------------- */
 /* Types (types.c; the public names are in jalapenojson.h)                 */
@@ -106,12 +114,14 @@ const char *jj_type_expect(jj_type t);
 const char *jj_type_writer(jj_type t);
 
 /* ---------------------------------------------------------------------- */
-/* A growable byte buffer (buf.c).  Owner frees p with free().             */
+/* A growable byte buffer (buf.c).  Owner frees p with jj_buf_free.       */
 /* ---------------------------------------------------------------------- */
 typedef struct jj_buf {
   char *p;
   size_t len;
   size_t cap;
+  const jj_allocator *a; /* where p comes from; NULL: malloc (then p may
+                         ** also be handed out for jj_free) */
 } jj_buf;
 /* Make room for `more` bytes after len; 0 on success, -1 out of memory
 ** (buffer unchanged). */

@@ -529,8 +529,9 @@ size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]);
 /* ===================================================================== */
 
 /* A writer of one document (jj_writer_new).  Every call below except
-** jj_writer_new, jj_writer_rows, jj_writer_take, jj_writer_error and
-** jj_writer_free needs a writer: w must not be NULL. */
+** jj_writer_new, jj_writer_new_alloc, jj_writer_rows, jj_writer_length,
+** jj_writer_take, jj_writer_error and jj_writer_free needs a writer: w
+** must not be NULL. */
 typedef struct jj_writer jj_writer;
 
 /* A writer for documents of schema `s` (borrowed: it must outlive the
@@ -543,6 +544,28 @@ typedef struct jj_writer jj_writer;
 ** JJ_ERR_NOMEM). */
 jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
                          jj_error *err);
+/* Where a writer that builds in memory gets its document's buffer, for a
+** caller that hands the document on to code that frees it its own way
+** (the SQLite extension: sqlite3_realloc64 memory for
+** sqlite3_result_text64 with sqlite3_free).  realloc(ctx, p, n) returns a
+** block of at least n bytes (n > 0) holding p's bytes, p NULL for a new
+** block, or NULL when it cannot (p is then left as it was); free(ctx, p)
+** releases a block realloc returned (never called with NULL). */
+typedef struct jj_allocator {
+  void *(*realloc)(void *ctx, void *p, size_t n);
+  void (*free)(void *ctx, void *p);
+  void *ctx;
+} jj_allocator;
+/* jj_writer_new(s, NULL, NULL, err), but the document's buffer comes from
+** *a (the struct is copied; a->ctx must outlive the writer; a NULL: the
+** library's own, as jj_writer_new).  A refused allocation fails the
+** writer (or this call) with JJ_ERR_NOMEM.  jj_writer_take then hands
+** over memory of the allocator: the caller frees it with a->free, not
+** jj_free; jj_writer_free releases a buffer not taken with a->free.  The
+** writer's small bookkeeping (itself, its frames, the meta copy) is the
+** library's own memory, as always. */
+jj_writer *jj_writer_new_alloc(const jj_schema *s, const jj_allocator *a,
+                               jj_error *err);
 /* Optional metadata for the header, written as "meta" between "types" and
 ** "rows": any JSON value (checked to be one valid JSON text, and copied;
 ** a later call replaces it).  Must be called before the first value.
@@ -606,13 +629,20 @@ jj_code jj_writer_copy_rows(jj_writer *w, jj_cursor *c);
 jj_code jj_writer_end_row(jj_writer *w);
 /* Rows ended so far at the top level; -1 for NULL. */
 int64_t jj_writer_rows(const jj_writer *w);
+/* Bytes of the document so far: the header once written, then every value
+** and row (in memory the buffer's length, until jj_writer_take hands it
+** over; with a sink what was passed on plus what waits in the buffer); 0
+** for NULL.  Lets a caller with a size
+** limit stop between rows instead of after the whole document. */
+uint64_t jj_writer_length(const jj_writer *w);
 /* Write the closing "]}" (and the header, when no value was written) and
 ** flush everything to the sink.  JJ_ERR_USAGE with a row or nested table
 ** unfinished, or when called twice. */
 jj_code jj_writer_finish(jj_writer *w);
 /* After jj_writer_finish with sink NULL: hand over the document (*len
 ** bytes, NUL-terminated for convenience; len may be NULL) to the caller,
-** who frees it with jj_free.  NULL if there is nothing to take: w is NULL,
+** who frees it with jj_free (with the allocator's free after
+** jj_writer_new_alloc).  NULL if there is nothing to take: w is NULL,
 ** not finished, has failed, writes to a sink, or was taken already. */
 char *jj_writer_take(jj_writer *w, size_t *len);
 /* The writer's error (code JJ_OK when none), owned by the writer and valid
@@ -725,7 +755,9 @@ typedef struct jj_file {
 ** byte, a path that is not a regular file is refused unless
 ** JJ_FILE_ANY_KIND; the open never blocks (O_NONBLOCK until fstat).  On
 ** error *f is zeroed (jj_file_close is still safe) and *err says what and
-** names the file:
+** names the file (here and in jj_atomic_open's messages in double quotes,
+** '"', '\\', control characters and invalid UTF-8 escaped as in \x1b, cut
+** with "..." after 256 bytes: a name may come from an untrusted place):
 **   JJ_ERR_IO     cannot open "x.jj": No such file or directory
 **                 "x" is a directory            (even with JJ_FILE_ANY_KIND)
 **                 "x" is not a regular file (a FIFO)    (or a character

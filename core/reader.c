@@ -273,7 +273,7 @@ static int h_schema(hdr *h, jj_schema *s, unsigned level, jj_code keycode) {
   char key[KEY_CAP], shown[JJ_SHOW_CAP];
   size_t klen, count;
   const char *at;
-  jj_buf buf = {NULL, 0, 0}, names = {NULL, 0, 0};
+  jj_buf buf = {0}, names = {0};
   int rc = -1;
   if (level > 0) {
     h->p = jj_ws(h->p + 1, h->end); /* past '{' */

@@ -216,7 +216,7 @@ static int schema_json(jj_buf *b, const jj_schema *s) {
 
 /* The caller frees the result with jj_free. */
 char *jj_schema_to_json(const jj_schema *s, size_t *len) {
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   if (!s || schema_json(&b, s) || jj_buf_append(&b, "", 1)) {
     jj_buf_free(&b);
     return NULL;

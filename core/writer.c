@@ -33,6 +33,9 @@
 **
 ** Memory: the writer owns its buffer and the meta copy; jj_writer_free
 ** releases them; jj_writer_take hands the buffer to the caller (jj_free).
+** jj_writer_new_alloc's buffer comes from the caller's allocator instead
+** (jj_buf's `a`): it grows and is freed through it, and the caller frees a
+** taken document with it.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,9 +137,10 @@ oom:
 
 /* The writer borrows s; its frames are sized by the schema's nesting.  In
 ** sink mode the buffer starts at its full 64 KiB so it never grows for
-** ordinary values. */
-jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
-                         jj_error *err) {
+** ordinary values.  With an allocator (memory mode only) the buffer grows
+** and is freed through the writer's copy of it. */
+static jj_writer *writer_new(const jj_schema *s, jj_sink sink, void *ctx,
+                             const jj_allocator *a, jj_error *err) {
   if (!s) {
     jj_fail(err, JJ_ERR_USAGE, NULL, "jj_writer_new needs a schema");
     return NULL;
@@ -152,6 +156,10 @@ jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
   w->sink = sink;
   w->ctx = ctx;
   w->max_depth = depth;
+  if (a) {
+    w->alloc = *a;
+    w->out.a = &w->alloc;
+  }
   w->stack = calloc(w->max_depth, sizeof *w->stack);
   w->top = level_new(s);
   if (!w->stack || !w->top || jj_buf_reserve(&w->out, sink ? FLUSH_AT + 4096 : 4096)) {
@@ -166,6 +174,16 @@ jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
 oom:
   jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
   return NULL;
+}
+
+jj_writer *jj_writer_new(const jj_schema *s, jj_sink sink, void *ctx,
+                         jj_error *err) {
+  return writer_new(s, sink, ctx, NULL, err);
+}
+
+jj_writer *jj_writer_new_alloc(const jj_schema *s, const jj_allocator *a,
+                               jj_error *err) {
+  return writer_new(s, NULL, NULL, a, err);
 }
 
 /* "columns":[...],"types":[...] of s, nested schemas as objects. */
@@ -245,6 +263,7 @@ jj_code jj_writer_set_meta(jj_writer *w, const char *json, size_t len) {
 jj_code jj_writer_flush(jj_writer *w) {
   size_t n = w->out.len;
   w->out.len = 0;
+  w->flushed += n;
   if (n && w->sink(w->ctx, w->out.p, n))
     return jj_fail(&w->err, JJ_ERR_IO, NULL, "write failed");
   return JJ_OK;
@@ -357,6 +376,10 @@ int64_t jj_writer_rows(const jj_writer *w) {
   return w ? w->stack[0].rows : -1;
 }
 
+uint64_t jj_writer_length(const jj_writer *w) {
+  return w ? w->flushed + w->out.len : 0;
+}
+
 /* Close the document (the header too, when no row was written) and flush
 ** it in sink mode. */
 jj_code jj_writer_finish(jj_writer *w) {
@@ -378,7 +401,8 @@ jj_code jj_writer_finish(jj_writer *w) {
   return w->sink ? jj_writer_flush(w) : JJ_OK;
 }
 
-/* Hand over the finished buffer (caller frees with jj_free); once. */
+/* Hand over the finished buffer (caller frees with jj_free, or the
+** allocator's free); once. */
 char *jj_writer_take(jj_writer *w, size_t *len) {
   if (!w || !w->finished || w->sink || w->err.code || !w->out.p) return NULL;
   char *p = w->out.p;

@@ -44,7 +44,10 @@ struct jj_writer {
   const jj_schema *schema; /* borrowed: the caller keeps it alive */
   jj_sink sink;            /* NULL: build in memory */
   void *ctx;
-  jj_buf out; /* owned; handed over by jj_writer_take */
+  jj_buf out; /* owned; handed over by jj_writer_take; out.a points at
+              ** alloc after jj_writer_new_alloc */
+  jj_allocator alloc; /* jj_writer_new_alloc's allocator (copied) */
+  uint64_t flushed;   /* bytes passed to the sink so far */
   char *meta; /* owned copy of the meta JSON, or NULL */
   size_t meta_len;
   int started;  /* the header is written */

@@ -1,18 +1,23 @@
 /*
 ** ext.h — what the files of the SQLite extension share: the extension API
 ** pointer, one error helper per error sink, resolving a SOURCE argument to
-** an open document, and the declared SQL type of a column type.
+** an open document, a byte buffer on SQLite's allocator.  A column type's
+** names (SQL declared type, short name) are the core's: jj_type_sql,
+** jj_type_short.
 **
 ** Files:
 **   jalapenojson.c  the entry point: registration only
-**   util.c          the helpers declared here: errors, buffer, type names
+**   util.c          the helpers declared here: errors, excerpts, buffer
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
 **   typed.c         the typed form's options, declaration, shape messages
-**   vtab.c          the jj_open module (record form and typed tables)
+**   vtab.c          the jj_open module (record form and typed tables):
+**                   connecting, the cursor, the columns
+**   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   schema_vtab.c   the jj_schema table-valued function
-**   group.c         the jj_group aggregate
+**   group.c         the jj_group aggregate (group.h: its state),
+**   group_value.c   and its values: checked, buffered, written out
 **   write.c         the jj_write function
 **
 ** Nothing in ext/ scans JSON bytes: every byte of a document is read by the
@@ -47,7 +52,7 @@ SQLITE_EXTENSION_INIT3
 ** sizes to long long. */
 
 /* Set the table's error message (pVtab->zErrMsg), freeing the old one, and
-** return SQLITE_ERROR for `return jjx_vtab_err(...)`. */
+** return SQLITE_ERROR, so that a method can return what this returns. */
 int jjx_vtab_err(sqlite3_vtab *vtab, const char *fmt, ...) JJX_PRINTF(2, 3);
 /* The same for a cursor: SQLite reads cursor errors from its table. */
 int jjx_cursor_err(sqlite3_vtab_cursor *cur, const char *fmt, ...)
@@ -240,15 +245,8 @@ char *jjx_shape_error(const char *label, const char *what,
                       const jj_schema *want, const jj_schema *got);
 
 /* ---------------------------------------------------------------------- */
-/* Types                                                                   */
+/* A byte buffer on SQLite's allocator (util.c)                            */
 /* ---------------------------------------------------------------------- */
-
-/* The declared SQL type of a column type: INTEGER, REAL, TEXT, DATE,
-** TIMESTAMP, BOOLEAN, BLOB; TEXT for a nested table.  Static. */
-const char *jjx_sql_type(jj_type t);
-/* The type's short name: its letter ("i" ... "x"), "jj" for a nested
-** table.  Static. */
-const char *jjx_type_name(jj_type t);
 
 /* A growable byte buffer on sqlite3_realloc64, usable as a jj_sink (ctx is
 ** the jjx_buf).  The owner frees p with sqlite3_free (jjx_buf_free). */
@@ -259,13 +257,10 @@ typedef struct jjx_buf {
   int oom; /* set when an append failed */
 } jjx_buf;
 int jjx_buf_append(jjx_buf *b, const void *p, size_t n); /* 0, or -1 OOM */
-/* Grow so that n more bytes fit after len: 0, or -1 OOM (unchanged). */
+/* Make room for n more bytes after len (nothing to do when they fit), so
+** that a caller can store straight into p + len: 0, or -1 OOM (the buffer
+** unchanged). */
 int jjx_buf_grow(jjx_buf *b, size_t n);
-/* The same, inline when the room is already there (the common case), so a
-** caller can reserve once and then store straight into p + len. */
-static inline int jjx_buf_reserve(jjx_buf *b, size_t n) {
-  return b->cap - b->len >= n ? 0 : jjx_buf_grow(b, n);
-}
 int jjx_buf_sink(void *ctx, const char *data, size_t len);
 void jjx_buf_free(jjx_buf *b);
 

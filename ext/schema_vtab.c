@@ -153,10 +153,10 @@ static int jjSchemaColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       break;
     }
     case COL_TYPE:
-      sqlite3_result_text(ctx, jjx_type_name(t), -1, SQLITE_STATIC);
+      sqlite3_result_text(ctx, jj_type_short(t), -1, SQLITE_STATIC);
       break;
     case COL_SQL_TYPE:
-      sqlite3_result_text(ctx, jjx_sql_type(t), -1, SQLITE_STATIC);
+      sqlite3_result_text(ctx, jj_type_sql(t), -1, SQLITE_STATIC);
       break;
     case COL_NESTED:
       if (t == JJ_TABLE) {

@@ -174,7 +174,7 @@ char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
   for (size_t i = 0; i < n; i++)
     sqlite3_str_appendf(sql, "%s\"%w\" %s", i ? ", " : "CREATE TABLE x(",
                         jj_schema_name(s, i, NULL),
-                        jjx_sql_type(jj_schema_type(s, i)));
+                        jj_type_sql(jj_schema_type(s, i)));
   for (int k = 2; name_taken(s, hidden); k++)
     sqlite3_snprintf(sizeof hidden, hidden, "source_%d", k);
   sqlite3_str_appendf(sql, "%s\"%w\" HIDDEN)", n ? ", " : "CREATE TABLE x(",
@@ -216,9 +216,9 @@ char *jjx_shape_error(const char *label, const char *what,
   if (strcmp(wn, gn) != 0) {
     sqlite3_str_appendf(m, "column %lld differs: declared ", (long long)col + 1);
     show_name(m, want, col);
-    sqlite3_str_appendf(m, " %s, found ", jjx_type_name(wt));
+    sqlite3_str_appendf(m, " %s, found ", jj_type_short(wt));
     show_name(m, got, col);
-    sqlite3_str_appendf(m, " %s", jjx_type_name(gt));
+    sqlite3_str_appendf(m, " %s", jj_type_short(gt));
     return sqlite3_str_finish(m);
   }
   sqlite3_str_appendf(m, "column %lld ", (long long)col + 1);
@@ -229,8 +229,8 @@ char *jjx_shape_error(const char *label, const char *what,
     sqlite3_str_appendall(m, ", found ");
     show_schema(m, jj_schema_table(got, col));
   } else {
-    sqlite3_str_appendf(m, "%s, found %s", jjx_type_name(wt),
-                        jjx_type_name(gt));
+    sqlite3_str_appendf(m, "%s, found %s", jj_type_short(wt),
+                        jj_type_short(gt));
   }
   return sqlite3_str_finish(m);
 }

@@ -1,8 +1,9 @@
 /*
 ** util.c — small helpers every file of the extension uses: one error helper
 ** per error sink (table, cursor, function context; each frees the message
-** it replaces, as zipfile.c does), a growable buffer on SQLite's allocator,
-** and the names of column types.
+** it replaces, as zipfile.c does), excerpts for messages and a growable
+** buffer on SQLite's allocator.  A column type's names come from the core's
+** type table (jj_type_sql, jj_type_short).
 */
 #include <stdarg.h>
 #include <string.h>
@@ -117,7 +118,7 @@ int jjx_buf_grow(jjx_buf *b, size_t n) {
 }
 
 int jjx_buf_append(jjx_buf *b, const void *p, size_t n) {
-  if (jjx_buf_reserve(b, n)) return -1;
+  if (jjx_buf_grow(b, n)) return -1;
   if (n) memcpy(b->p + b->len, p, n);
   b->len += n;
   return 0;
@@ -131,32 +132,4 @@ int jjx_buf_sink(void *ctx, const char *data, size_t len) {
 void jjx_buf_free(jjx_buf *b) {
   sqlite3_free(b->p);
   memset(b, 0, sizeof *b);
-}
-
-const char *jjx_sql_type(jj_type t) {
-  switch (t) {
-    case JJ_INT: return "INTEGER";
-    case JJ_FLOAT: return "REAL";
-    case JJ_TEXT: return "TEXT";
-    case JJ_DATE: return "DATE";
-    case JJ_TIMESTAMP: return "TIMESTAMP";
-    case JJ_BOOL: return "BOOLEAN";
-    case JJ_BYTES: return "BLOB";
-    case JJ_TABLE: return "TEXT";
-  }
-  return "TEXT";
-}
-
-const char *jjx_type_name(jj_type t) {
-  switch (t) {
-    case JJ_INT: return "i";
-    case JJ_FLOAT: return "f";
-    case JJ_TEXT: return "s";
-    case JJ_DATE: return "d";
-    case JJ_TIMESTAMP: return "t";
-    case JJ_BOOL: return "b";
-    case JJ_BYTES: return "x";
-    case JJ_TABLE: return "jj";
-  }
-  return "?";
 }

@@ -224,7 +224,10 @@ TEST(writer_null) {
   CHECK(jj_writer_new(empty, NULL, NULL, &err) == NULL);
   CHECK_USAGE(err);
   jj_schema_free(empty);
+  CHECK(jj_writer_new_alloc(NULL, NULL, &err) == NULL);
+  CHECK_USAGE(err);
   CHECK_EQ_INT(jj_writer_rows(NULL), -1);
+  CHECK_EQ_U64(jj_writer_length(NULL), 0);
   CHECK(jj_writer_take(NULL, &len) == NULL);
   CHECK_EQ_INT(len, 7);
   const jj_error *e = jj_writer_error(NULL);

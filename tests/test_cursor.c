@@ -183,7 +183,7 @@ TEST(cursor_returns_text_without_escapes_as_a_pointer_into_the_input) {
 
 TEST(cursor_keeps_every_decoded_value_of_a_row_valid_until_it_moves) {
   /* three escaped texts of 3000 bytes each: more than one scratch chunk */
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   const char *head =
       "{\"jalapenojson\":1,\"columns\":[\"a\",\"b\",\"c\"],\"types\":[\"s\",\"s\",\"s\"],"
       "\"rows\":[\n";
@@ -229,7 +229,7 @@ TEST(cursor_keeps_every_decoded_value_of_a_row_valid_until_it_moves) {
 
 /* 100 rows [k, "r<k>"] for k = 1..100. */
 static char *hundred_rows(size_t *len) {
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   const char *head =
       "{\"jalapenojson\":1,\"columns\":[\"k\",\"s\"],\"types\":[\"i\",\"s\"],\"count\":100,"
       "\"rows\":[\n";

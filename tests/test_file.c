@@ -987,6 +987,40 @@ TEST(atomic_open_errors_name_the_target) {
   CHECK_EQ_STR(listing("."), "");
 }
 
+/* A file name may come from somewhere untrusted (the SQLite extension
+** opens files a database file's schema names): in messages its control
+** characters are escaped as \xHH, '"' and '\' too, valid UTF-8 stays, and
+** it is cut after 256 bytes, so none of it reaches a terminal as it is. */
+TEST(messages_escape_the_names_of_files) {
+  jj_error err;
+  jj_file f;
+  CHECK_EQ_INT(jj_file_open("no\x1b[31mred\n\"q\\\xc3\xa9.jj", 0, &f, &err),
+               JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "cannot open \"no\\x1b[31mred\\x0a\\\"q\\\\\xc3\xa9"
+                            ".jj\": No such file or directory");
+  CHECK(mkdir("d\x1b[31m", 0755) == 0);
+  CHECK_EQ_INT(jj_file_open("d\x1b[31m", 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, "\"d\\x1b[31m\" is a directory");
+  CHECK(jj_atomic_open("d\x1b[31m", &err) == NULL);
+  CHECK_EQ_STR(err.message, "\"d\\x1b[31m\" is a directory");
+  CHECK(jj_atomic_open("d\x1b[31m/", &err) == NULL);
+  CHECK_EQ_STR(err.message, "\"d\\x1b[31m/\" is not a file name");
+  rmdir("d\x1b[31m");
+  CHECK(jj_atomic_open("nodir\x1b[31m/x\n.jj", &err) == NULL);
+  CHECK_EQ_STR(err.message, "cannot create a temporary file for "
+                            "\"nodir\\x1b[31m/x\\x0a.jj\": No such file or "
+                            "directory");
+  /* a long name is cut after 256 bytes */
+  char name[301], want[320];
+  for (int i = 0; i < 300; i++) name[i] = i % 2 ? '/' : 'a';
+  name[300] = '\0';
+  snprintf(want, sizeof want,
+           "cannot open \"%.256s\"...: No such file or directory", name);
+  CHECK_EQ_INT(jj_file_open(name, 0, &f, &err), JJ_ERR_IO);
+  CHECK_EQ_STR(err.message, want);
+  CHECK_EQ_STR(listing("."), "");
+}
+
 int main(void) {
   char cwd[4096];
   if (!getcwd(cwd, sizeof cwd) || !mkdtemp(tmpdir) || chdir(tmpdir) != 0) {
@@ -1024,6 +1058,7 @@ int main(void) {
   RUN(write_failing_midway_leaves_the_old_file_and_no_temp_file);
   RUN(writer_streams_through_deflater_into_atomic_file);
   RUN(atomic_open_errors_name_the_target);
+  RUN(messages_escape_the_names_of_files);
   CHECK_EQ_STR(listing("."), "");
   if (chdir(cwd) != 0 || rmdir(tmpdir) != 0) perror("test_file cleanup");
   return test_summary("file");

@@ -112,7 +112,7 @@ static void transcript(const char *doc, size_t len, int portable, jj_buf *out) {
 /* 1 when both paths give the same transcript (the first difference is
 ** printed otherwise). */
 static int paths_agree(const char *doc, size_t len) {
-  jj_buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+  jj_buf a = {0}, b = {0};
   transcript(doc, len, 0, &a);
   transcript(doc, len, 1, &b);
   int ok = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
@@ -174,7 +174,7 @@ static void random_doc(jj_buf *b, size_t ncol) {
 TEST(scan_paths_agree_on_random_documents) {
   int bad = 0;
   for (int k = 0; k < 20000 && bad < 5; k++) {
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     random_doc(&b, 1 + pick(9));
     /* an exact-size copy, so a read past the end is caught under ASan */
     char *doc = malloc(b.len);
@@ -193,7 +193,7 @@ TEST(scan_paths_agree_on_escapes_around_block_boundaries) {
   for (size_t lead = 0; lead < 20; lead++) {
     for (size_t len = 0; len < 140; len += 1 + (len > 70)) {
       for (size_t e = 0; e < sizeof esc / sizeof esc[0]; e++) {
-        jj_buf b = {NULL, 0, 0};
+        jj_buf b = {0};
         header(&b, 3, "s");
         for (int row = 0; row < 3; row++) {
           put(&b, row ? ",\n[\"" : "[\"");
@@ -227,7 +227,7 @@ TEST(scan_paths_agree_on_odd_rows_in_one_window) {
       "[\"a\",true]", "[\"\xc3\xa9\",1]", "[\"a\",\"\xc3\xa9\"]", "[\"a\" ,1]",
       "[\"a\",[1]]", "[\"a\\\"\",1]", "[\"\",\"\"]", "[\"\"\",1]", "[\"a\",1]]"};
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     header(&b, 2, "s");
     put(&b, rows[k]);
     put(&b, ",\n[\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",2]\n]}");
@@ -247,7 +247,7 @@ TEST(text_with_a_high_byte_at_every_position_is_utf8_checked) {
   for (int invalid = 0; invalid < 2; invalid++) {
     for (size_t lead = 0; lead < 17; lead++) {
       for (size_t k = 0; k < 80; k++) {
-        jj_buf b = {NULL, 0, 0};
+        jj_buf b = {0};
         header(&b, 2, "s");
         put(&b, "[\"");
         for (size_t i = 0; i < lead; i++) put(&b, "a");
@@ -430,7 +430,7 @@ TEST(short_int_matches_the_full_parser) {
                                      "-9223372036854775808", "9223372036854775808",
                                      "1.0", "1e3", "-", "1-", "12345678901234567890"};
   for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     header(&b, 1, "i");
     put(&b, "[");
     put(&b, vals[k]);
@@ -456,7 +456,7 @@ TEST(short_int_matches_the_full_parser) {
 ** verdict. */
 TEST(short_int_matches_the_full_parser_on_random_integers) {
   static const char stray[] = ".e+-E"; /* number bytes, never first: the row scans */
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   char vals[3000][24];
   header(&b, 1, "i");
   for (int k = 0; k < 3000; k++) {
@@ -500,7 +500,7 @@ TEST(date_text_shortcut_matches_jj_date_parse) {
       snprintf(s, sizeof s, "%04d-%02d-%02d", years[k / (13 * 33)], k / 33 % 13, k % 33);
     else
       snprintf(s, sizeof s, "%s", odd[k - 4 * 13 * 33]);
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     header(&b, 1, "d");
     put(&b, "[\"");
     put(&b, s);
@@ -525,7 +525,7 @@ TEST(date_text_shortcut_matches_jj_date_parse) {
 ** path gives way to the scalar scan) land on the rows that stepping
 ** reaches, forward, backward and after the index knows them. */
 TEST(seeks_on_a_pretty_printed_document_find_the_stepped_rows) {
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   char v[64];
   put(&b, "{ \"jalapenojson\" : 1 , \"columns\" : [ \"id\" , \"name\" ] ,\n"
           "  \"types\" : [ \"i\" , \"s\" ] , \"rows\" : [\n");

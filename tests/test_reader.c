@@ -114,7 +114,7 @@ TEST(reader_needs_no_nul_after_the_bytes) {
 }
 
 TEST(reader_accepts_65535_columns_and_refuses_65536) {
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   char name[16];
   jj_buf_append(&b, "{\"jalapenojson\":1,\"columns\":[", 29);
   for (int i = 0; i < 65536; i++) {

@@ -454,7 +454,7 @@ TEST(decode_escape_at_every_alignment) {
 
 /* Escape p[0..n) into a fresh buffer and compare with want. */
 static void check_escapes(const char *p, size_t n, const char *want) {
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   char *c = exact(p, n);
   CHECK_EQ_INT(jj_string_escape(&b, c, n), 0);
   CHECK_EQ_MEM(b.p, b.len, want, strlen(want));
@@ -483,7 +483,7 @@ TEST(escape_writes_only_the_required_escapes) {
 }
 
 TEST(escape_appends_after_existing_bytes) {
-  jj_buf b = {NULL, 0, 0};
+  jj_buf b = {0};
   CHECK_EQ_INT(jj_buf_append(&b, "[", 1), 0);
   CHECK_EQ_INT(jj_string_escape(&b, "a\"b", 3), 0);
   CHECK_EQ_INT(jj_string_escape(&b, NULL, 0), 0);
@@ -497,7 +497,7 @@ TEST(escape_never_grows_a_buffer_with_escaped_max_free) {
                                       "\"", "", "a\nb\x1f\"\\z"};
   for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
     size_t n = strlen(texts[i]);
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     CHECK_EQ_INT(jj_buf_append(&b, "xyz", 3), 0);
     CHECK_EQ_INT(jj_buf_reserve(&b, JJ_ESCAPED_MAX(n)), 0);
     b.cap = b.len + JJ_ESCAPED_MAX(n); /* pretend there is no spare room */
@@ -523,7 +523,7 @@ TEST(escape_round_trips_through_scan_and_decode) {
       memcpy(text + n, pc, pl);
       n += pl;
     }
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     if (jj_string_escape(&b, text, n) != 0) abort();
     int esc;
     size_t bad;

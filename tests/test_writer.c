@@ -388,7 +388,7 @@ TEST(writer_text_of_every_length_and_shape_matches_the_escaping_rule) {
                                          "\xf0\x9f\x98\x80"};
   jj_schema *s = schema_of(cols, 1);
   jj_writer *w = jj_writer_new(s, NULL, NULL, NULL);
-  jj_buf want = {NULL, 0, 0};
+  jj_buf want = {0};
   const char *head = H "\"columns\":[\"t\"],\"types\":[\"s\"],\"rows\":[\n";
   CHECK_EQ_INT(jj_buf_append(&want, head, strlen(head)), 0);
   int rows = 0;
@@ -761,6 +761,136 @@ TEST(sink_failure_is_an_io_error_and_kills_the_writer) {
   jj_schema_free(s);
 }
 
+/* An allocator for jj_writer_new_alloc that counts its calls and blocks
+** and refuses blocks over `most` bytes.  Its blocks start 16 bytes into
+** what malloc gave, so one freed with free() or jj_free would be an
+** invalid free (ASan stops there; glibc aborts). */
+typedef struct counting {
+  int reallocs, frees;
+  size_t most; /* refuse a block larger than this; 0: never */
+  int live;    /* blocks held */
+  void *last;  /* the last block returned */
+} counting;
+static void *counting_realloc(void *ctx, void *p, size_t n) {
+  counting *a = ctx;
+  a->reallocs++;
+  if (a->most && n > a->most) return NULL;
+  unsigned char *q = realloc(p ? (unsigned char *)p - 16 : NULL, n + 16);
+  if (!q) return NULL;
+  if (!p) a->live++;
+  memcpy(q, "counting", 8);
+  return a->last = q + 16;
+}
+static void counting_free(void *ctx, void *p) {
+  counting *a = ctx;
+  unsigned char *q = (unsigned char *)p - 16;
+  CHECK(memcmp(q, "counting", 8) == 0);
+  a->frees++;
+  a->live--;
+  free(q);
+}
+
+TEST(writer_builds_in_the_callers_allocator) {
+  jj_schema *s = schema_of(bench_cols, 7);
+  jj_writer *w = jj_writer_new(s, NULL, NULL, NULL);
+  CHECK_EQ_INT(write_bench_rows(w, 3000), JJ_OK);
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_OK);
+  size_t len, got_len = 0;
+  char *whole = jj_writer_take(w, &len);
+  jj_writer_free(w);
+
+  /* the same bytes, in the allocator's memory, grown through it */
+  counting c = {0, 0, 0, 0, NULL};
+  jj_allocator a = {counting_realloc, counting_free, &c};
+  w = jj_writer_new_alloc(s, &a, NULL);
+  memset(&a, 0, sizeof a); /* the writer keeps a copy */
+  CHECK(w != NULL);
+  CHECK_EQ_INT(c.reallocs, 1); /* the first buffer */
+  CHECK_EQ_INT(write_bench_rows(w, 3000), JJ_OK);
+  CHECK(c.reallocs > 3);
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_OK);
+  CHECK_EQ_U64(jj_writer_length(w), len);
+  char *got = jj_writer_take(w, &got_len);
+  CHECK(got != NULL && got == c.last);
+  CHECK_EQ_MEM(got, got_len, whole, len);
+  CHECK(got && got[got_len] == '\0');
+  jj_writer_free(w); /* the taken document is not the writer's */
+  CHECK_EQ_INT(c.frees, 0);
+  CHECK_EQ_INT(c.live, 1);
+  counting_free(&c, got);
+  CHECK_EQ_INT(c.live, 0);
+
+  /* a buffer not taken goes back to the allocator */
+  counting d = {0, 0, 0, 0, NULL};
+  jj_allocator b = {counting_realloc, counting_free, &d};
+  w = jj_writer_new_alloc(s, &b, NULL);
+  CHECK_EQ_INT(write_bench_rows(w, 10), JJ_OK);
+  jj_writer_free(w);
+  CHECK_EQ_INT(d.frees, 1);
+  CHECK_EQ_INT(d.live, 0);
+
+  /* a refused block is out of memory, and the writer is dead */
+  counting e = {0, 0, 20000, 0, NULL};
+  jj_allocator ea = {counting_realloc, counting_free, &e};
+  w = jj_writer_new_alloc(s, &ea, NULL);
+  CHECK_EQ_INT(write_bench_rows(w, 3000), JJ_ERR_NOMEM);
+  check_err(w, JJ_ERR_NOMEM, 0, -1, "out of memory");
+  CHECK_EQ_INT(jj_writer_end_row(w), JJ_ERR_NOMEM);
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_ERR_NOMEM);
+  CHECK(jj_writer_take(w, NULL) == NULL);
+  CHECK(jj_writer_length(w) <= 20000);
+  jj_writer_free(w);
+  CHECK_EQ_INT(e.live, 0);
+
+  /* so is a refused first buffer: no writer */
+  counting f = {0, 0, 100, 0, NULL};
+  jj_allocator fa = {counting_realloc, counting_free, &f};
+  jj_error err;
+  CHECK(jj_writer_new_alloc(s, &fa, &err) == NULL);
+  CHECK_EQ_INT(err.code, JJ_ERR_NOMEM);
+  CHECK_EQ_INT(f.reallocs, 1);
+  CHECK_EQ_INT(f.live, 0);
+
+  /* no allocator: the library's own memory, freed with jj_free */
+  w = jj_writer_new_alloc(s, NULL, NULL);
+  CHECK_EQ_INT(write_bench_rows(w, 3000), JJ_OK);
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_OK);
+  got = jj_writer_take(w, &got_len);
+  CHECK_EQ_MEM(got, got_len, whole, len);
+  jj_free(got);
+  jj_writer_free(w);
+  jj_free(whole);
+  jj_schema_free(s);
+}
+
+TEST(writer_length_counts_the_document_so_far) {
+  jj_schema *s = schema_of(bench_cols, 7);
+  CHECK_EQ_U64(jj_writer_length(NULL), 0);
+  collect c = {{0}, 0, 0, 0};
+  jj_writer *w = jj_writer_new(s, collect_sink, &c, NULL);
+  CHECK_EQ_U64(jj_writer_length(w), 0); /* the header waits for a value */
+  for (int rows = 0; rows < 5000; rows += 500) {
+    CHECK_EQ_INT(write_bench_rows(w, 500), JJ_OK);
+    CHECK(jj_writer_length(w) >= c.b.len);
+  }
+  CHECK(c.calls > 1);
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_OK);
+  CHECK_EQ_U64(jj_writer_length(w), c.b.len);
+  jj_writer_free(w);
+
+  w = jj_writer_new(s, NULL, NULL, NULL);
+  CHECK_EQ_INT(write_bench_rows(w, 2), JJ_OK);
+  uint64_t before = jj_writer_length(w);
+  CHECK_EQ_INT(jj_writer_finish(w), JJ_OK);
+  size_t len;
+  char *doc = jj_writer_take(w, &len);
+  CHECK_EQ_U64(before + 3, len); /* finish adds "\n]}" */
+  jj_free(doc);
+  jj_writer_free(w);
+  jj_buf_free(&c.b);
+  jj_schema_free(s);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Through the reader                                                      */
 /* ---------------------------------------------------------------------- */
@@ -1111,6 +1241,8 @@ int main(void) {
   RUN(writer_checks_meta_is_one_json_value);
   RUN(sink_mode_gives_the_same_bytes_as_buffer_mode);
   RUN(sink_failure_is_an_io_error_and_kills_the_writer);
+  RUN(writer_builds_in_the_callers_allocator);
+  RUN(writer_length_counts_the_document_so_far);
   RUN(writer_round_trips_every_value_through_the_reader);
   RUN(writer_copy_reencodes_rows_to_identical_bytes);
   RUN(writer_copy_rows_copies_whole_tables_and_checks_the_schema_once);

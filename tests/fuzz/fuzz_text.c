@@ -51,7 +51,7 @@ static void fuzz_string(const char *data, size_t len) {
     REQUIRE(m <= n);
     REQUIRE(jj_utf8_valid(out, m, NULL));
     REQUIRE(esc || (m == n && memcmp(out, s + 1, n) == 0));
-    jj_buf b = {NULL, 0, 0};
+    jj_buf b = {0};
     REQUIRE(jj_string_escape(&b, out, m) == 0);
     REQUIRE(b.len <= JJ_ESCAPED_MAX(m));
     const char *e2 = jj_string_scan(b.p, b.p + b.len, &esc, &bad, &why);

@@ -1,0 +1,69 @@
+/*
+** group.h — what the two files of the jj_group aggregate share: its state
+** in the aggregate context and the calls between them.  Only they include
+** it.
+**
+**   group.c        the aggregate: the names and explicit types (first
+**                  row), the names of later rows, the column types, the
+**                  document built by the core's writer in SQLite's memory
+**   group_value.c  the values: checked against their column as each row
+**                  arrives, buffered, written to the document at the end;
+**                  the length limit, where the bytes are counted
+*/
+#ifndef JJ_EXT_GROUP_H
+#define JJ_EXT_GROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ext.h"
+
+/* Storage classes seen in a column, as bits. */
+#define K_INT 1u
+#define K_REAL 2u
+#define K_TEXT 4u
+#define K_BLOB 8u
+
+typedef struct group_col {
+  char *arg;           /* the name argument as given; sqlite3_free */
+  size_t arg_len;
+  size_t name_len;     /* the name is arg[0..name_len) (before ":T") */
+  jj_type type;        /* the explicit type, or 0 to infer */
+  unsigned kinds;      /* K_* seen */
+  jj_schema *nested;   /* jj: the first document's schema; jj_schema_free */
+  int64_t nested_row;  /* the row that document came from */
+  jj_type written;     /* xFinal: the column's type in the document */
+} group_col;
+
+typedef struct group_ctx {
+  int ncol;            /* 0 until the first row */
+  int failed;          /* an error was reported: ignore later rows */
+  int64_t rows;        /* rows seen */
+  group_col *cols;     /* ncol entries; sqlite3_free */
+  jjx_buf values;      /* the buffered values, row by row (group_value.c) */
+  size_t limit;        /* SQLITE_LIMIT_LENGTH, read at the first row */
+  uint64_t min_len;    /* the document is at least this long */
+} group_ctx;
+
+/* "INTEGER", "REAL", "TEXT", "BLOB" or "NULL" for a storage class. */
+const char *jjx_class_name(int st);
+
+/* Check and buffer the values of row g->rows (argv: the name, value
+** pairs; the names are checked already) and stop when the document is
+** sure to be longer than g->limit.  0, or -1 with the error reported and
+** g->failed set. */
+int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
+                      sqlite3_value **argv);
+
+/* Write every buffered row to w (each column's type is cols[i].written).
+** JJ_OK; JJ_ERR_LIMIT when the document grew past g->limit (reported,
+** the rest not written); else the first error: the writer's (for the
+** caller to report: jj_writer_error) or one worded here about a value
+** (reported; jj_writer_error(w) may still say JJ_OK). */
+jj_code jjx_group_write_rows(sqlite3_context *ctx, group_ctx *g,
+                             jj_writer *w);
+
+/* Fail the aggregate: the document would not fit in an SQLite value. */
+void jjx_group_too_long(sqlite3_context *ctx, group_ctx *g);
+
+#endif /* JJ_EXT_GROUP_H */

@@ -1,0 +1,144 @@
+/*
+** plan.c — the jj_open module's xBestIndex: which constraints the table
+** takes (the SOURCE, the rowid, an IN list, LIMIT and OFFSET), in which
+** argv order, and at what cost.  The plan goes to xFilter (vtab.c) as the
+** idxNum bits of plan.h.  tests/test_planner.py checks every plan against
+** the rows a plain table gives for thousands of random queries.
+**
+** Rows come out in row order, so ORDER BY rowid is consumed.  LIMIT and
+** OFFSET are taken only when every other constraint is handled here and the
+** order is ours: otherwise SQLite would drop rows after we counted them.
+**
+** A plan without the SOURCE.  SQLite plans each term of an OR on its own
+** (`WHERE row = 1 OR row > 38`), with only that term's constraints: the
+** SOURCE of `jj_open('f')` is not among them.  Such a plan must not fail
+** planning (that failed the whole statement) and must never be chosen
+** over one that has the SOURCE, so it gets a prohibitive cost:
+**   - the record form has no document without a SOURCE: every plan without
+**     one is prohibitive; if SQLite runs one anyway, the user gave no
+**     argument at all (`SELECT * FROM jj_open`) and xFilter says so;
+**   - the typed table scans its own document without a SOURCE, which is
+**     right unless the query gave one (`rows(x.src)`): colUsed then has the
+**     source column, and a plan without it would read the wrong document.
+**     (Columns from 63 on share colUsed's last bit: in a table that wide,
+**     a query using one makes every plan look costly, never wrong; the
+**     plans keep their order among themselves.)
+** A SOURCE constraint that exists but is not usable (its value comes from
+** a table not yet scanned in this join order) makes the plan unworkable:
+** SQLITE_CONSTRAINT, which SQLite (3.26 and newer) takes as "not this
+** combination", never as an error.
+*/
+#include <string.h>
+
+#include "plan.h"
+
+/* Rows assumed for a SOURCE whose size is unknown at planning time. */
+#define UNKNOWN_ROWS 100000
+
+int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
+                  int64_t est_rows) {
+  int source_col = typed ? ncol : REC_SOURCE;
+  int newer = sqlite3_libversion_number() >= 3038000;
+  int isrc = -1, irow = -1, ilimit = -1, ioffset = -1, unusable_source = 0;
+  int argv = 0, others = 0;
+  const struct sqlite3_index_constraint *c = info->aConstraint;
+
+  for (int i = 0; i < info->nConstraint; i++) {
+    int col = c[i].iColumn, op = c[i].op;
+    if (newer && op == SQLITE_INDEX_CONSTRAINT_LIMIT) {
+      if (c[i].usable) ilimit = i;
+      continue;
+    }
+    if (newer && op == SQLITE_INDEX_CONSTRAINT_OFFSET) {
+      if (c[i].usable) ioffset = i;
+      continue;
+    }
+    if (col == source_col && op == SQLITE_INDEX_CONSTRAINT_EQ) {
+      if (!c[i].usable)
+        unusable_source = 1;
+      else if (isrc < 0)
+        isrc = i;
+      else
+        others++;
+      continue;
+    }
+    if ((col == -1 || (!typed && col == REC_ROW)) &&
+        op == SQLITE_INDEX_CONSTRAINT_EQ && c[i].usable && irow < 0) {
+      irow = i;
+      continue;
+    }
+    others++;
+  }
+  if (unusable_source && isrc < 0) return SQLITE_CONSTRAINT;
+  sqlite3_uint64 source_bit = (sqlite3_uint64)1
+                              << (source_col < 63 ? source_col : 63);
+  int no_source = isrc < 0 && (!typed || (info->colUsed & source_bit));
+
+  int64_t rows = typed ? est_rows : UNKNOWN_ROWS;
+  if (isrc >= 0) {
+    sqlite3_value *v = NULL;
+    info->aConstraintUsage[isrc].argvIndex = ++argv;
+    info->aConstraintUsage[isrc].omit = 1;
+    info->idxNum |= IDX_SOURCE;
+    if (newer && sqlite3_vtab_rhs_value(info, isrc, &v) == SQLITE_OK && v) {
+      int64_t est = jjx_estimate_value(v);
+      if (est >= 0) rows = est;
+    }
+  }
+  if (irow >= 0) {
+    info->aConstraintUsage[irow].argvIndex = ++argv;
+    info->aConstraintUsage[irow].omit = 1;
+    if (newer && sqlite3_vtab_in(info, irow, -1)) {
+      sqlite3_vtab_in(info, irow, 1);
+      info->idxNum |= IDX_ROWS;
+      rows = rows < 10 ? rows : 10;
+    } else {
+      info->idxNum |= IDX_ROW;
+      rows = 1;
+      info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    }
+  }
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      (info->aOrderBy[0].iColumn == -1 ||
+       (!typed && info->aOrderBy[0].iColumn == REC_ROW)))
+    info->orderByConsumed = 1;
+  if (ilimit >= 0 && others == 0 &&
+      (info->nOrderBy == 0 || info->orderByConsumed)) {
+    sqlite3_value *v = NULL;
+    info->aConstraintUsage[ilimit].argvIndex = ++argv;
+    info->aConstraintUsage[ilimit].omit = 1;
+    info->idxNum |= IDX_LIMIT;
+    if (sqlite3_vtab_rhs_value(info, ilimit, &v) == SQLITE_OK && v &&
+        sqlite3_value_int64(v) >= 0 && sqlite3_value_int64(v) < rows)
+      rows = sqlite3_value_int64(v);
+    if (ioffset >= 0) {
+      info->aConstraintUsage[ioffset].argvIndex = ++argv;
+      info->aConstraintUsage[ioffset].omit = 1;
+      info->idxNum |= IDX_OFFSET;
+    }
+  }
+
+  /* Cost: a row's structure is scanned whatever is read; each column read
+  ** costs about as much again (colUsed: bit 63 stands for columns >= 63). */
+  int used = 0;
+  for (int b = 0; b < 64; b++)
+    if (info->colUsed & ((sqlite3_uint64)1 << b)) used++;
+  if (rows < 1) rows = 1;
+  info->estimatedRows = rows;
+  info->estimatedCost = (double)rows * (1.0 + used);
+  /* No SOURCE (see above): dearer than any plan with one, in the same
+  ** order among themselves; the record form's has no rows to estimate. */
+  if (no_source) info->estimatedCost *= 1e250;
+  if (no_source && !typed) info->estimatedRows = (sqlite3_int64)1 << 62;
+  info->idxStr = sqlite3_mprintf(
+      "%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+      (info->idxNum & IDX_ROW) ? "row=," : "",
+      (info->idxNum & IDX_ROWS) ? "row in," : "",
+      (info->idxNum & IDX_LIMIT) ? "limit," : "",
+      (info->idxNum & IDX_OFFSET) ? "offset," : "");
+  if (!info->idxStr) return SQLITE_NOMEM;
+  size_t n = strlen(info->idxStr);
+  if (n) info->idxStr[n - 1] = '\0'; /* drop the last comma */
+  info->needToFreeIdxStr = 1;
+  return SQLITE_OK;
+}

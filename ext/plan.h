@@ -1,0 +1,48 @@
+/*
+** plan.h — what the jj_open module's planner (plan.c, xBestIndex) and its
+** cursor (vtab.c, xFilter and xColumn) share: the record form's columns and
+** the plan, told to xFilter by idxNum.  Only those two files include it.
+*/
+#ifndef JJ_EXT_PLAN_H
+#define JJ_EXT_PLAN_H
+
+#include <stdint.h>
+
+#include "ext.h"
+
+/* Columns of the record form (jj_open(SOURCE) without CREATE). */
+#define REC_ROW 0
+#define REC_RECORD 1
+#define REC_SOURCE 2
+
+/*
+** The plan's idxNum.  xFilter's arguments come in the order of these bits:
+**
+**   bit   idxNum  argv           meaning
+**   0x01  SOURCE  the SOURCE     source = ? (table-valued call)
+**   0x02  ROW     the row        rowid = ? (or row = ? in the record form)
+**   0x04  ROWS    an IN list     rowid IN (...), all values at once
+**                                (sqlite3_vtab_in, SQLite >= 3.38)
+**   0x08  LIMIT   the limit      LIMIT pushed down (SQLite >= 3.38)
+**   0x10  OFFSET  the offset     OFFSET pushed down (with LIMIT only)
+**
+** idxStr spells the same plan for EXPLAIN QUERY PLAN ("source,row=").
+** Without IDX_SOURCE, the record form has no document (xFilter says so)
+** and the typed form scans its declared one.
+*/
+#define IDX_SOURCE 0x01
+#define IDX_ROW 0x02
+#define IDX_ROWS 0x04
+#define IDX_LIMIT 0x08
+#define IDX_OFFSET 0x10
+
+/* xBestIndex of a jj_open table: typed 1 for the typed form with `ncol`
+** document columns (the hidden source column follows them) and an
+** estimate of `est_rows` rows; typed 0 for the record form (ncol and
+** est_rows unused).  Fills info as SQLite asks (idxNum, idxStr, argv
+** order, costs); returns SQLITE_OK, SQLITE_CONSTRAINT for a combination
+** that cannot work, or SQLITE_NOMEM. */
+int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
+                  int64_t est_rows);
+
+#endif /* JJ_EXT_PLAN_H */
