@@ -144,7 +144,7 @@ static jj_code csv_value(ex *x, jj_cursor *c, size_t col, jj_type t) {
       const unsigned char *b;
       size_t n;
       if ((r = jj_cursor_bytes(c, col, &b, &n, x->err)) > 0) {
-        jj_buf enc = {NULL, 0, 0};
+        jj_buf enc = {0};
         jj_code code;
         if (n > SIZE_MAX / 2 || jj_buf_reserve(&enc, JJ_BASE64_LEN(n) + 1))
           return nomem(x);
@@ -164,7 +164,7 @@ static jj_code csv_value(ex *x, jj_cursor *c, size_t col, jj_type t) {
       size_t at = x->b.len;
       jj_code code = table_json(x, c, col);
       if (code) return code;
-      jj_buf tmp = {NULL, 0, 0};
+      jj_buf tmp = {0};
       if (jj_buf_append(&tmp, x->b.p + at, x->b.len - at)) return nomem(x);
       x->b.len = at;
       code = field(x, tmp.p, tmp.len);
