@@ -4,7 +4,10 @@
 #   make deps     install the missing Debian packages README.md lists (tools/deps.sh)
 #   make test     make deps, then build and run every test, the same suite again
 #                 under ASan+UBSan, the core's C tests in the portable build
-#                 (no SWAR, no SIMD) and the checks of generated files
+#                 (no SWAR, no SIMD) and the checks of generated files; the
+#                 Python module (make python, make python-asan) is built and
+#                 tested in both builds
+#   make python   the Python module into build/venv (see below)
 #   make demo     make deps, then the main job: write a sample document and
 #                 query it in sqlite3
 #   make sanitize the suite under AddressSanitizer + UndefinedBehaviorSanitizer only
@@ -87,6 +90,9 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
 	@$(MAKE) --no-print-directory B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
+	@$(MAKE) --no-print-directory python-warnings
+	@$(MAKE) --no-print-directory python
+	@$(MAKE) --no-print-directory python-asan
 	@tests/run.sh build build/san build/portable
 
 sanitize:
