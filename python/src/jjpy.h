@@ -111,6 +111,11 @@ struct jjpy_conv {
     PyObject *names;
   } names[16];
   int nnames;
+  /* a View's conversion is under way: set while a View (or one nested in
+  ** it, sharing this state) reads rows, so that a finalizer run by the
+  ** garbage collector in the middle cannot move the cursor whose memory a
+  ** value being converted points into (it gets RuntimeError instead) */
+  int busy;
   /* the place of the value being read, for the errors raised here rather
   ** than by the core: the nested tables around it */
   int depth;

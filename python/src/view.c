@@ -74,6 +74,21 @@ static jj_cursor *cursor_of(View *v) {
   return v->cur;
 }
 
+/* Begin reading rows with the shared state; -1 with RuntimeError when a
+** read is already under way (re-entered from a finalizer). */
+static int enter(View *v) {
+  if (v->cv->busy) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "a jalapenojson View was used while it was being read "
+                    "(from a finalizer?)");
+    return -1;
+  }
+  v->cv->busy = 1;
+  return 0;
+}
+
+static void leave(View *v) { v->cv->busy = 0; }
+
 /* Make a View of doc (owned from here on): nested when parent is set. */
 static PyObject *new_view(jjpy_state *st, View *parent, jj_doc *doc,
                           jjpy_conv *cv) {
@@ -94,7 +109,10 @@ static PyObject *new_view(jjpy_state *st, View *parent, jj_doc *doc,
       v->place_col = cv->path[at].col;
     }
   }
-  if (!(v->names = jjpy_names(cv, jj_doc_schema(doc)))) Py_CLEAR(v);
+  if (!(v->names = jjpy_names(cv, jj_doc_schema(doc)))) {
+    if (!parent) v->cv = NULL; /* the caller still owns a top View's */
+    Py_CLEAR(v);
+  }
   return (PyObject *)v;
 }
 
@@ -173,14 +191,14 @@ static Py_ssize_t view_len(View *v) {
 static PyObject *view_row(View *v, Py_ssize_t i) {
   jj_error err;
   jj_cursor *c = cursor_of(v);
-  if (!c) return NULL;
+  if (!c || enter(v) < 0) return NULL;
+  PyObject *row = NULL;
   int r = jj_cursor_seek(c, (int64_t)i + 1, &err);
-  if (r < 0) return jjpy_raise(v->cv->st, &err, v->cv->top, NULL);
-  if (r == 0) {
-    PyErr_SetString(PyExc_IndexError, "View index out of range");
-    return NULL;
-  }
-  return jjpy_row(conv_for(v), c, v->names);
+  if (r < 0) jjpy_raise(v->cv->st, &err, v->cv->top, NULL);
+  else if (r == 0) PyErr_SetString(PyExc_IndexError, "View index out of range");
+  else row = jjpy_row(conv_for(v), c, v->names);
+  leave(v);
+  return row;
 }
 
 static PyObject *view_item(View *v, Py_ssize_t i) {
@@ -366,16 +384,19 @@ static PyObject *view_column(View *v, PyObject *args, PyObject *kwargs) {
     return NULL;
   }
   jj_cursor *c = cursor_of(v);
-  if (!c) return NULL;
+  if (!c || enter(v) < 0) return NULL;
   jj_type t = jj_schema_type(s, (size_t)col);
   if (want_array && (t == JJ_INT || t == JJ_FLOAT)) {
     int failed = 0;
     jj_cursor_seek(c, 0, NULL); /* before the first row */
     PyObject *arr = number_array(v, c, (size_t)col, t == JJ_INT, &failed);
-    if (arr || failed) return arr;
+    if (arr || failed) {
+      leave(v);
+      return arr;
+    }
   }
   jjpy_conv *cv = conv_for(v);
-  if (!(list = PyList_New(0))) return NULL;
+  if (!(list = PyList_New(0))) goto fail;
   jj_cursor_seek(c, 0, NULL);
   while ((r = jj_cursor_next(c, &err)) == 1) {
     if (!(val = jjpy_value(cv, c, (size_t)col))) goto fail;
@@ -385,10 +406,14 @@ static PyObject *view_column(View *v, PyObject *args, PyObject *kwargs) {
     }
     Py_DECREF(val);
   }
-  if (r == 0) return list;
+  if (r == 0) {
+    leave(v);
+    return list;
+  }
   jjpy_raise(cv->st, &err, cv->top, NULL);
 fail:
-  Py_DECREF(list);
+  leave(v);
+  Py_XDECREF(list);
   return NULL;
 }
 
@@ -417,8 +442,11 @@ static PyObject *view_iter(View *v) {
 static PyObject *iter_next(ViewIter *it) {
   jj_error err;
   if (!it->cur) return NULL; /* ended (or failed) before */
+  if (enter(it->view) < 0) return NULL;
   int r = jj_cursor_next(it->cur, &err);
-  if (r == 1) return jjpy_row(conv_for(it->view), it->cur, it->view->names);
+  PyObject *row = r == 1 ? jjpy_row(conv_for(it->view), it->cur, it->view->names) : NULL;
+  leave(it->view);
+  if (r == 1) return row;
   jj_cursor_free(it->cur);
   it->cur = NULL;
   if (r < 0) jjpy_raise(it->view->cv->st, &err, it->view->cv->top, NULL);

@@ -116,3 +116,39 @@ def test_the_bytes_are_kept_or_copied():
     assert v[-1] == ROWS[-1]
     v = jj.view(gzip.compress(DOC))
     assert v[5] == ROWS[5] and len(v) == 100
+
+
+def test_a_finalizer_reading_the_view_mid_read_cannot_break_it():
+    """The garbage collector may run a __del__ in the middle of a row; one
+    that reads the same View gets RuntimeError (reported as unraisable)
+    instead of moving the cursor under the row being converted."""
+    import sys
+    doc = jj.encode([{"id": i, "s": "x\ty%d" % i, "items": [{"a": i}]} for i in range(300)])
+    v = jj.view(doc)
+    seen = []
+
+    class Trap:
+        def __init__(self):
+            self.me = self          # a cycle: only the collector frees it
+
+        def __del__(self):
+            try:
+                seen.append(v[7]["id"])
+            except RuntimeError as e:
+                seen.append(e)
+
+    old_hook, old_threshold = sys.unraisablehook, gc.get_threshold()
+    sys.unraisablehook = lambda u: seen.append(u)
+    try:
+        gc.set_threshold(1)
+        for _ in range(3):
+            for _ in range(50):
+                Trap()
+            rows = list(v)
+            assert [r["id"] for r in rows] == list(range(300))
+            assert v.column("s")[299] == "x\ty299"
+    finally:
+        gc.set_threshold(*old_threshold)
+        sys.unraisablehook = old_hook
+        gc.collect()
+    assert seen and all(x == 7 or isinstance(x, RuntimeError) for x in seen)
