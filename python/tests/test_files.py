@@ -139,3 +139,31 @@ def test_a_signal_stops_a_long_read(tmp_path):
 def test_pathlike(tmp_path):
     jj.dump(ROWS, pathlib.PurePath(tmp_path / "p.jj"))
     assert jj.load(pathlib.Path(tmp_path / "p.jj")) == ROWS
+
+
+@pytest.mark.parametrize("name", ["big.jj", "big.jj.gz"])
+def test_a_failed_file_write_says_why_and_leaves_nothing(tmp_path, name):
+    """A write the file system refuses (here: over RLIMIT_FSIZE, in a child
+    process) reaches the writer as "write failed"; dump reports the real
+    reason kept by the atomic file, removes its temporary file and leaves
+    the old file as it was."""
+    import subprocess
+    import sys
+    path = tmp_path / name
+    jj.dump(ROWS[:3], path)
+    before = path.read_bytes()
+    child = """
+import resource, signal, sys
+import jalapenojson as jj
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+rows = [{"id": i, "text": "%08d" % (i * 7919 % 10**8) * 8} for i in range(100000)]
+try:
+    jj.dump(rows, sys.argv[1], level=1)
+except jj.Error as e:
+    print(e.code, "|", e)
+"""
+    out = subprocess.run([sys.executable, "-P", "-c", child, str(path)], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    assert out.startswith("io | cannot write ") and out.endswith(": File too large"), out
+    assert path.read_bytes() == before and os.listdir(tmp_path) == [name]
