@@ -64,8 +64,9 @@ def register_sqlite3(*, timestamps="datetime"):
             return _c._parse_timestamp(value, text=True)
     else:
         convert_timestamp = _c._parse_timestamp
-    sqlite3.register_converter("DATE", _c._parse_date)
-    sqlite3.register_converter("TIMESTAMP", convert_timestamp)
-    sqlite3.register_converter("BOOLEAN", _convert_bool)
+    # the declared types as the extension spells them (the core's jj_type_sql)
+    sqlite3.register_converter(_c._SQL_TYPES["d"], _c._parse_date)
+    sqlite3.register_converter(_c._SQL_TYPES["t"], convert_timestamp)
+    sqlite3.register_converter(_c._SQL_TYPES["b"], _convert_bool)
     sqlite3.register_adapter(datetime.date, _c._format_date)
     sqlite3.register_adapter(datetime.datetime, _c._format_timestamp)

@@ -156,6 +156,28 @@ static PyObject *make_error(void) {
   return type;
 }
 
+/* _SQL_TYPES: each type's short name -> the SQL type the extension's
+** typed tables declare (jj_type_sql), for register_sqlite3's converters:
+** one spelling, the core's type table. */
+static int add_sql_types(PyObject *m) {
+  static const jj_type all[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,  JJ_DATE,
+                                JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES, JJ_TABLE};
+  PyObject *d = PyDict_New();
+  if (!d) return -1;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    PyObject *v = PyUnicode_FromString(jj_type_sql(all[i]));
+    if (!v || PyDict_SetItemString(d, jj_type_short(all[i]), v) < 0) {
+      Py_XDECREF(v);
+      Py_DECREF(d);
+      return -1;
+    }
+    Py_DECREF(v);
+  }
+  int rc = PyModule_AddObjectRef(m, "_SQL_TYPES", d);
+  Py_DECREF(d);
+  return rc;
+}
+
 static int jjpy_exec(PyObject *m) {
   jjpy_state *st = state_of(m);
   if (jjpy_values_init() < 0) return -1;
@@ -165,7 +187,7 @@ static int jjpy_exec(PyObject *m) {
   if (PyModule_AddObjectRef(m, "View", (PyObject *)st->View) < 0) return -1;
   if (!(st->ViewIter = jjpy_view_iter_type(m))) return -1;
   if (!(st->zones = PyDict_New())) return -1;
-  return 0;
+  return add_sql_types(m);
 }
 
 static int jjpy_traverse(PyObject *m, visitproc visit, void *arg) {
