@@ -161,7 +161,8 @@ fuzz-check: $(DEPS_STAMP)
 #   $(B)/venv/bin/pip install --no-build-isolation ./python
 # `make python-asan` does the same in build/san with ASan+UBSan (that
 # module needs the sanitizer runtimes preloaded: tests/run.sh does it;
-# see README.md, Python).  `make python-test` runs the module's tests;
+# see README.md, Python).  `make python-test` runs the module's tests (-P:
+# the repository root's jalapenojson.so must not shadow the package);
 # `make test` runs them through tests/test_python_module.py, in both builds.
 PYTHON  ?= /usr/bin/python3
 PY_DEPS := $(wildcard python/src/*.c python/src/*.h python/jalapenojson/*) \
@@ -179,7 +180,7 @@ python-asan:
 	@$(MAKE) --no-print-directory B=build/san SAN=1 python
 
 python-test: python
-	$(B)/venv/bin/python -m pytest -q -p no:cacheprovider python/tests
+	$(B)/venv/bin/python -P -m pytest -q -p no:cacheprovider python/tests
 
 # The module's sources compile without a warning under gcc and clang (as
 # errors).  Not -pedantic: CPython's slot tables (PyType_Slot,

@@ -6,8 +6,8 @@ from pytest's own counts; skipped tests are listed, visibly, with why.
 
 Under build/san tests/run.sh preloads the sanitizer runtimes into this
 process, and pytest inherits them: the module's C code (the core included)
-then runs under ASan+UBSan.  The leak loops run a tenth of their rounds
-there (JJ_PY_ROUNDS=10), without their RSS check (JJ_PY_ASAN=1).
+then runs under ASan+UBSan.  The leak loops see ASan's runtime and run a
+tenth of their rounds there, without their RSS check.
 """
 import os
 import re
@@ -26,9 +26,6 @@ def main():
     env = dict(os.environ)
     env["JJ_EXTENSION"] = os.path.join(root if os.path.basename(build) == "build" else build,
                                        "jalapenojson")
-    if os.path.basename(build) == "san":
-        env["JJ_PY_ROUNDS"] = "10"
-        env["JJ_PY_ASAN"] = "1"
     # -P: the repository root holds the SQLite extension jalapenojson.so,
     # which would shadow the package if the current directory were on
     # sys.path.  -rs lists the skipped tests with their reasons.

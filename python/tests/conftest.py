@@ -4,7 +4,7 @@ Run from the repository root after `make python`:
     build/venv/bin/python -m pytest -q python/tests
 `make test` runs them through tests/test_python_module.py, which also sets
 JJ_EXTENSION (the SQLite extension to load, without .so) for the build it
-tests and JJ_PY_ROUNDS (fewer rounds of the leak checks under ASan).
+tests.  Under ASan the leak loops run a tenth of their rounds.
 """
 import os
 import sqlite3
@@ -19,9 +19,22 @@ def extension_path():
     return os.environ.get("JJ_EXTENSION") or os.path.join(ROOT, "jalapenojson")
 
 
+def under_asan():
+    """True when AddressSanitizer's runtime is loaded (make python-asan's
+    module, run with the runtime preloaded)."""
+    try:
+        with open("/proc/self/maps") as f:
+            return "libasan" in f.read()
+    except OSError:
+        return False
+
+
+UNDER_ASAN = under_asan()
+
+
 def rounds(n):
-    """n, or fewer under ASan (JJ_PY_ROUNDS is a divisor)."""
-    return max(1, n // int(os.environ.get("JJ_PY_ROUNDS", "1")))
+    """n, or a tenth under ASan ($JJ_PY_ROUNDS: another divisor)."""
+    return max(1, n // int(os.environ.get("JJ_PY_ROUNDS", "10" if UNDER_ASAN else "1")))
 
 
 def header(columns, types):

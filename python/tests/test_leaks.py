@@ -5,19 +5,17 @@ Two measures: sys.getallocatedblocks(), the blocks CPython's allocator
 holds (a leaked reference keeps its object's block: what regrtest -R
 checks), and the process's resident memory (a leaked C buffer of the core
 or the module never shows in the first; not under ASan, whose quarantine
-holds freed memory: JJ_PY_ASAN).  Each loop runs once to warm
-caches, then is measured.  Under ASan (JJ_PY_ROUNDS) the loops are
-shorter; ASan's own leak checker is off for Python (Python's interned and
+holds freed memory).  Each loop runs once to warm
+caches, then is measured.  Under ASan the loops are a tenth as long; ASan's own leak checker is off for Python (Python's interned and
 cached objects look like leaks to it), so these counts are what checks
 leaks there too.
 """
 import datetime as dt
 import gc
-import os
 import sys
 
 import jalapenojson as jj
-from conftest import document, rounds
+from conftest import UNDER_ASAN, document, rounds
 from test_values import EVERY, EVERY_TEXT
 
 
@@ -45,7 +43,7 @@ def check(fn, n=100_000):
     # call n/64 KiB; a few hundred blocks come and go with the free lists.
     assert blocks < max(50, min(1000, n // 10)), blocks
     # ASan keeps freed memory in quarantine: RSS means nothing there
-    if not os.environ.get("JJ_PY_ASAN"):
+    if not UNDER_ASAN:
         assert rss < max(1024, n // 64), rss
 
 
