@@ -4,7 +4,10 @@
 #   make deps     install the missing Debian packages README.md lists (tools/deps.sh)
 #   make test     make deps, then build and run every test, the same suite again
 #                 under ASan+UBSan, the core's C tests in the portable build
-#                 (no SWAR, no SIMD) and the checks of generated files
+#                 (no SWAR, no SIMD) and the checks of generated files; the
+#                 Python module (make python, make python-asan) is built and
+#                 tested in both builds
+#   make python   the Python module into build/venv (see below)
 #   make demo     make deps, then the main job: write a sample document and
 #                 query it in sqlite3
 #   make sanitize the suite under AddressSanitizer + UndefinedBehaviorSanitizer only
@@ -174,6 +177,9 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory B=build/san SAN=1 all
 	@$(MAKE) --no-print-directory B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
+	@$(MAKE) --no-print-directory python-warnings
+	@$(MAKE) --no-print-directory python
+	@$(MAKE) --no-print-directory python-asan
 	@tests/run.sh build build/san build/portable
 
 # Where the conformance test finds JSONTestSuite's test_parsing cases
@@ -240,3 +246,43 @@ fuzz-check: $(DEPS_STAMP)
 	@for cc in gcc clang; do for f in $(FUZZ_SRC); do \
 	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
 	done; done; echo "fuzz-check: $(words $(FUZZ_SRC)) harnesses compile (gcc, clang)"
+
+# ---- Python: the CPython module in python/ ------------------------------
+# `make python` builds jalapenojson (python/: the core and the binding in
+# one C extension) into a venv at $(B)/venv that also sees Debian's
+# packages (setuptools, wheel, pytest), offline, from this checkout:
+#   python3 -m venv --system-site-packages $(B)/venv
+#   $(B)/venv/bin/pip install --no-build-isolation ./python
+# `make python-asan` does the same in build/san with ASan+UBSan (that
+# module needs the sanitizer runtimes preloaded: tests/run.sh does it;
+# see README.md, Python).  `make python-test` runs the module's tests (-P:
+# the repository root's jalapenojson.so must not shadow the package);
+# `make test` runs them through tests/test_python_module.py, in both builds.
+PYTHON  ?= /usr/bin/python3
+PY_DEPS := $(wildcard python/src/*.c python/src/*.h python/jalapenojson/*) \
+           python/setup.py python/pyproject.toml $(CORE_SRC) $(wildcard core/*.h)
+.PHONY: python python-asan python-test python-warnings
+python: $(B)/venv/.jj-module
+$(B)/venv/.jj-module: $(PY_DEPS)
+	@test -x $(B)/venv/bin/python || $(PYTHON) -m venv --system-site-packages $(B)/venv
+	JJ_PY_BUILD_BASE=$(abspath $(B)/python) JJ_PY_CFLAGS="$(SANFLAGS)" \
+	  $(B)/venv/bin/python -m pip install -q --no-build-isolation --no-deps \
+	  --no-index --force-reinstall --disable-pip-version-check ./python
+	@touch $@
+
+python-asan:
+	@$(MAKE) --no-print-directory B=build/san SAN=1 python
+
+python-test: python
+	$(B)/venv/bin/python -P -m pytest -q -p no:cacheprovider python/tests
+
+# The module's sources compile without a warning under gcc and clang (as
+# errors).  Not -pedantic: CPython's slot tables (PyType_Slot,
+# PyModuleDef_Slot) hold functions in void * fields, which ISO C forbids.
+PY_CSRC := $(wildcard python/src/*.c)
+PY_INC  := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+python-warnings:
+	@for cc in gcc clang; do for f in $(PY_CSRC); do \
+	  $$cc -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror -O2 \
+	    -Icore -I$(PY_INC) -c $$f -o /dev/null || exit 1; \
+	done; done; echo "python-warnings: gcc and clang clean on $(words $(PY_CSRC)) files"

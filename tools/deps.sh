@@ -11,8 +11,11 @@ set -eu
 
 # gcc and clang (the warnings check uses both), libc6-dev (gcc only
 # recommends it), the libraries and their headers, the sqlite3 shell (SQL
-# tests, demo) and python3 (tests/*.py).
+# tests, demo) and python3 (tests/*.py); for the Python module (make
+# python): its headers, venv, setuptools and wheel to build it offline, and
+# pytest to test it.
 base="gcc clang make libc6-dev zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 libcjson-dev python3"
+base="$base python3-dev python3-venv python3-setuptools python3-wheel python3-pytest"
 # g++ and simdjson for the C++ peer, the brotli and gzip tools for the sizes,
 # valgrind (callgrind) for the profiles.
 bench="g++ libsimdjson-dev brotli gzip valgrind"

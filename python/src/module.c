@@ -1,0 +1,234 @@
+/*
+** module.c — jalapenojson._jalapenojson: the module object, its state, the
+** Error class, the reading keywords and the function table.
+**
+** Multi-phase initialisation with per-module state and heap types, as
+** CPython's own Modules/_csv.c does, so nothing lives in a C global (the
+** datetime C API pointer aside: a capsule the interpreter owns).
+**
+** The full C API, not the limited one: the datetime C API
+** (PyDateTime_CAPI: making dates, datetimes and time zones, reading their
+** fields) is not part of the limited API, and without it every date and
+** timestamp would be a Python-level call (about 3x slower each).
+*/
+#include "jjpy.h"
+
+static PyModuleDef jjpy_module;
+
+jjpy_state *jjpy_state_of_type(PyTypeObject *tp) {
+  return (jjpy_state *)PyType_GetModuleState(tp);
+}
+
+static jjpy_state *state_of(PyObject *module) {
+  return (jjpy_state *)PyModule_GetState(module);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The reading keywords                                                    */
+/* ---------------------------------------------------------------------- */
+
+/* Which of two spellings a keyword's str value is: 0 (the default, also
+** for NULL), 1, or -1 with ValueError naming the keyword. */
+static int choice(PyObject *v, const char *kw, const char *a, const char *b) {
+  if (!v) return 0;
+  if (PyUnicode_Check(v)) {
+    if (PyUnicode_CompareWithASCIIString(v, a) == 0) return 0;
+    if (PyUnicode_CompareWithASCIIString(v, b) == 0) return 1;
+  }
+  PyErr_Format(PyExc_ValueError, "%s must be \"%s\" or \"%s\", not %R", kw, a,
+               b, v);
+  return -1;
+}
+
+int jjpy_opts_parse(jjpy_opts *o, PyObject *rows, PyObject *dates,
+                    PyObject *timestamps, PyObject *max_size,
+                    PyObject *max_depth) {
+  o->max_size = JJPY_DEFAULT_MAX_SIZE;
+  o->max_depth = 0;
+  if ((o->tuples = choice(rows, "rows", "dict", "tuple")) < 0) return -1;
+  if ((o->dates_text = choice(dates, "dates", "date", "text")) < 0) return -1;
+  if ((o->ts_text = choice(timestamps, "timestamps", "datetime", "text")) < 0)
+    return -1;
+  if (max_size && max_size != Py_None) {
+    unsigned long long n = PyLong_AsUnsignedLongLong(max_size);
+    if (n == (unsigned long long)-1 && PyErr_Occurred()) {
+      if (PyErr_ExceptionMatches(PyExc_OverflowError) ||
+          PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError,
+                     "max_size must be an int >= 0 (0: no limit), not %R",
+                     max_size);
+      }
+      return -1;
+    }
+    o->max_size = n;
+  } else if (max_size == Py_None) {
+    o->max_size = 0;
+  }
+  if (max_depth && max_depth != Py_None) {
+    long d = PyLong_AsLong(max_depth);
+    if (d == -1 && PyErr_Occurred()) return -1;
+    /* capped: the core parses nested table types recursively, and so do
+    ** we when a nested table becomes a list (a C stack is not infinite) */
+    if (d < 0 || d > 1024) {
+      PyErr_Format(PyExc_ValueError,
+                   "max_depth must be between 0 (the default, %d) and "
+                   "1024, not %ld",
+                   JJ_DEFAULT_MAX_DEPTH, d);
+      return -1;
+    }
+    o->max_depth = (unsigned)d;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The module                                                              */
+/* ---------------------------------------------------------------------- */
+
+PyDoc_STRVAR(decode_doc,
+"decode(data, *, rows='dict', dates='date', timestamps='datetime',\n"
+"       max_size=1073741824, max_depth=0) -> list\n--\n\n"
+"Every row of a jalapenojson document (bytes, bytearray, memoryview or\n"
+"str; gzip or brotli bytes are decompressed) as a dict, or a tuple with\n"
+"rows='tuple'.");
+PyDoc_STRVAR(view_doc,
+"view(data, *, rows='dict', dates='date', timestamps='datetime',\n"
+"     max_size=1073741824, max_depth=0) -> View\n--\n\n"
+"A lazy sequence of the document's rows: reads the header now and a row\n"
+"or a column when asked for.");
+PyDoc_STRVAR(load_doc,
+"load(path, *, rows='dict', dates='date', timestamps='datetime',\n"
+"     max_size=1073741824, max_depth=0) -> list\n--\n\n"
+"decode() of a file: plain, gzip (by its magic) or brotli (a .br name).");
+PyDoc_STRVAR(encode_doc,
+"encode(rows, columns=None, types=None) -> bytes\n--\n\n"
+"A canonical jalapenojson document of rows (dicts, or tuples with\n"
+"columns).  types: letters (i f s d t b x) or nested schemas, by position\n"
+"or by name; the others are inferred from the values.");
+PyDoc_STRVAR(dump_doc,
+"dump(rows, path, columns=None, types=None, *, level=-1) -> None\n--\n\n"
+"encode() to a file, atomically (a temporary file renamed over path);\n"
+"gzip for a .gz name, brotli for .br.");
+
+static PyMethodDef jjpy_methods[] = {
+    {"decode", (PyCFunction)(void (*)(void))jjpy_decode,
+     METH_VARARGS | METH_KEYWORDS, decode_doc},
+    {"view", (PyCFunction)(void (*)(void))jjpy_view,
+     METH_VARARGS | METH_KEYWORDS, view_doc},
+    {"load", (PyCFunction)(void (*)(void))jjpy_load,
+     METH_VARARGS | METH_KEYWORDS, load_doc},
+    {"encode", (PyCFunction)(void (*)(void))jjpy_encode,
+     METH_VARARGS | METH_KEYWORDS, encode_doc},
+    {"dump", (PyCFunction)(void (*)(void))jjpy_dump,
+     METH_VARARGS | METH_KEYWORDS, dump_doc},
+    {"_parse_date", jjpy_parse_date, METH_O,
+     "date of b'YYYY-MM-DD' (the sqlite3 converter)"},
+    {"_parse_timestamp", (PyCFunction)(void (*)(void))jjpy_parse_timestamp,
+     METH_VARARGS | METH_KEYWORDS,
+     "aware datetime (or str with text=True) of a timestamp's bytes"},
+    {"_format_date", jjpy_format_date, METH_O,
+     "'YYYY-MM-DD' of a date (the sqlite3 adapter)"},
+    {"_format_timestamp", jjpy_format_timestamp, METH_O,
+     "the timestamp text of an aware datetime (the sqlite3 adapter)"},
+    {NULL, NULL, 0, NULL}};
+
+PyDoc_STRVAR(error_doc,
+"A document, file or value that cannot be read or written.\n\n"
+"str(e) is the located message.  Attributes: code (the failure's kind:\n"
+"'syntax', 'date', 'io', ...), row (1-based, None outside a row),\n"
+"column (the column's name, None when none), offset (the byte offset in\n"
+"the document, None when none).  Inside a nested table row and column are\n"
+"those of the top-level value holding it; the message spells the path.");
+
+/* Error: a ValueError whose class attributes give every instance row,
+** column, offset and code (None until errors.c sets them). */
+static PyObject *make_error(void) {
+  PyObject *dict = PyDict_New(), *type = NULL;
+  if (!dict) return NULL;
+  if (PyDict_SetItemString(dict, "row", Py_None) == 0 &&
+      PyDict_SetItemString(dict, "column", Py_None) == 0 &&
+      PyDict_SetItemString(dict, "offset", Py_None) == 0 &&
+      PyDict_SetItemString(dict, "code", Py_None) == 0)
+    type = PyErr_NewExceptionWithDoc("jalapenojson.Error", error_doc,
+                                     PyExc_ValueError, dict);
+  Py_DECREF(dict);
+  return type;
+}
+
+/* _SQL_TYPES: each type's short name -> the SQL type the extension's
+** typed tables declare (jj_type_sql), for register_sqlite3's converters:
+** one spelling, the core's type table. */
+static int add_sql_types(PyObject *m) {
+  static const jj_type all[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,  JJ_DATE,
+                                JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES, JJ_TABLE};
+  PyObject *d = PyDict_New();
+  if (!d) return -1;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    PyObject *v = PyUnicode_FromString(jj_type_sql(all[i]));
+    if (!v || PyDict_SetItemString(d, jj_type_short(all[i]), v) < 0) {
+      Py_XDECREF(v);
+      Py_DECREF(d);
+      return -1;
+    }
+    Py_DECREF(v);
+  }
+  int rc = PyModule_AddObjectRef(m, "_SQL_TYPES", d);
+  Py_DECREF(d);
+  return rc;
+}
+
+static int jjpy_exec(PyObject *m) {
+  jjpy_state *st = state_of(m);
+  if (jjpy_values_init() < 0) return -1;
+  if (!(st->Error = make_error())) return -1;
+  if (PyModule_AddObjectRef(m, "Error", st->Error) < 0) return -1;
+  if (!(st->View = jjpy_view_type(m))) return -1;
+  if (PyModule_AddObjectRef(m, "View", (PyObject *)st->View) < 0) return -1;
+  if (!(st->ViewIter = jjpy_view_iter_type(m))) return -1;
+  if (!(st->zones = PyDict_New())) return -1;
+  return add_sql_types(m);
+}
+
+static int jjpy_traverse(PyObject *m, visitproc visit, void *arg) {
+  jjpy_state *st = state_of(m);
+  if (!st) return 0;
+  Py_VISIT(st->Error);
+  Py_VISIT(st->View);
+  Py_VISIT(st->ViewIter);
+  Py_VISIT(st->array_type);
+  Py_VISIT(st->zones);
+  return 0;
+}
+
+static int jjpy_clear(PyObject *m) {
+  jjpy_state *st = state_of(m);
+  if (!st) return 0;
+  Py_CLEAR(st->Error);
+  Py_CLEAR(st->View);
+  Py_CLEAR(st->ViewIter);
+  Py_CLEAR(st->array_type);
+  Py_CLEAR(st->zones);
+  return 0;
+}
+
+static void jjpy_free(void *m) { jjpy_clear((PyObject *)m); }
+
+static PyModuleDef_Slot jjpy_slots[] = {{Py_mod_exec, (void *)jjpy_exec},
+                                        {0, NULL}};
+
+static PyModuleDef jjpy_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "jalapenojson._jalapenojson",
+    .m_doc = "The C side of jalapenojson: see the package for the API.",
+    .m_size = sizeof(jjpy_state),
+    .m_methods = jjpy_methods,
+    .m_slots = jjpy_slots,
+    .m_traverse = jjpy_traverse,
+    .m_clear = jjpy_clear,
+    .m_free = jjpy_free,
+};
+
+PyMODINIT_FUNC PyInit__jalapenojson(void) {
+  return PyModuleDef_Init(&jjpy_module);
+}
