@@ -29,10 +29,11 @@
 ** combination", never as an error.
 **
 ** Globs.  A SOURCE that names files by a pattern returns each file's rows
-** in turn, rowid (row) counting from 1 in each: ORDER BY rowid is consumed,
-** and rowid = ? called unique, only when the SOURCE is known not to be a
-** pattern (a typed table's declared file, or a literal argument SQLite
-** shows us, 3.38 and newer).  filename = ?, LIKE ? and GLOB ? are passed to
+** in turn; the record form's row counts from 1 in each file, the rowid is
+** file << JJX_ROWID_SHIFT | row (plan.h), unique and ascending.  So
+** ORDER BY rowid is always consumed and rowid = ? always unique, but
+** ORDER BY row and row = ? only when the SOURCE is known not to be a
+** pattern (a literal argument SQLite shows us, 3.38 and newer).  filename = ?, LIKE ? and GLOB ? are passed to
 ** xFilter to skip whole files, and left for SQLite to check again (omit 0),
 ** so they count as constraints SQLite still filters on.
 */
@@ -48,6 +49,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   int source_col = typed ? ncol : REC_SOURCE;
   int fname_col = typed ? ncol + 1 : REC_FILENAME;
   int ifname[3] = {-1, -1, -1}; /* filename =, LIKE, GLOB */
+  int by_row = 0; /* the row constraint is on the row column, not rowid */
   int newer = sqlite3_libversion_number() >= 3038000;
   int isrc = -1, irow = -1, ilimit = -1, ioffset = -1, unusable_source = 0;
   int argv = 0, others = 0;
@@ -86,6 +88,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     if ((col == -1 || (!typed && col == REC_ROW)) &&
         op == SQLITE_INDEX_CONSTRAINT_EQ && c[i].usable && irow < 0) {
       irow = i;
+      by_row = col != -1;
       continue;
     }
     others++;
@@ -112,6 +115,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   if (irow >= 0) {
     info->aConstraintUsage[irow].argvIndex = ++argv;
     info->aConstraintUsage[irow].omit = 1;
+    if (by_row && !ordered) info->idxNum |= IDX_BY_ROW;
     if (newer && sqlite3_vtab_in(info, irow, -1)) {
       sqlite3_vtab_in(info, irow, 1);
       info->idxNum |= IDX_ROWS;
@@ -119,12 +123,13 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     } else {
       info->idxNum |= IDX_ROW;
       rows = 1;
-      if (ordered) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+      if (ordered || !by_row)
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     }
   }
-  if (ordered && info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
       (info->aOrderBy[0].iColumn == -1 ||
-       (!typed && info->aOrderBy[0].iColumn == REC_ROW)))
+       (ordered && !typed && info->aOrderBy[0].iColumn == REC_ROW)))
     info->orderByConsumed = 1;
   if (ilimit >= 0 && others == 0 &&
       (info->nOrderBy == 0 || info->orderByConsumed)) {

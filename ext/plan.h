@@ -21,7 +21,8 @@
 **
 **   bit   idxNum  argv           meaning
 **   0x01  SOURCE  the SOURCE     source = ? (table-valued call)
-**   0x02  ROW     the row        rowid = ? (or row = ? in the record form)
+**   0x02  ROW     the row        rowid = ? (or row = ? in the record form:
+**                                its row in each file of a pattern)
 **   0x04  ROWS    an IN list     rowid IN (...), all values at once
 **                                (sqlite3_vtab_in, SQLite >= 3.38)
 **   0x08  LIMIT   the limit      LIMIT pushed down (SQLite >= 3.38)
@@ -42,6 +43,17 @@
 #define IDX_FNAME_EQ 0x20
 #define IDX_FNAME_LIKE 0x40
 #define IDX_FNAME_GLOB 0x80
+#define IDX_BY_ROW 0x100 /* ROW, ROWS: the constraint is on the record
+                         ** form's row column, over a SOURCE that may be a
+                         ** pattern (no argv; otherwise it is the rowid) */
+
+/* The rowid of a row read from the k-th file (0-based, in name order) a
+** pattern matches: k << JJX_ROWID_SHIFT | the row in its file.  The one
+** file of a SOURCE that is not a pattern is file 0: rowid = row.  Unique in
+** a scan, as SQLite's OR optimisation needs (it drops rows by rowid), and
+** ascending in scan order. */
+#define JJX_ROWID_SHIFT 40
+#define JJX_ROW_MASK (((int64_t)1 << JJX_ROWID_SHIFT) - 1)
 
 /* xBestIndex of a jj_open table: typed 1 for the typed form with `ncol`
 ** document columns (the hidden source and filename columns follow them)

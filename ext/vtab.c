@@ -97,6 +97,8 @@ typedef struct jjx_cursor {
   jjx_files files;          /* a pattern's files and the filename filter */
   int multi;                /* 1: reading files[] one after another */
   int declared;             /* 1: files[] are the typed table's own */
+  int by_rowid;             /* rows[] are rowids (file and row), not rows */
+  int64_t file_index;       /* files[] index of the file read (0: none) */
 } jjx_cursor;
 
 /* How this table's scans open a SOURCE: the smaller of its max_size
@@ -246,7 +248,8 @@ static void cursor_reset(jjx_cursor *c) {
   c->label = NULL;
   c->is_file = 0;
   jjx_files_free(&c->files);
-  c->multi = c->declared = 0;
+  c->multi = c->declared = c->by_rowid = 0;
+  c->file_index = 0;
 }
 
 static int jjOpenClose(sqlite3_vtab_cursor *cur) {
@@ -290,7 +293,7 @@ static int collect_rows(jjx_cursor *c, sqlite3_value *list) {
   for (rc = sqlite3_vtab_in_first(list, &v); rc == SQLITE_OK && v;
        rc = sqlite3_vtab_in_next(list, &v)) {
     int64_t r = value_row(v);
-    if (r == 0) continue;
+    if ((r & JJX_ROW_MASK) == 0) continue; /* names no row */
     if (c->nrows == cap) {
       cap = cap ? cap * 2 : 16;
       int64_t *p = sqlite3_realloc64(c->rows, (sqlite3_uint64)cap * 8);
@@ -330,8 +333,10 @@ static int advance(jjx_cursor *c) {
       r = 0;
       /* rows[] ascends: past the end of the document, so is every later
       ** one */
-      if (c->irow < c->nrows)
-        r = jj_cursor_seek(c->cur, c->rows[c->irow++], &err);
+      if (c->irow < c->nrows && (!c->by_rowid ||
+                                 c->rows[c->irow] >> JJX_ROWID_SHIFT ==
+                                     c->file_index))
+        r = jj_cursor_seek(c->cur, c->rows[c->irow++] & JJX_ROW_MASK, &err);
     } else {
       r = jj_cursor_next(c->cur, &err);
     }
@@ -361,9 +366,23 @@ static int next_file(jjx_cursor *c) {
   jjx_source_close(&c->own);
   c->label = NULL;
   c->is_file = 0;
-  c->irow = 0;
-  const char *name = jjx_files_next(&c->files);
-  if (!name) return SQLITE_OK;
+  const char *name;
+  for (;;) {
+    name = jjx_files_next(&c->files);
+    if (!name) return SQLITE_OK;
+    c->file_index = c->files.next - 1;
+    if (!c->list) break;
+    if (!c->by_rowid) { /* row = N: row N of every file */
+      c->irow = 0;
+      break;
+    }
+    /* rowid = N: only the files N names */
+    while (c->irow < c->nrows &&
+           c->rows[c->irow] >> JJX_ROWID_SHIFT < c->file_index)
+      c->irow++;
+    if (c->irow == c->nrows) return SQLITE_OK;
+    if (c->rows[c->irow] >> JJX_ROWID_SHIFT == c->file_index) break;
+  }
   jjx_limits lim = scan_limits(t, c->declared, 1);
   int rc = jjx_source_open_path(&c->own, name, &lim, &msg);
   if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
@@ -459,6 +478,7 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
     return jjx_vtab_err(cur->pVtab, "jj_open: no SOURCE given: use "
                                     "jj_open(SOURCE), or CREATE VIRTUAL "
                                     "TABLE ... USING jj_open(SOURCE)");
+  c->by_rowid = !(idxNum & IDX_BY_ROW);
   if (idxNum & IDX_SOURCE) source = argv[i++];
   if (idxNum & IDX_ROW) row = argv[i++];
   else if (idxNum & IDX_ROWS) list = argv[i++];
@@ -477,7 +497,7 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if (row) {
     int64_t r = value_row(row);
-    if (r == 0) return SQLITE_OK; /* names no row */
+    if ((r & JJX_ROW_MASK) == 0) return SQLITE_OK; /* names no row */
     c->rows = sqlite3_malloc64(sizeof *c->rows);
     if (!c->rows) return SQLITE_NOMEM;
     c->rows[0] = r;
@@ -674,7 +694,8 @@ static int jjOpenColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
 }
 
 static int jjOpenRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
-  *pRowid = jj_cursor_row(((jjx_cursor *)cur)->cur);
+  const jjx_cursor *c = (const jjx_cursor *)cur;
+  *pRowid = c->file_index << JJX_ROWID_SHIFT | jj_cursor_row(c->cur);
   return SQLITE_OK;
 }
 
