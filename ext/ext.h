@@ -11,6 +11,10 @@
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
+**   glob.c          a file name with glob characters -> the files it names;
+**                   the filename constraints of a scan
+**   cache.c         the per-connection document cache, and jj_cache (its
+**                   listing, a table-valued function)
 **   typed.c         the typed form's options, declaration, shape messages
 **   vtab.c          the jj_open module (record form and typed tables):
 **                   connecting, the cursor, the columns
@@ -86,9 +90,55 @@ int jjx_rc(jj_code code);
 ** Allocated by the entry point; every registration holds a reference and
 ** releases it in its destructor, the last one frees it, so the settings
 ** live as long as any module, table or function that can see them. */
+/* The default of jj_cache_size(): the most document bytes the connection's
+** cache keeps for later statements, 256 MiB. */
+#define JJX_DEFAULT_CACHE_SIZE ((uint64_t)256 << 20)
+
+/* The document cache (cache.c): files opened by scans, decompressed and
+** parsed, with their row index, kept for the next statement while the file
+** is unchanged (jj_file_changed: one stat per open).  An entry is shared by
+** the sources reading it (refs); one evicted or replaced while in use is
+** detached (cache NULL) and freed by its last reader. */
+typedef struct jjx_centry jjx_centry;
+typedef struct jjx_cache {
+  jjx_centry *head, *tail; /* most recently used first */
+  uint64_t used;           /* document bytes of the entries listed */
+  uint64_t budget;         /* jj_cache_size(): 0 disables the cache */
+} jjx_cache;
+struct jjx_centry {
+  jjx_centry *prev, *next; /* the cache's list */
+  jjx_cache *cache;        /* NULL once detached */
+  char *path;              /* as opened; sqlite3_free */
+  unsigned parse_flags;    /* how doc was parsed (JJ_PARSE_VALIDATE) */
+  jj_file file;            /* the bytes */
+  jj_doc *doc;             /* reads file.data; keeps its row index */
+  int refs;                /* sources reading it */
+  int64_t hits;            /* statements that found it here */
+};
+
+/* Take a valid entry for path (parsed with `flags`, at most max_size bytes,
+** 0: any) with a reference, or NULL (an entry of a changed file is dropped
+** on the way). */
+jjx_centry *jjx_cache_get(jjx_cache *c, const char *path, unsigned flags,
+                          uint64_t max_size);
+/* Wrap an opened file and its document (both taken over, *f zeroed) into an
+** entry with one reference, kept by the cache when it fits its budget
+** (least recently used entries not in use are evicted to make room), else
+** detached.  NULL when out of memory (then f and doc are released). */
+jjx_centry *jjx_cache_put(jjx_cache *c, const char *path, unsigned flags,
+                          jj_file *f, jj_doc *doc);
+void jjx_cache_release(jjx_centry *e);
+/* Evict until `used` fits the budget (entries in use are detached). */
+void jjx_cache_trim(jjx_cache *c, uint64_t budget);
+
+/* What one connection's registrations share (their pAux / user data).
+** Allocated by the entry point; every registration holds a reference and
+** releases it in its destructor, the last one frees it, so the settings
+** live as long as any module, table or function that can see them. */
 typedef struct jjx_settings {
   int refs;          /* registrations holding it (changed under the db mutex) */
   uint64_t max_size; /* jj_max_size(): 0 means no limit */
+  jjx_cache cache;   /* documents kept between statements */
 } jjx_settings;
 
 jjx_settings *jjx_settings_new(void);
@@ -97,6 +147,8 @@ void *jjx_settings_ref(jjx_settings *s);
 void jjx_settings_unref(void *s);
 /* jj_max_size([N]), SQLITE_DIRECTONLY. */
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+/* jj_cache_size([N]), SQLITE_DIRECTONLY. */
+void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 /* Interrupt polling for long reads: a jj_interrupt callback that reports
 ** sqlite3_interrupt() on the connection.  With SQLite >= 3.41 (headers and
@@ -127,6 +179,8 @@ typedef struct jjx_limits {
   unsigned parse_flags; /* jj_parse_opts flags (JJ_PARSE_VALIDATE) */
   unsigned file_flags;  /* jj_file_opts flags (JJ_FILE_MMAP) */
   sqlite3 *db;          /* poll this connection's interrupt; NULL: none */
+  jjx_cache *cache;     /* keep and reuse files here; NULL: no cache (a
+                        ** mapped file, JJ_FILE_MMAP, never is) */
 } jjx_limits;
 
 /* The smaller of a table's max_size option and the connection's limit, 0
@@ -145,6 +199,8 @@ typedef struct jjx_source {
   const char *data; /* the document bytes: file.data, heap */
   size_t len;
   jj_doc *doc;      /* reads data; jj_doc_free; NULL for a NULL source */
+  jjx_centry *entry;/* a cached file: file, doc and data are the entry's
+                    ** (is_file 1, file unused); jjx_cache_release */
 } jjx_source;
 
 /* A SOURCE as the CREATE VIRTUAL TABLE argument wrote it, kept by the
@@ -152,9 +208,10 @@ typedef struct jjx_source {
 enum { JJX_DECL_PATH = 1, JJX_DECL_TEXT, JJX_DECL_BLOB };
 typedef struct jjx_decl {
   int kind;    /* JJX_DECL_*: a file name, a document, a BLOB literal */
-  char *label; /* the path, or "blob"; sqlite3_free */
+  char *label; /* the path (unescaped, see glob.c), or "blob"; sqlite3_free */
   char *bytes; /* TEXT, BLOB: the literal's bytes; sqlite3_free */
   size_t len;
+  int glob;    /* PATH: label is a glob pattern */
 } jjx_decl;
 
 /* A document's header, read without its rows. */
@@ -164,6 +221,8 @@ typedef struct jjx_header {
   int64_t est_rows;  /* the count, else an estimate from the size */
   char *label;       /* as jjx_source.label */
   int is_file;
+  int nfiles;        /* a glob: the files it matched (the header read is
+                     ** the first one's); else 1 */
 } jjx_header;
 
 /* Open a SOURCE given as an SQL value, completely, within *lim: BLOB =
@@ -192,6 +251,10 @@ int jjx_header_value(jjx_header *h, sqlite3_value *v, char **pzErr);
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, char **pzErr);
 void jjx_header_free(jjx_header *h);
 
+/* Open one file by name (label = the path), as a SOURCE naming it. */
+int jjx_source_open_path(jjx_source *s, const char *path,
+                         const jjx_limits *lim, char **pzErr);
+
 /* Parse a CREATE VIRTUAL TABLE SOURCE argument z[0..n) as written (trimmed):
 ** x'hex' is a BLOB literal, a quoted string is dequoted, a bare word is
 ** taken as it is; the text is a document when it starts with '{', else a
@@ -218,6 +281,50 @@ int64_t jjx_estimate_value(sqlite3_value *v);
 void jjx_show(sqlite3_str *out, const char *p, size_t len);
 
 /* ---------------------------------------------------------------------- */
+/* Globs and the filename filter (glob.c)                                  */
+/* ---------------------------------------------------------------------- */
+
+#define JJX_GLOB_MAX_FILES 100000 /* names one pattern may match */
+enum { JJX_GLOB_NONE, JJX_GLOB_PATTERN, JJX_GLOB_ESCAPED };
+/* JJX_GLOB_PATTERN: p has a '*', '?' or '[' no backslash escapes;
+** JJX_GLOB_ESCAPED: it has some, all escaped (one file, unescaped);
+** JJX_GLOB_NONE: none at all (used as it is). */
+int jjx_glob_kind(const char *p);
+/* p without the backslashes that escape a character (sqlite3_free). */
+char *jjx_glob_unescape(const char *p);
+/* 1 when v is TEXT naming files by a pattern (not a document). */
+int jjx_value_is_glob(sqlite3_value *v);
+
+/* The files one scan reads, and its filename constraints.  Zeroed: no
+** files, no filter. */
+typedef struct jjx_files {
+  char **name;        /* the regular files matched, sorted by strcmp */
+  int n, next;        /* names; the next one to visit */
+  char *eq, *like, *glob; /* filename = / LIKE / GLOB constraints, or NULL */
+  int filtered;       /* one of the three is set */
+  int never;          /* a constraint's value was NULL: nothing passes */
+  jj_schema *shape;   /* the record form: the first file's columns, which
+                      ** every other must have */
+  char *shape_from;   /* that file's name */
+} jjx_files;
+/* Expand `pattern` into f->name (the filter is kept).  No match is not an
+** error (n = 0). */
+int jjx_files_expand(jjx_files *f, const char *pattern, char **pzErr);
+/* Add a filename constraint (op: SQLITE_INDEX_CONSTRAINT_EQ, _LIKE or
+** _GLOB) with its value.  SQLITE_OK or SQLITE_NOMEM. */
+int jjx_files_filter(jjx_files *f, int op, sqlite3_value *v);
+/* 1 when a file named `name` (NULL: not a file) passes the filter. */
+int jjx_files_pass(const jjx_files *f, const char *name);
+/* The next file that passes the filter, or NULL. */
+const char *jjx_files_next(jjx_files *f);
+/* Check a file's columns: against `want` (a typed table's) when given,
+** else against the first file's (recorded by the first call).  SQLITE_OK,
+** or an error naming the file and how it differs in *pzErr. */
+int jjx_files_check(jjx_files *f, const char *label, const jj_schema *want,
+                    const jj_schema *got, char **pzErr);
+void jjx_files_free(jjx_files *f);
+
+/* ---------------------------------------------------------------------- */
 /* The typed form's arguments, declaration and shape (typed.c)             */
 /* ---------------------------------------------------------------------- */
 
@@ -236,7 +343,7 @@ int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
 /* The CREATE TABLE statement for a document's schema (sqlite3_free), or
 ** NULL with *pzErr set (NULL too when out of memory): names SQL cannot
 ** tell apart, or more columns than max_columns (SQLITE_LIMIT_COLUMN) with
-** the hidden source column. */
+** the hidden source and filename columns. */
 char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
                       char **pzErr);
 /* "<label>: <what>column 2 differs: declared "user" s, found "joined" d"
@@ -270,6 +377,7 @@ void jjx_buf_free(jjx_buf *b);
 
 extern const sqlite3_module jjx_open_module;   /* vtab.c */
 extern const sqlite3_module jjx_schema_module; /* schema_vtab.c */
+extern const sqlite3_module jjx_cache_module;  /* cache.c */
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_group_final(sqlite3_context *ctx);     /* group.c */
 void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);

@@ -10,6 +10,8 @@
 **   jj_group     aggregate: rows -> a document (group.c)
 **   jj_write     function: a document -> a file (write.c)
 **   jj_max_size  function: the connection's size limit (settings.c)
+**   jj_cache     module: the connection's document cache (cache.c)
+**   jj_cache_size function: its budget (cache.c)
 **
 ** Each connection gets its own settings (jjx_settings), handed to every
 ** registration as pAux / user data; each registration holds a reference
@@ -25,10 +27,12 @@ static const struct {
 } modules[] = {
     {"jj_open", &jjx_open_module},
     {"jj_schema", &jjx_schema_module},
+    {"jj_cache", &jjx_cache_module},
 };
 
 /* jj_group is a pure function of its rows; jj_write touches the file system
-** and jj_max_size raises what scans may read: both are SQLITE_DIRECTONLY,
+** and jj_max_size raises what scans may read (jj_cache_size what they keep):
+** they are SQLITE_DIRECTONLY,
 ** so no view, trigger or schema object of an untrusted database file can
 ** write files or lift the limit through them. */
 static const struct {
@@ -47,6 +51,10 @@ static const struct {
      NULL, NULL},
     {"jj_max_size", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_max_size_func,
      NULL, NULL},
+    {"jj_cache_size", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+     jjx_cache_size_func, NULL, NULL},
+    {"jj_cache_size", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+     jjx_cache_size_func, NULL, NULL},
 };
 
 #ifdef _WIN32

@@ -27,6 +27,15 @@
 ** a table not yet scanned in this join order) makes the plan unworkable:
 ** SQLITE_CONSTRAINT, which SQLite (3.26 and newer) takes as "not this
 ** combination", never as an error.
+**
+** Globs.  A SOURCE that names files by a pattern returns each file's rows
+** in turn; the record form's row counts from 1 in each file, the rowid is
+** file << JJX_ROWID_SHIFT | row (plan.h), unique and ascending.  So
+** ORDER BY rowid is always consumed and rowid = ? always unique, but
+** ORDER BY row and row = ? only when the SOURCE is known not to be a
+** pattern (a literal argument SQLite shows us, 3.38 and newer).  filename = ?, LIKE ? and GLOB ? are passed to
+** xFilter to skip whole files, and left for SQLite to check again (omit 0),
+** so they count as constraints SQLite still filters on.
 */
 #include <string.h>
 
@@ -36,8 +45,11 @@
 #define UNKNOWN_ROWS 100000
 
 int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
-                  int64_t est_rows) {
+                  int64_t est_rows, int glob) {
   int source_col = typed ? ncol : REC_SOURCE;
+  int fname_col = typed ? ncol + 1 : REC_FILENAME;
+  int ifname[3] = {-1, -1, -1}; /* filename =, LIKE, GLOB */
+  int by_row = 0; /* the row constraint is on the row column, not rowid */
   int newer = sqlite3_libversion_number() >= 3038000;
   int isrc = -1, irow = -1, ilimit = -1, ioffset = -1, unusable_source = 0;
   int argv = 0, others = 0;
@@ -62,9 +74,21 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
         others++;
       continue;
     }
+    if (col == fname_col && c[i].usable &&
+        (op == SQLITE_INDEX_CONSTRAINT_EQ ||
+         op == SQLITE_INDEX_CONSTRAINT_LIKE ||
+         op == SQLITE_INDEX_CONSTRAINT_GLOB)) {
+      int k = op == SQLITE_INDEX_CONSTRAINT_EQ     ? 0
+              : op == SQLITE_INDEX_CONSTRAINT_LIKE ? 1
+                                                   : 2;
+      if (ifname[k] < 0) ifname[k] = i;
+      others++; /* checked again by SQLite */
+      continue;
+    }
     if ((col == -1 || (!typed && col == REC_ROW)) &&
         op == SQLITE_INDEX_CONSTRAINT_EQ && c[i].usable && irow < 0) {
       irow = i;
+      by_row = col != -1;
       continue;
     }
     others++;
@@ -75,19 +99,23 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   int no_source = isrc < 0 && (!typed || (info->colUsed & source_bit));
 
   int64_t rows = typed ? est_rows : UNKNOWN_ROWS;
+  int ordered = !glob; /* rows come in rowid order */
   if (isrc >= 0) {
     sqlite3_value *v = NULL;
     info->aConstraintUsage[isrc].argvIndex = ++argv;
     info->aConstraintUsage[isrc].omit = 1;
     info->idxNum |= IDX_SOURCE;
+    ordered = 0;
     if (newer && sqlite3_vtab_rhs_value(info, isrc, &v) == SQLITE_OK && v) {
       int64_t est = jjx_estimate_value(v);
       if (est >= 0) rows = est;
+      ordered = !jjx_value_is_glob(v);
     }
   }
   if (irow >= 0) {
     info->aConstraintUsage[irow].argvIndex = ++argv;
     info->aConstraintUsage[irow].omit = 1;
+    if (by_row && !ordered) info->idxNum |= IDX_BY_ROW;
     if (newer && sqlite3_vtab_in(info, irow, -1)) {
       sqlite3_vtab_in(info, irow, 1);
       info->idxNum |= IDX_ROWS;
@@ -95,12 +123,13 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     } else {
       info->idxNum |= IDX_ROW;
       rows = 1;
-      info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+      if (ordered || !by_row)
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     }
   }
   if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
       (info->aOrderBy[0].iColumn == -1 ||
-       (!typed && info->aOrderBy[0].iColumn == REC_ROW)))
+       (ordered && !typed && info->aOrderBy[0].iColumn == REC_ROW)))
     info->orderByConsumed = 1;
   if (ilimit >= 0 && others == 0 &&
       (info->nOrderBy == 0 || info->orderByConsumed)) {
@@ -117,6 +146,12 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       info->idxNum |= IDX_OFFSET;
     }
   }
+  for (int k = 0; k < 3; k++) {
+    if (ifname[k] < 0) continue;
+    info->aConstraintUsage[ifname[k]].argvIndex = ++argv;
+    info->idxNum |= IDX_FNAME_EQ << k;
+    rows = rows / (k == 0 ? 10 : 2) + 1;
+  }
 
   /* Cost: a row's structure is scanned whatever is read; each column read
   ** costs about as much again (colUsed: bit 63 stands for columns >= 63). */
@@ -131,11 +166,14 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   if (no_source) info->estimatedCost *= 1e250;
   if (no_source && !typed) info->estimatedRows = (sqlite3_int64)1 << 62;
   info->idxStr = sqlite3_mprintf(
-      "%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+      "%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
       (info->idxNum & IDX_ROW) ? "row=," : "",
       (info->idxNum & IDX_ROWS) ? "row in," : "",
       (info->idxNum & IDX_LIMIT) ? "limit," : "",
-      (info->idxNum & IDX_OFFSET) ? "offset," : "");
+      (info->idxNum & IDX_OFFSET) ? "offset," : "",
+      (info->idxNum & IDX_FNAME_EQ) ? "filename=," : "",
+      (info->idxNum & IDX_FNAME_LIKE) ? "filename like," : "",
+      (info->idxNum & IDX_FNAME_GLOB) ? "filename glob," : "");
   if (!info->idxStr) return SQLITE_NOMEM;
   size_t n = strlen(info->idxStr);
   if (n) info->idxStr[n - 1] = '\0'; /* drop the last comma */

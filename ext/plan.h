@@ -14,17 +14,22 @@
 #define REC_ROW 0
 #define REC_RECORD 1
 #define REC_SOURCE 2
+#define REC_FILENAME 3
 
 /*
 ** The plan's idxNum.  xFilter's arguments come in the order of these bits:
 **
 **   bit   idxNum  argv           meaning
 **   0x01  SOURCE  the SOURCE     source = ? (table-valued call)
-**   0x02  ROW     the row        rowid = ? (or row = ? in the record form)
+**   0x02  ROW     the row        rowid = ? (or row = ? in the record form:
+**                                its row in each file of a pattern)
 **   0x04  ROWS    an IN list     rowid IN (...), all values at once
 **                                (sqlite3_vtab_in, SQLite >= 3.38)
 **   0x08  LIMIT   the limit      LIMIT pushed down (SQLite >= 3.38)
 **   0x10  OFFSET  the offset     OFFSET pushed down (with LIMIT only)
+**   0x20  FNAME_EQ    a name     filename = ?     (SQLite checks these
+**   0x40  FNAME_LIKE  a pattern  filename LIKE ?   three again: they only
+**   0x80  FNAME_GLOB  a pattern  filename GLOB ?   skip files unopened)
 **
 ** idxStr spells the same plan for EXPLAIN QUERY PLAN ("source,row=").
 ** Without IDX_SOURCE, the record form has no document (xFilter says so)
@@ -35,14 +40,29 @@
 #define IDX_ROWS 0x04
 #define IDX_LIMIT 0x08
 #define IDX_OFFSET 0x10
+#define IDX_FNAME_EQ 0x20
+#define IDX_FNAME_LIKE 0x40
+#define IDX_FNAME_GLOB 0x80
+#define IDX_BY_ROW 0x100 /* ROW, ROWS: the constraint is on the record
+                         ** form's row column, over a SOURCE that may be a
+                         ** pattern (no argv; otherwise it is the rowid) */
+
+/* The rowid of a row read from the k-th file (0-based, in name order) a
+** pattern matches: k << JJX_ROWID_SHIFT | the row in its file.  The one
+** file of a SOURCE that is not a pattern is file 0: rowid = row.  Unique in
+** a scan, as SQLite's OR optimisation needs (it drops rows by rowid), and
+** ascending in scan order. */
+#define JJX_ROWID_SHIFT 40
+#define JJX_ROW_MASK (((int64_t)1 << JJX_ROWID_SHIFT) - 1)
 
 /* xBestIndex of a jj_open table: typed 1 for the typed form with `ncol`
-** document columns (the hidden source column follows them) and an
-** estimate of `est_rows` rows; typed 0 for the record form (ncol and
-** est_rows unused).  Fills info as SQLite asks (idxNum, idxStr, argv
-** order, costs); returns SQLITE_OK, SQLITE_CONSTRAINT for a combination
-** that cannot work, or SQLITE_NOMEM. */
+** document columns (the hidden source and filename columns follow them)
+** and an estimate of `est_rows` rows; typed 0 for the record form (ncol
+** and est_rows unused).  glob: the typed table's declared SOURCE is a
+** pattern (rows come file by file, so rowid does not ascend).  Fills info
+** as SQLite asks (idxNum, idxStr, argv order, costs); returns SQLITE_OK,
+** SQLITE_CONSTRAINT for a combination that cannot work, or SQLITE_NOMEM. */
 int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
-                  int64_t est_rows);
+                  int64_t est_rows, int glob);
 
 #endif /* JJ_EXT_PLAN_H */

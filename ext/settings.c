@@ -1,6 +1,7 @@
 /*
 ** settings.c — what belongs to one connection: its size limit, set and read
-** with jj_max_size(), and the interrupt polling of long reads.
+** with jj_max_size(), its document cache (cache.c, jj_cache_size()), and
+** the interrupt polling of long reads.
 **
 **   SELECT jj_max_size();            the limit now (default 1073741824)
 **   SELECT jj_max_size(50000000);    set it, returns the previous one
@@ -22,6 +23,7 @@ jjx_settings *jjx_settings_new(void) {
   memset(s, 0, sizeof *s);
   s->refs = 1; /* the entry point's, dropped when registration is done */
   s->max_size = JJX_DEFAULT_MAX_SIZE;
+  s->cache.budget = JJX_DEFAULT_CACHE_SIZE;
   return s;
 }
 
@@ -34,7 +36,10 @@ void *jjx_settings_ref(jjx_settings *s) {
 
 void jjx_settings_unref(void *p) {
   jjx_settings *s = p;
-  if (s && --s->refs == 0) sqlite3_free(s);
+  if (s && --s->refs == 0) {
+    jjx_cache_trim(&s->cache, 0); /* entries still read are detached */
+    sqlite3_free(s);
+  }
 }
 
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

@@ -20,6 +20,11 @@
 **   blob: byte 0: ...
 ** Errors of jj_file_open_opts already name the file ("cannot open "x.jj":
 ** No such file or directory") and are passed on as they are.
+**
+** File names: a pattern (glob.c) is expanded by the scan (vtab.c); here a
+** header read takes the first file it matches, and a name whose glob
+** characters are all escaped is the unescaped file.  A scan's file goes
+** through the connection's cache (cache.c) when its limits name one.
 */
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +46,7 @@ static int looks_like_document(const char *p, size_t len) {
 /* A SOURCE reduced to what is read: a file name or bytes in memory. */
 typedef struct raw {
   int kind;         /* JJX_DECL_PATH, _TEXT, _BLOB; 0: NULL */
+  int glob;         /* PATH: path is a pattern */
   const char *path; /* PATH: NUL-terminated */
   const char *p;    /* TEXT, BLOB: the bytes (borrowed) */
   size_t len;
@@ -98,8 +104,12 @@ static int not_ours(const char *label, const unsigned char *p, size_t len,
 }
 
 void jjx_source_close(jjx_source *s) {
-  jj_doc_free(s->doc);
-  if (s->is_file) jj_file_close(&s->file);
+  if (s->entry) {
+    jjx_cache_release(s->entry);
+  } else {
+    jj_doc_free(s->doc);
+    if (s->is_file) jj_file_close(&s->file);
+  }
   sqlite3_free(s->heap);
   sqlite3_free(s->label);
   memset(s, 0, sizeof *s);
@@ -225,11 +235,28 @@ static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
 
 /* A file: read (or mapped, or decompressed) by the core, which refuses
 ** anything but a regular file before reading a byte. */
+static void use_entry(jjx_source *s, jjx_centry *e) {
+  s->entry = e;
+  s->is_file = 1;
+  s->doc = e->doc;
+  s->data = e->file.data;
+  s->len = e->file.len;
+}
+
 static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
                      char **pzErr) {
   jj_error err;
   jjx_poll poll;
   jj_file_opts o;
+  jjx_cache *cache = (lim->file_flags & JJ_FILE_MMAP) ? NULL : lim->cache;
+  if (cache) {
+    jjx_centry *e = jjx_cache_get(cache, path, lim->parse_flags,
+                                  lim->max_size);
+    if (e) {
+      use_entry(s, e);
+      return SQLITE_OK;
+    }
+  }
   memset(&o, 0, sizeof o);
   jjx_poll_begin(&poll, lim->db);
   o.max_size = lim->max_size;
@@ -244,7 +271,25 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
   s->is_file = 1;
   s->data = s->file.data;
   s->len = s->file.len;
-  return parse(s, lim->parse_flags, pzErr);
+  int rc = parse(s, lim->parse_flags, pzErr);
+  if (rc != SQLITE_OK || !cache) return rc;
+  jjx_centry *e = jjx_cache_put(cache, path, lim->parse_flags, &s->file,
+                                s->doc);
+  s->doc = NULL; /* the entry owns file and doc now (or freed them) */
+  s->is_file = 0;
+  if (!e) return SQLITE_NOMEM;
+  use_entry(s, e);
+  return SQLITE_OK;
+}
+
+int jjx_source_open_path(jjx_source *s, const char *path,
+                         const jjx_limits *lim, char **pzErr) {
+  memset(s, 0, sizeof *s);
+  *pzErr = NULL;
+  s->label = sqlite3_mprintf("%s", path);
+  int rc = s->label ? open_path(s, path, lim, pzErr) : SQLITE_NOMEM;
+  if (rc != SQLITE_OK) jjx_source_close(s);
+  return rc;
 }
 
 static int open_raw(jjx_source *s, const raw *r, const jjx_limits *lim,
@@ -279,8 +324,17 @@ static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
         return SQLITE_ERROR;
       }
       r->kind = JJX_DECL_PATH;
-      r->path = r->p;
-      *label = sqlite3_mprintf("%s", r->path);
+      switch (jjx_glob_kind(r->p)) {
+        case JJX_GLOB_ESCAPED: /* one file, named without the escapes */
+          *label = jjx_glob_unescape(r->p);
+          break;
+        case JJX_GLOB_PATTERN:
+          r->glob = 1;
+          /* fall through */
+        default:
+          *label = sqlite3_mprintf("%s", r->p);
+      }
+      r->path = *label;
       return *label ? SQLITE_OK : SQLITE_NOMEM;
     default:
       *pzErr = sqlite3_mprintf(
@@ -293,7 +347,7 @@ static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
 }
 
 static raw decl_raw(const jjx_decl *d) {
-  raw r = {d->kind, NULL, d->bytes ? d->bytes : "", d->len};
+  raw r = {d->kind, d->glob, NULL, d->bytes ? d->bytes : "", d->len};
   if (d->kind == JJX_DECL_PATH) r.path = d->label;
   return r;
 }
@@ -333,10 +387,35 @@ static int real_error(const jj_error *err, size_t len) {
          !strstr(err->message, "unterminated");
 }
 
-/* Read r's header into h (label set by the caller).  Prefixes of
-** JJX_HEADER_FIRST bytes, doubled while the header is cut short, up to
-** JJX_HEADER_LIMIT. */
+static int header_one(jjx_header *h, const raw *r, char **pzErr);
+
+/* Read r's header into h (label set by the caller).  A pattern: the first
+** file it matches (an error when none does). */
 static int header_raw(jjx_header *h, const raw *r, char **pzErr) {
+  h->nfiles = 1;
+  if (!r->glob) return header_one(h, r, pzErr);
+  jjx_files f;
+  memset(&f, 0, sizeof f);
+  int rc = jjx_files_expand(&f, r->path, pzErr);
+  if (rc == SQLITE_OK && f.n == 0) {
+    *pzErr = sqlite3_mprintf("%s: no file matches (escape * ? [ with \\ "
+                             "to name a file that has them)", r->path);
+    rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  if (rc == SQLITE_OK) {
+    raw one = *r;
+    one.glob = 0;
+    one.path = f.name[0];
+    h->nfiles = f.n;
+    rc = header_one(h, &one, pzErr);
+  }
+  jjx_files_free(&f);
+  return rc;
+}
+
+/* Read one SOURCE's header into h.  Prefixes of JJX_HEADER_FIRST bytes,
+** doubled while the header is cut short, up to JJX_HEADER_LIMIT. */
+static int header_one(jjx_header *h, const raw *r, char **pzErr) {
   size_t want = JJX_HEADER_FIRST;
   uint64_t size = r->len;
   int compressed = 0;
@@ -503,6 +582,18 @@ int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr) {
   }
   d->kind = JJX_DECL_PATH;
   d->label = text;
+  switch (jjx_glob_kind(text)) {
+    case JJX_GLOB_PATTERN:
+      d->glob = 1;
+      break;
+    case JJX_GLOB_ESCAPED:
+      d->label = jjx_glob_unescape(text);
+      sqlite3_free(text);
+      if (!d->label) return SQLITE_NOMEM;
+      break;
+    default:
+      break;
+  }
   return SQLITE_OK;
 }
 

@@ -134,14 +134,14 @@ char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
                       char **pzErr) {
   size_t n = jj_schema_columns(s);
   sqlite3_str *m = NULL;
-  char hidden[32] = "source";
-  /* one more column: the hidden source */
-  if (n >= (size_t)max_columns) {
+  char hidden[32] = "source", fname[32] = "filename";
+  /* two more columns: the hidden source and filename */
+  if (n + 2 > (size_t)max_columns) {
     *pzErr = sqlite3_mprintf(
         "%s: has %lld columns; a typed table can have at most %d (SQLite's "
-        "SQLITE_LIMIT_COLUMN is %d and one column is the hidden source); "
-        "the record form reads any number",
-        label, (long long)n, max_columns - 1, max_columns);
+        "SQLITE_LIMIT_COLUMN is %d and two columns are the hidden source "
+        "and filename); the record form reads any number",
+        label, (long long)n, max_columns - 2, max_columns);
     return NULL;
   }
   for (size_t i = 0; i < n && !m; i++) {
@@ -177,8 +177,10 @@ char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
                         jj_type_sql(jj_schema_type(s, i)));
   for (int k = 2; name_taken(s, hidden); k++)
     sqlite3_snprintf(sizeof hidden, hidden, "source_%d", k);
-  sqlite3_str_appendf(sql, "%s\"%w\" HIDDEN)", n ? ", " : "CREATE TABLE x(",
-                      hidden);
+  for (int k = 2; name_taken(s, fname); k++)
+    sqlite3_snprintf(sizeof fname, fname, "filename_%d", k);
+  sqlite3_str_appendf(sql, "%s\"%w\" HIDDEN, \"%w\" HIDDEN)",
+                      n ? ", " : "CREATE TABLE x(", hidden, fname);
   return sqlite3_str_finish(sql);
 }
 

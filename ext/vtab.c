@@ -10,6 +10,7 @@
 **         row     INTEGER  the 1-based row number (also the rowid)
 **         record  TEXT     the row as a JSON object keyed by column name
 **         source  HIDDEN   the SOURCE argument
+**         filename HIDDEN  the file the row comes from (NULL: not a file)
 **
 **   CREATE VIRTUAL TABLE temp.rows USING jj_open(SOURCE [, key=value ...]);
 **   SELECT * FROM rows WHERE rowid = 1042;
@@ -34,6 +35,14 @@
 ** another cursor still reads, the scan shares its bytes.  So a statement
 ** sees the file as it was when its first scan of the table began, never a
 ** mix, and never other columns under the declared ones.
+**
+** Globs: a SOURCE file name with an unescaped * ? or [ (glob.c) reads
+** every regular file it matches, in strcmp order, one after another, each
+** through the connection's cache (cache.c); `row` and the rowid count from
+** 1 in each file, the hidden filename column says which file.  Every file
+** must have the columns of the first one read (the record form) or the
+** declared ones (a typed table, declared from the first file's header).
+** filename constraints (plan.c) skip files without opening them.
 **
 ** Options of the typed form: typed.c.  SOURCE is resolved by source.c
 ** (BLOB, document TEXT, file name, NULL).  Values come from the core's
@@ -68,6 +77,7 @@ typedef struct jjx_table {
   int64_t est_rows;       /* typed: estimated rows of the document */
   uint64_t date_cols;     /* typed: bit i set when column i < 64 is a
                           ** date (jjOpenColumn's fast path) */
+  int glob;               /* typed: the declared SOURCE is a pattern */
 } jjx_table;
 
 typedef struct jjx_cursor {
@@ -84,11 +94,18 @@ typedef struct jjx_cursor {
   int irow;                 /* next entry of rows[] to visit */
   int64_t remaining;        /* LIMIT: rows still to return; -1: no limit */
   jjx_buf buf;              /* record JSON, nested tables; reused per row */
+  jjx_files files;          /* a pattern's files and the filename filter */
+  int multi;                /* 1: reading files[] one after another */
+  int declared;             /* 1: files[] are the typed table's own */
+  int by_rowid;             /* rows[] are rowids (file and row), not rows */
+  int64_t file_index;       /* files[] index of the file read (0: none) */
 } jjx_cursor;
 
 /* How this table's scans open a SOURCE: the smaller of its max_size
-** option and the connection's jj_max_size() now, with interrupts. */
-static jjx_limits scan_limits(const jjx_table *t, int declared) {
+** option and the connection's jj_max_size() now, with interrupts; through
+** the connection's cache unless it is the typed table's declared file,
+** which the table keeps itself. */
+static jjx_limits scan_limits(const jjx_table *t, int declared, int cached) {
   jjx_limits lim;
   memset(&lim, 0, sizeof lim);
   lim.max_size = jjx_min_limit(t->typed ? t->opt.max_size : 0,
@@ -101,6 +118,7 @@ static jjx_limits scan_limits(const jjx_table *t, int declared) {
     lim.file_flags = t->opt.mmap ? JJ_FILE_MMAP : 0;
   }
   lim.db = t->db;
+  if (cached) lim.cache = &t->cfg->cache;
   return lim;
 }
 
@@ -136,7 +154,8 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   for (int i = 0; i < t->ncol && i < 64; i++)
     if (jj_schema_type(t->schema, (size_t)i) == JJ_DATE)
       t->date_cols |= (uint64_t)1 << i;
-  t->est_rows = h.est_rows;
+  t->glob = t->decl.glob;
+  t->est_rows = h.est_rows * h.nfiles;
   jjx_header_free(&h);
   *decl = jjx_declaration(t->decl.label, t->schema,
                           sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1), pzErr);
@@ -165,7 +184,7 @@ static int jjOpenConnect(sqlite3 *db, void *aux, int argc,
   }
   rc = sqlite3_declare_vtab(
       db, decl ? decl : "CREATE TABLE x(row INTEGER, record TEXT, "
-                        "source HIDDEN)");
+                        "source HIDDEN, filename HIDDEN)");
   sqlite3_free(decl);
   if (rc != SQLITE_OK) {
     *pzErr = sqlite3_mprintf("jj_open: %s", sqlite3_errmsg(db));
@@ -191,7 +210,7 @@ fail:
 ** the estimated rows. */
 static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   const jjx_table *t = (const jjx_table *)vtab;
-  return jjx_open_plan(info, t->typed, t->ncol, t->est_rows);
+  return jjx_open_plan(info, t->typed, t->ncol, t->est_rows, t->glob);
 }
 
 /* xDisconnect and xDestroy: the table owns its document. */
@@ -227,6 +246,10 @@ static void cursor_reset(jjx_cursor *c) {
   c->eof = 1;
   c->remaining = -1;
   c->label = NULL;
+  c->is_file = 0;
+  jjx_files_free(&c->files);
+  c->multi = c->declared = c->by_rowid = 0;
+  c->file_index = 0;
 }
 
 static int jjOpenClose(sqlite3_vtab_cursor *cur) {
@@ -270,7 +293,7 @@ static int collect_rows(jjx_cursor *c, sqlite3_value *list) {
   for (rc = sqlite3_vtab_in_first(list, &v); rc == SQLITE_OK && v;
        rc = sqlite3_vtab_in_next(list, &v)) {
     int64_t r = value_row(v);
-    if (r == 0) continue;
+    if ((r & JJX_ROW_MASK) == 0) continue; /* names no row */
     if (c->nrows == cap) {
       cap = cap ? cap * 2 : 16;
       int64_t *p = sqlite3_realloc64(c->rows, (sqlite3_uint64)cap * 8);
@@ -296,24 +319,80 @@ static int scan_error(jjx_cursor *c, const jj_error *err) {
 
 /* Move to the next wanted row, or to eof.  Only the structure of the rows
 ** passed over is scanned; no value is converted here. */
+static int next_file(jjx_cursor *c);
+
 static int advance(jjx_cursor *c) {
   jj_error err;
   int r;
-  if (c->remaining == 0) {
-    c->eof = 1;
-    return SQLITE_OK;
+  for (;;) {
+    if (c->remaining == 0 || !c->cur) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    if (c->list) {
+      r = 0;
+      /* rows[] ascends: past the end of the document, so is every later
+      ** one */
+      if (c->irow < c->nrows && (!c->by_rowid ||
+                                 c->rows[c->irow] >> JJX_ROWID_SHIFT ==
+                                     c->file_index))
+        r = jj_cursor_seek(c->cur, c->rows[c->irow++] & JJX_ROW_MASK, &err);
+    } else {
+      r = jj_cursor_next(c->cur, &err);
+    }
+    if (r < 0) return scan_error(c, &err);
+    if (r > 0) {
+      c->eof = 0;
+      if (c->remaining > 0) c->remaining--;
+      return SQLITE_OK;
+    }
+    if (!c->multi) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    int rc = next_file(c); /* this file is done: the next one */
+    if (rc != SQLITE_OK) return rc;
   }
-  if (c->list) {
-    r = 0;
-    /* rows[] ascends: past the end of the document, so is every later one */
-    if (c->irow < c->nrows) r = jj_cursor_seek(c->cur, c->rows[c->irow++], &err);
-  } else {
-    r = jj_cursor_next(c->cur, &err);
+}
+
+/* A pattern's scan: close the file read, open the next one the filename
+** filter keeps (c->cur NULL when none is left) and check its columns. */
+static int next_file(jjx_cursor *c) {
+  jjx_table *t = (jjx_table *)c->base.pVtab;
+  jj_error err;
+  char *msg = NULL;
+  jj_cursor_free(c->cur);
+  c->cur = NULL;
+  jjx_source_close(&c->own);
+  c->label = NULL;
+  c->is_file = 0;
+  const char *name;
+  for (;;) {
+    name = jjx_files_next(&c->files);
+    if (!name) return SQLITE_OK;
+    c->file_index = c->files.next - 1;
+    if (!c->list) break;
+    if (!c->by_rowid) { /* row = N: row N of every file */
+      c->irow = 0;
+      break;
+    }
+    /* rowid = N: only the files N names */
+    while (c->irow < c->nrows &&
+           c->rows[c->irow] >> JJX_ROWID_SHIFT < c->file_index)
+      c->irow++;
+    if (c->irow == c->nrows) return SQLITE_OK;
+    if (c->rows[c->irow] >> JJX_ROWID_SHIFT == c->file_index) break;
   }
-  if (r < 0) return scan_error(c, &err);
-  c->eof = r == 0;
-  if (!c->eof && c->remaining > 0) c->remaining--;
-  return SQLITE_OK;
+  jjx_limits lim = scan_limits(t, c->declared, 1);
+  int rc = jjx_source_open_path(&c->own, name, &lim, &msg);
+  if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
+  c->label = c->own.label;
+  c->is_file = 1;
+  rc = jjx_files_check(&c->files, c->label, t->typed ? t->schema : NULL,
+                       jj_doc_schema(c->own.doc), &msg);
+  if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
+  c->cur = jj_cursor_new(c->own.doc, &err);
+  return c->cur ? SQLITE_OK : scan_error(c, &err);
 }
 
 /* The declared document for a scan by cursor c.  The first scan opens it
@@ -325,7 +404,7 @@ static int advance(jjx_cursor *c) {
 static int table_document(jjx_table *t, jjx_cursor *c) {
   char *msg = NULL;
   if (c->reads_table) return SQLITE_OK;
-  jjx_limits lim = scan_limits(t, 1);
+  jjx_limits lim = scan_limits(t, 1, 0);
   if (t->src.doc && t->readers == 0 &&
       ((t->src.is_file && jj_file_changed(&t->src.file, t->decl.label)) ||
        (lim.max_size && t->src.len > lim.max_size)))
@@ -349,13 +428,46 @@ static int table_document(jjx_table *t, jjx_cursor *c) {
   return SQLITE_OK;
 }
 
-/* Start a scan: open the SOURCE if one is given, then position on the
-** first wanted row. */
+/* Open the document of a scan that reads one: the SOURCE given, else the
+** typed table's declared one.  c->cur stays NULL for a NULL SOURCE. */
+static int open_single(jjx_cursor *c, jjx_table *t, sqlite3_value *source) {
+  jj_doc *doc;
+  jj_error err;
+  if (source) {
+    char *msg = NULL;
+    jjx_limits lim = scan_limits(t, 0, 1);
+    int rc = jjx_source_open_value(&c->own, source, &lim, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
+    doc = c->own.doc;
+    c->label = c->own.label;
+    c->is_file = c->own.is_file;
+    if (!doc) return SQLITE_OK; /* NULL source: no rows */
+    if (t->typed && !jj_schema_equal(t->schema, jj_doc_schema(doc), NULL))
+      return jjx_vtab_take(
+          c->base.pVtab,
+          jjx_shape_error(c->label, "", t->schema, jj_doc_schema(doc)),
+          SQLITE_ERROR);
+  } else {
+    int rc = table_document(t, c);
+    if (rc != SQLITE_OK) return rc;
+    doc = t->src.doc;
+    c->label = t->src.label;
+    c->is_file = t->src.is_file;
+  }
+  c->cur = jj_cursor_new(doc, &err);
+  return c->cur ? SQLITE_OK : scan_error(c, &err);
+}
+
+/* Start a scan: take the plan's arguments, open the SOURCE (or the first
+** file of a pattern), then position on the first wanted row. */
 static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
                         const char *idxStr, int argc, sqlite3_value **argv) {
+  static const int fname_ops[3] = {SQLITE_INDEX_CONSTRAINT_EQ,
+                                   SQLITE_INDEX_CONSTRAINT_LIKE,
+                                   SQLITE_INDEX_CONSTRAINT_GLOB};
   jjx_cursor *c = (jjx_cursor *)cur;
   jjx_table *t = (jjx_table *)cur->pVtab;
-  jj_doc *doc;
+  sqlite3_value *source = NULL, *row = NULL, *list = NULL;
   jj_error err;
   int i = 0, rc;
   int64_t offset = 0;
@@ -366,43 +478,10 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
     return jjx_vtab_err(cur->pVtab, "jj_open: no SOURCE given: use "
                                     "jj_open(SOURCE), or CREATE VIRTUAL "
                                     "TABLE ... USING jj_open(SOURCE)");
-  if (idxNum & IDX_SOURCE) {
-    char *msg = NULL;
-    jjx_limits lim = scan_limits(t, 0);
-    rc = jjx_source_open_value(&c->own, argv[i++], &lim, &msg);
-    if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
-    doc = c->own.doc;
-    c->label = c->own.label;
-    c->is_file = c->own.is_file;
-    if (!doc) return SQLITE_OK; /* NULL source: no rows */
-    if (t->typed && !jj_schema_equal(t->schema, jj_doc_schema(doc), NULL))
-      return jjx_vtab_take(
-          cur->pVtab,
-          jjx_shape_error(c->label, "", t->schema, jj_doc_schema(doc)),
-          SQLITE_ERROR);
-  } else {
-    if (!t->typed) return SQLITE_OK; /* no SOURCE: no rows */
-    rc = table_document(t, c);
-    if (rc != SQLITE_OK) return rc;
-    doc = t->src.doc;
-    c->label = t->src.label;
-    c->is_file = t->src.is_file;
-  }
-  c->cur = jj_cursor_new(doc, &err);
-  if (!c->cur) return scan_error(c, &err);
-  if (idxNum & IDX_ROW) {
-    int64_t r = value_row(argv[i++]);
-    if (r == 0) return SQLITE_OK; /* names no row */
-    c->rows = sqlite3_malloc64(sizeof *c->rows);
-    if (!c->rows) return SQLITE_NOMEM;
-    c->rows[0] = r;
-    c->nrows = 1;
-    c->list = 1;
-  } else if (idxNum & IDX_ROWS) {
-    c->list = 1;
-    rc = collect_rows(c, argv[i++]);
-    if (rc != SQLITE_OK) return rc;
-  }
+  c->by_rowid = !(idxNum & IDX_BY_ROW);
+  if (idxNum & IDX_SOURCE) source = argv[i++];
+  if (idxNum & IDX_ROW) row = argv[i++];
+  else if (idxNum & IDX_ROWS) list = argv[i++];
   if (idxNum & IDX_LIMIT) {
     sqlite3_int64 n = sqlite3_value_int64(argv[i++]);
     c->remaining = n < 0 ? -1 : n;
@@ -411,16 +490,57 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
     sqlite3_int64 n = sqlite3_value_int64(argv[i++]);
     offset = n > 0 ? n : 0;
   }
-  /* OFFSET: a scan jumps (rows seen before are found in constant time);
-  ** a list skips its first wanted rows that exist. */
-  if (offset > 0 && !c->list) {
+  for (int k = 0; k < 3; k++) {
+    if (!(idxNum & (IDX_FNAME_EQ << k))) continue;
+    rc = jjx_files_filter(&c->files, fname_ops[k], argv[i++]);
+    if (rc != SQLITE_OK) return rc;
+  }
+  if (row) {
+    int64_t r = value_row(row);
+    if ((r & JJX_ROW_MASK) == 0) return SQLITE_OK; /* names no row */
+    c->rows = sqlite3_malloc64(sizeof *c->rows);
+    if (!c->rows) return SQLITE_NOMEM;
+    c->rows[0] = r;
+    c->nrows = 1;
+    c->list = 1;
+  } else if (list) {
+    c->list = 1;
+    rc = collect_rows(c, list);
+    if (rc != SQLITE_OK) return rc;
+  }
+  const char *pattern = NULL;
+  if (source && jjx_value_is_glob(source))
+    pattern = (const char *)sqlite3_value_text(source);
+  else if (!source && t->glob)
+    pattern = t->decl.label;
+  if (pattern) { /* every file it matches, one after another */
+    char *msg = NULL;
+    c->multi = 1;
+    c->declared = !source;
+    rc = jjx_files_expand(&c->files, pattern, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
+    if (c->list && c->nrows == 0) return SQLITE_OK;
+    rc = next_file(c);
+  } else {
+    rc = open_single(c, t, source);
+    if (rc == SQLITE_OK && c->cur &&
+        !jjx_files_pass(&c->files, c->is_file ? c->label : NULL)) {
+      jj_cursor_free(c->cur); /* filename constraints exclude it */
+      c->cur = NULL;
+    }
+  }
+  if (rc != SQLITE_OK || !c->cur) return rc;
+  /* OFFSET: a scan of one document jumps (rows seen before are found in
+  ** constant time); a list or a pattern's files skip their first rows. */
+  if (offset > 0 && !c->list && !c->multi) {
     int r = jj_cursor_seek(c->cur, offset, &err);
     if (r < 0) return scan_error(c, &err);
     if (r == 0) return SQLITE_OK; /* fewer rows than the offset */
+    offset = 0;
   }
   int64_t limit = c->remaining;
   c->remaining = -1;
-  for (; c->list && offset > 0; offset--) {
+  for (; offset > 0; offset--) {
     rc = advance(c);
     if (rc != SQLITE_OK || c->eof) return rc;
   }
@@ -574,7 +694,8 @@ static int jjOpenColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
 }
 
 static int jjOpenRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
-  *pRowid = jj_cursor_row(((jjx_cursor *)cur)->cur);
+  const jjx_cursor *c = (const jjx_cursor *)cur;
+  *pRowid = c->file_index << JJX_ROWID_SHIFT | jj_cursor_row(c->cur);
   return SQLITE_OK;
 }
 
