@@ -17,6 +17,10 @@
 ** What can be checked when a value arrives is checked in xStep, so a bad
 ** value stops the query at its row: names, explicit types (dates and
 ** timestamps with the core's calendar), storage classes that do not mix.
+** An explicit i, f or b column also takes TEXT that SQLite's affinity
+** converts without loss ('100', '1e2', '19.99'; jjx_group_from_text
+** below), buffered as the number; other TEXT is an error that suggests a
+** CAST or a TEXT column.
 ** Rows are counted from 1 in the order xStep sees them.
 **
 ** The document must fit SQLite's length limit (SQLITE_LIMIT_LENGTH): xStep

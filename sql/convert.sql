@@ -44,6 +44,18 @@ SELECT jj_from_json('[]', 5);
 SELECT jj_from_json(5);
 SELECT jj_from_csv();
 SELECT jj_from_json(x'1f8b0800');
+.print '-- innocuous: a view of a database file may use them with trusted_schema off'
+.shell rm -f convert.tmp
+ATTACH 'convert.tmp' AS other;
+PRAGMA trusted_schema = OFF;
+CREATE VIEW other.conv AS SELECT jj_from_csv('a;b' || char(10) || '1;x', 'delimiter=;') AS doc,
+                                 jj_from_json('[{"n":1.5}]') AS doc2;
+DETACH other;
+ATTACH 'convert.tmp' AS again;
+SELECT doc, doc2 FROM again.conv;
+DETACH again;
+PRAGMA trusted_schema = ON;
+.shell rm -f convert.tmp
 .print '-- the connection limit applies to the input, decompressed'
 SELECT jj_max_size(10);
 SELECT jj_from_json('[{"a":1},{"a":2}]');
