@@ -23,6 +23,7 @@
 **   group.c         the jj_group aggregate (group.h: its state),
 **   group_value.c   and its values: checked, buffered, written out
 **   write.c         the jj_write function
+**   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
 **
 ** Nothing in ext/ scans JSON bytes: every byte of a document is read by the
 ** core library (core/jalapenojson.h), ext/ only moves values across.
@@ -382,5 +383,8 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_group_final(sqlite3_context *ctx);     /* group.c */
 void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* write.c */
+void jjx_from_json_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+                                                /* convert_sql.c */
 
 #endif /* JJ_EXT_H */

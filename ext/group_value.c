@@ -313,6 +313,53 @@ static inline int buffer_value(jjx_buf *b, sqlite3_value *v, int st) {
   }
 }
 
+/* A TEXT value for an explicit i, f or b column: converted as SQLite's
+** affinity would (jjx_group_from_text) and buffered as the number, or
+** refused with a message that says what to do.  0, or -1 reported. */
+static int text_number(sqlite3_context *ctx, group_ctx *g, group_col *c,
+                       sqlite3_value *v) {
+  sqlite3_int64 i = 0;
+  double d = 0;
+  int why;
+  int st = jjx_group_from_text(v, c->type, &i, &d, &why);
+  if (st > 0) {
+    unsigned char *q;
+    if (reserve(&g->values, 9)) goto nomem;
+    q = (unsigned char *)g->values.p + g->values.len;
+    q[0] = st == SQLITE_INTEGER ? TAG_INT : TAG_REAL;
+    if (st == SQLITE_INTEGER)
+      memcpy(q + 1, &i, 8);
+    else
+      memcpy(q + 1, &d, 8);
+    g->values.len += 9;
+    c->kinds |= st == SQLITE_INTEGER ? K_INT : K_REAL;
+    g->min_len += min_written(c, st, 0);
+    return 0;
+  }
+  if (st < 0) goto nomem;
+  char *shown = show_value(v);
+  if (!shown) goto nomem;
+  const char *what = c->type == JJ_FLOAT ? "is not a number"
+                     : c->type == JJ_BOOL
+                         ? "is not a boolean (0, 1, \"true\" or \"false\")"
+                     : why == 2 ? "is not exactly an integer (beyond 2^53 a "
+                                  "point or an exponent may have rounded it)"
+                     : why == 3 ? "is beyond the range of a 64-bit integer"
+                                : "is not an integer";
+  jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": %s %s; %suse a "
+                   "TEXT column (\"%.*s:s\")",
+              (long long)g->rows, (int)c->name_len, c->arg, shown, what,
+              c->type == JJ_BOOL ? "" : "CAST it or ", (int)c->name_len,
+              c->arg);
+  sqlite3_free(shown);
+  g->failed = 1;
+  return -1;
+nomem:
+  sqlite3_result_error_nomem(ctx);
+  g->failed = 1;
+  return -1;
+}
+
 /* 1 when a[0..n) and b[0..n) are the same bytes: words compared as
 ** wholes (overlapping at the end), since names are short and this runs for
 ** every name of every row.  Measured against libc's memcmp as copy_bytes
@@ -379,6 +426,11 @@ int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
       c->kinds |= K_TEXT;
       g->min_len += (uint64_t)n + 3;
       if (!p || buffer_bytes(&g->values, TAG_TEXT, p, n)) goto nomem;
+      continue;
+    }
+    if (st == SQLITE_TEXT &&
+        (c->type == JJ_INT || c->type == JJ_FLOAT || c->type == JJ_BOOL)) {
+      if (text_number(ctx, g, c, v)) return -1; /* reported */
       continue;
     }
     if (st != SQLITE_NULL) {

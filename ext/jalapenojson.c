@@ -9,6 +9,8 @@
 **   jj_schema    module: a document's columns (schema_vtab.c)
 **   jj_group     aggregate: rows -> a document (group.c)
 **   jj_write     function: a document -> a file (write.c)
+**   jj_from_json function: JSON -> a document (convert_sql.c)
+**   jj_from_csv  function: CSV -> a document (convert_sql.c)
 **   jj_max_size  function: the connection's size limit (settings.c)
 **   jj_cache     module: the connection's document cache (cache.c)
 **   jj_cache_size function: its budget (cache.c)
@@ -30,9 +32,10 @@ static const struct {
     {"jj_cache", &jjx_cache_module},
 };
 
-/* jj_group is a pure function of its rows; jj_write touches the file system
-** and jj_max_size raises what scans may read (jj_cache_size what they keep):
-** they are SQLITE_DIRECTONLY,
+/* jj_group is a pure function of its rows, jj_from_json and jj_from_csv
+** of their arguments; jj_write touches the file system, jj_max_size raises
+** what scans may read and jj_cache_size what they keep: those are
+** SQLITE_DIRECTONLY,
 ** so no view, trigger or schema object of an untrusted database file can
 ** write files or lift the limit through them. */
 static const struct {
@@ -45,6 +48,10 @@ static const struct {
 } functions[] = {
     {"jj_group", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
      NULL, jjx_group_step, jjx_group_final},
+    {"jj_from_json", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+     jjx_from_json_func, NULL, NULL},
+    {"jj_from_csv", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+     jjx_from_csv_func, NULL, NULL},
     {"jj_write", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_write_func, NULL,
      NULL},
     {"jj_max_size", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_max_size_func,

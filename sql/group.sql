@@ -11,6 +11,11 @@ SELECT jj_group('id', id, 'user', user, 'price', price, 'joined', joined,
 .print '-- explicit types after a colon'
 SELECT jj_group('id', id, 'joined:d', joined, 'ok:b', ok, 'price:f', id) FROM t;
 SELECT jj_group('at:t', '2024-03-01T12:30:00.123+05:30', 'n:i', 7, 's:s', 'x', 'b:x', x'01');
+.print '-- TEXT for i, f and b converts as a column affinity of SQLite would, when nothing is lost'
+SELECT jj_group('n:i', n, 'f:f', f, 'ok:b', ok)
+  FROM (SELECT column1 AS n, column2 AS f, column3 AS ok
+          FROM (VALUES ('100', '19.99', '1'), (' 7 ', '1', 'false'),
+                       ('1e2', '2.5e1', 'true'), ('-100.0', 3, 0)));
 .print '-- types follow storage classes (typeof), so REAL whole numbers stay f and come back REAL'
 SELECT jj_group('v', CAST(value AS REAL)) FROM generate_series(1, 2);
 SELECT jj_group('v', value) FROM (SELECT 1 AS value UNION ALL SELECT 2.5);
@@ -58,12 +63,20 @@ SELECT jj_group('n', value) FROM (SELECT 'one' AS value UNION ALL SELECT 2);
 SELECT jj_group('b', value) FROM (SELECT x'00' AS value UNION ALL SELECT 'text');
 SELECT jj_group('b', value) FROM (SELECT NULL AS value UNION ALL SELECT 1.5 UNION ALL SELECT x'00');
 SELECT jj_group('n:i', 'abc');
+SELECT jj_group('qty:i', value) FROM (SELECT '1' AS value UNION ALL SELECT '2' UNION ALL SELECT '12abc');
+SELECT jj_group('n:i', '1.5');
+SELECT jj_group('n:i', '0x10');
+SELECT jj_group('n:i', '9007199254740993.0');
+SELECT jj_group('n:i', '9223372036854775808');
+SELECT jj_group('n:i', x'31');
 SELECT jj_group('n:i', 2.5);
 SELECT jj_group('f:f', 'x');
+SELECT jj_group('f:f', '9007199254740993');
 SELECT jj_group('s:s', 12);
 SELECT jj_group('d:d', 20240301);
 SELECT jj_group('ok:b', 2);
-SELECT jj_group('ok:b', 'true');
+SELECT jj_group('ok:b', 'yes');
+SELECT jj_group('ok:b', '2');
 SELECT jj_group('x:x', 'AAEC');
 SELECT jj_group('items:jj', 5);
 SELECT jj_group('items:jj', '{"not":"a document"}');
