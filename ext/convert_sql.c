@@ -70,17 +70,6 @@ static char *known_options(unsigned allowed) {
   return sqlite3_str_finish(s);
 }
 
-/* 1, 0, or -1: the spellings of the typed table's boolean options. */
-static int parse_bool(const char *z) {
-  static const char *const yes[] = {"1", "yes", "on", "true"};
-  static const char *const no[] = {"0", "no", "off", "false"};
-  for (size_t i = 0; i < 4; i++) {
-    if (sqlite3_stricmp(z, yes[i]) == 0) return 1;
-    if (sqlite3_stricmp(z, no[i]) == 0) return 0;
-  }
-  return -1;
-}
-
 /* Apply one "key=value" argument (arg is the SQL argument's number, for
 ** messages) to *o.  *seen collects the keys given.  0, or -1 reported. */
 static int apply_option(sqlite3_context *ctx, const char *fn, int arg,
@@ -149,7 +138,7 @@ static int apply_option(sqlite3_context *ctx, const char *fn, int arg,
       }
       return 0;
     default: {
-      int b = parse_bool(val);
+      int b = jjx_parse_bool(val);
       unsigned flag = bit == OPT_BOOLEANS        ? JJ_CONVERT_CSV_BOOLEANS
                       : bit == OPT_EMPTY_IS_TEXT ? JJ_CONVERT_CSV_EMPTY_IS_TEXT
                                                  : JJ_CONVERT_BAD_TO_NULL;

@@ -74,6 +74,11 @@ int jjx_vtab_take(sqlite3_vtab *vtab, char *msg, int rc);
 /* The SQLite result code for a core error code. */
 int jjx_rc(jj_code code);
 
+/* A boolean option value in csv.c's spellings, ASCII case ignored: 1 for
+** 1/yes/on/true, 0 for 0/no/off/false, -1 for anything else.  The typed
+** table's options and jj_from_json/jj_from_csv's use the same words. */
+int jjx_parse_bool(const char *z);
+
 /* ---------------------------------------------------------------------- */
 /* Per-connection settings (settings.c)                                    */
 /* ---------------------------------------------------------------------- */

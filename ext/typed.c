@@ -27,17 +27,6 @@ const char *jjx_trim(const char *z, size_t *n) {
   return z;
 }
 
-/* A boolean option value, csv.c's spellings.  1, 0, or -1 when not one. */
-static int parse_bool(const char *z) {
-  static const char *const yes[] = {"1", "yes", "on", "true"};
-  static const char *const no[] = {"0", "no", "off", "false"};
-  for (size_t i = 0; i < 4; i++) {
-    if (sqlite3_stricmp(z, yes[i]) == 0) return 1;
-    if (sqlite3_stricmp(z, no[i]) == 0) return 0;
-  }
-  return -1;
-}
-
 /* A non-negative decimal integer; 0 on success. */
 static int parse_size(const char *z, uint64_t *out) {
   uint64_t v = 0;
@@ -97,7 +86,7 @@ int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
     if (k == OPT_MAX_SIZE) {
       bad = parse_size(v, &o->max_size) != 0;
     } else {
-      int b = parse_bool(v);
+      int b = jjx_parse_bool(v);
       bad = b < 0;
       if (k == OPT_MMAP)
         o->mmap = b;

@@ -52,6 +52,16 @@ void jjx_ctx_err(sqlite3_context *ctx, const char *fmt, ...) {
   sqlite3_free(msg);
 }
 
+int jjx_parse_bool(const char *z) {
+  static const char *const yes[] = {"1", "yes", "on", "true"};
+  static const char *const no[] = {"0", "no", "off", "false"};
+  for (size_t i = 0; i < 4; i++) {
+    if (sqlite3_stricmp(z, yes[i]) == 0) return 1;
+    if (sqlite3_stricmp(z, no[i]) == 0) return 0;
+  }
+  return -1;
+}
+
 int jjx_rc(jj_code code) {
   switch (code) {
     case JJ_OK: return SQLITE_OK;
