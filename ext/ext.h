@@ -20,6 +20,7 @@
 **   group_value.c   and its values: checked, buffered, written out
 **   write.c         the jj_write function
 **   record.c        the record form's fast ->, ->>, json_extract
+**   export.c        the jj_export function (a query streamed to a file)
 **
 ** Nothing in ext/ scans JSON bytes: every byte of a document is read by the
 ** core library (core/jalapenojson.h), ext/ only moves values across.
@@ -288,5 +289,7 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_group_final(sqlite3_context *ctx);     /* group.c */
 void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* write.c */
+void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+                                                /* export.c */
 
 #endif /* JJ_EXT_H */

@@ -9,6 +9,7 @@
 **   jj_schema    module: a document's columns (schema_vtab.c)
 **   jj_group     aggregate: rows -> a document (group.c)
 **   jj_write     function: a document -> a file (write.c)
+**   jj_export    function: a query's rows streamed to a file (export.c)
 **   jj_max_size  function: the connection's size limit (settings.c)
 **
 ** Each connection gets its own settings (jjx_settings), handed to every
@@ -27,7 +28,8 @@ static const struct {
     {"jj_schema", &jjx_schema_module},
 };
 
-/* jj_group is a pure function of its rows; jj_write touches the file system
+/* jj_group is a pure function of its rows; jj_write and jj_export touch the
+** file system (jj_export also runs the query it is given)
 ** and jj_max_size raises what scans may read: both are SQLITE_DIRECTONLY,
 ** so no view, trigger or schema object of an untrusted database file can
 ** write files or lift the limit through them. */
@@ -42,6 +44,10 @@ static const struct {
     {"jj_group", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
      NULL, jjx_group_step, jjx_group_final},
     {"jj_write", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_write_func, NULL,
+     NULL},
+    {"jj_export", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_export_func, NULL,
+     NULL},
+    {"jj_export", 3, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_export_func, NULL,
      NULL},
     {"jj_max_size", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_max_size_func,
      NULL, NULL},
