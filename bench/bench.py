@@ -45,7 +45,7 @@ LARGE_ROWS = 1000000
 
 C_TASKS = ("all", "price", "city", "middle")
 SQL_TASKS = ("scan", "price", "since", "row")
-SQL_READERS = ("native", "json1", "jjfile", "jjmmap", "jjblob")
+SQL_READERS = ("native", "json1", "jjfile", "jjmmap", "jjblob", "jjrecord")
 
 
 def rel(path):

@@ -34,7 +34,7 @@ READER_NAMES = {
     "cjson": "cJSON", "simdjson": "simdjson (on-demand)", "yyjson": "yyjson", "jj": "jalapenojson",
     "native": "native table", "json1": "json1 (json_each + ->>)", "jjfile": "jalapenojson, file",
     "jjmmap": "jalapenojson, file, mmap=1",
-    "jjblob": "jalapenojson, blob", "floor-json": "memchr, JSON doc", "floor-jj": "memchr, jj doc",
+    "jjblob": "jalapenojson, blob", "jjrecord": "jalapenojson, record->>", "floor-json": "memchr, JSON doc", "floor-jj": "memchr, jj doc",
 }
 TASK_NAMES = {
     ("c", "all"): "read every value", ("c", "price"): "sum(price)", ("c", "city"): "CRC(city)",
@@ -384,7 +384,8 @@ def results_md(data):
     for rows in data["rows"]:
         for s in ("repetitive", "entropy"):
             t = speed_table(res, "sql", s, rows, ("scan", "price", "since", "row"),
-                            ("native", "json1", "jjfile", "jjmmap", "jjblob"), ("jjfile", "jjblob"))
+                            ("native", "json1", "jjfile", "jjmmap", "jjblob", "jjrecord"),
+                            ("jjfile", "jjblob"))
             e = speed_table(res, "sql", s, rows, ("export",), ("json1", "jj"), ("jj",))
             # Reading a file into memory (the default, safe against files
             # truncated under the table) against mapping it (mmap=1).

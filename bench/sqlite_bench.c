@@ -21,6 +21,8 @@
 **           jjmmap  the same with mmap=1 (the file mapped, not copied)
 **           jjblob  the same table's function form r(?1), the .jj bytes
 **                   bound as a BLOB
+**           jjrecord  the record form jj_open(?1) over the same BLOB, each
+**                   column as record->>'name'
 **           (export: jj or json1, both over the native table)
 **
 ** The extension is loaded with sqlite3_load_extension from $JJ_EXTENSION
@@ -190,14 +192,15 @@ static int run_query(void *p, bench_sum *s, uint64_t *ns) {
 
 /* The SQL of a task for a reader; FROM is the row source. */
 static char *task_sql(const char *task, const char *reader) {
-  int json = strcmp(reader, "json1") == 0;
+  int json = strcmp(reader, "json1") == 0, rec = strcmp(reader, "jjrecord") == 0;
   const char *from = json ? "json_each(?1)"
+                     : rec ? "jj_open(?1)"
                      : strcmp(reader, "native") == 0 ? "t"
                      : strcmp(reader, "jjfile") == 0 || strcmp(reader, "jjmmap") == 0
                          ? "temp.r"
                                                      : "temp.r(?1)";
   /* a column: plain, or value->>'name' over json_each */
-#define COL(n) (json ? "value->>'" n "'" : n)
+#define COL(n) (json ? "value->>'" n "'" : rec ? "record->>'" n "'" : n)
   if (strcmp(task, "scan") == 0)
     return sqlite3_mprintf("SELECT count(*), sum(%s)+sum(%s), sum(%s), "
                            "sum(length(%s)+length(%s)+length(%s)+length(%s)) FROM %s",
@@ -212,6 +215,10 @@ static char *task_sql(const char *task, const char *reader) {
           "WITH r(j) AS MATERIALIZED (SELECT ?1 -> ('$[' || (?2 - 1) || ']')) "
           "SELECT j->>'id', j->>'user', j->>'city', j->>'plan', j->>'seats', j->>'price', "
           "j->>'joined' FROM r");
+    if (rec)
+      return sqlite3_mprintf("SELECT %s, %s, %s, %s, %s, %s, %s FROM %s WHERE row = ?2",
+                             COL("id"), COL("user"), COL("city"), COL("plan"), COL("seats"),
+                             COL("price"), COL("joined"), from);
     return sqlite3_mprintf("SELECT id, user, city, plan, seats, price, joined FROM %s "
                            "WHERE rowid = ?2", from);
   }
@@ -255,7 +262,7 @@ int main(int argc, char **argv) {
   int is_export = strcmp(x.task, "export") == 0, is_open = strcmp(x.task, "open") == 0;
   const char *readers = is_export ? " jj json1 "
                         : is_open ? " jjfile jjmmap "
-                                  : " native json1 jjfile jjmmap jjblob ";
+                                  : " native json1 jjfile jjmmap jjblob jjrecord ";
   char padded[32];
   snprintf(padded, sizeof padded, " %s ", x.reader);
   if (strlen(x.reader) > 16 || !strstr(readers, padded)) bench_usage(argv[0], tasks);
@@ -294,7 +301,8 @@ int main(int argc, char **argv) {
   sqlite3_free(sql);
   if (strcmp(x.reader, "json1") == 0 && !is_export)
     sqlite3_bind_text(x.stmt, 1, json, (int)json_len, SQLITE_STATIC);
-  if (strcmp(x.reader, "jjblob") == 0) sqlite3_bind_blob(x.stmt, 1, jj, (int)jj_len, SQLITE_STATIC);
+  if (strcmp(x.reader, "jjblob") == 0 || strcmp(x.reader, "jjrecord") == 0)
+    sqlite3_bind_blob(x.stmt, 1, jj, (int)jj_len, SQLITE_STATIC);
   if (strcmp(x.task, "since") == 0) {
     const char *since = bench_sum_get(x.sums, "since");
     if (!since) bench_die("%s has no since date", argv[5]);

@@ -24,6 +24,8 @@
 **   group_value.c   and its values: checked, buffered, written out
 **   write.c         the jj_write function
 **   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
+**   record.c        the record form's fast ->, ->>, json_extract
+**   export.c        the jj_export function (a query streamed to a file)
 **
 ** Nothing in ext/ scans JSON bytes: every byte of a document is read by the
 ** core library (core/jalapenojson.h), ext/ only moves values across.
@@ -382,6 +384,19 @@ void jjx_buf_free(jjx_buf *b);
 /* ---------------------------------------------------------------------- */
 
 extern const sqlite3_module jjx_open_module;   /* vtab.c */
+
+/* The record form's fast path (record.c): the overload of ->, ->> and
+** json_extract that jj_open's xFindFunction hands out, its user data the
+** table.  1 with *pxFunc set for those names, else 0. */
+int jjx_record_find(int nArg, const char *zName,
+                    void (**pxFunc)(sqlite3_context *, int, sqlite3_value **));
+/* vtab.c: the cursor of `table` (a record-form jjx_table) whose current
+** row's record text is exactly text[0..len), or NULL (text may be NULL).
+** *slots (never left unset) is the fallback statements' slots of the
+** cursor that built a record last (its own until it closes), or NULL. */
+#define JJX_RECORD_SLOTS 3
+jj_cursor *jjx_record_match(void *table, const char *text, size_t len,
+                            sqlite3_stmt ***slots);
 extern const sqlite3_module jjx_schema_module; /* schema_vtab.c */
 extern const sqlite3_module jjx_cache_module;  /* cache.c */
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
@@ -391,5 +406,7 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_from_json_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* convert_sql.c */
+void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+                                                /* export.c */
 
 #endif /* JJ_EXT_H */

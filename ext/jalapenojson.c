@@ -11,6 +11,7 @@
 **   jj_write     function: a document -> a file (write.c)
 **   jj_from_json function: JSON -> a document (convert_sql.c)
 **   jj_from_csv  function: CSV -> a document (convert_sql.c)
+**   jj_export    function: a query's rows streamed to a file (export.c)
 **   jj_max_size  function: the connection's size limit (settings.c)
 **   jj_cache     module: the connection's document cache (cache.c)
 **   jj_cache_size function: its budget (cache.c)
@@ -33,8 +34,9 @@ static const struct {
 };
 
 /* jj_group is a pure function of its rows, jj_from_json and jj_from_csv
-** of their arguments; jj_write touches the file system, jj_max_size raises
-** what scans may read and jj_cache_size what they keep: those are
+** of their arguments; jj_write and jj_export touch the file system
+** (jj_export also runs the query it is given), jj_max_size raises what
+** scans may read and jj_cache_size what they keep: those are
 ** SQLITE_DIRECTONLY,
 ** so no view, trigger or schema object of an untrusted database file can
 ** write files or lift the limit through them. */
@@ -53,6 +55,10 @@ static const struct {
     {"jj_from_csv", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
      jjx_from_csv_func, NULL, NULL},
     {"jj_write", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_write_func, NULL,
+     NULL},
+    {"jj_export", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_export_func, NULL,
+     NULL},
+    {"jj_export", 3, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_export_func, NULL,
      NULL},
     {"jj_max_size", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, jjx_max_size_func,
      NULL, NULL},

@@ -78,6 +78,8 @@ typedef struct jjx_table {
   uint64_t date_cols;     /* typed: bit i set when column i < 64 is a
                           ** date (jjOpenColumn's fast path) */
   int glob;               /* typed: the declared SOURCE is a pattern */
+  struct jjx_cursor *rec_last; /* record form: the cursor that built a
+                          ** record last (record.c's fast path), or NULL */
 } jjx_table;
 
 typedef struct jjx_cursor {
@@ -99,6 +101,9 @@ typedef struct jjx_cursor {
   int declared;             /* 1: files[] are the typed table's own */
   int by_rowid;             /* rows[] are rowids (file and row), not rows */
   int64_t file_index;       /* files[] index of the file read (0: none) */
+  int64_t rec_row;          /* buf holds the record of this row of the
+                            ** current scan; 0: none */
+  sqlite3_stmt *rec_fb[JJX_RECORD_SLOTS]; /* record.c's fallbacks */
 } jjx_cursor;
 
 /* How this table's scans open a SOURCE: the smaller of its max_size
@@ -250,11 +255,15 @@ static void cursor_reset(jjx_cursor *c) {
   jjx_files_free(&c->files);
   c->multi = c->declared = c->by_rowid = 0;
   c->file_index = 0;
+  c->rec_row = 0;
 }
 
 static int jjOpenClose(sqlite3_vtab_cursor *cur) {
   jjx_cursor *c = (jjx_cursor *)cur;
-  if (c->reads_table) ((jjx_table *)cur->pVtab)->readers--;
+  jjx_table *t = (jjx_table *)cur->pVtab;
+  if (c->reads_table) t->readers--;
+  if (t->rec_last == c) t->rec_last = NULL;
+  for (int i = 0; i < JJX_RECORD_SLOTS; i++) sqlite3_finalize(c->rec_fb[i]);
   cursor_reset(c);
   jjx_buf_free(&c->buf);
   sqlite3_free(c);
@@ -591,6 +600,7 @@ static int nested_column(sqlite3_context *ctx, jjx_cursor *c, jj_doc *sub) {
   jj_writer *w = NULL;
   jj_error err;
   c->buf.len = 0;
+  c->rec_row = 0; /* the buffer no longer holds a record */
   c->buf.oom = 0;
   w = jj_writer_new(jj_doc_schema(sub), jjx_buf_sink, &c->buf, &err);
   if (!w) goto fail;
@@ -633,12 +643,20 @@ static int jjOpenColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
     if (col == REC_ROW) {
       sqlite3_result_int64(ctx, jj_cursor_row(c->cur));
     } else if (col == REC_RECORD) {
-      c->buf.len = 0;
-      c->buf.oom = 0;
-      if (jj_cursor_object(c->cur, jjx_buf_sink, &c->buf, &err) != JJ_OK) {
-        if (c->buf.oom) err.code = JJ_ERR_NOMEM;
-        return column_error(ctx, c, &err);
+      /* Built once per row however often the row asks (a ->> per key);
+      ** the fast path (record.c) finds the cursor by this text. */
+      int64_t row = jj_cursor_row(c->cur);
+      if (c->rec_row != row) {
+        c->rec_row = 0;
+        c->buf.len = 0;
+        c->buf.oom = 0;
+        if (jj_cursor_object(c->cur, jjx_buf_sink, &c->buf, &err) != JJ_OK) {
+          if (c->buf.oom) err.code = JJ_ERR_NOMEM;
+          return column_error(ctx, c, &err);
+        }
+        c->rec_row = row;
       }
+      t->rec_last = c;
       sqlite3_result_text64(ctx, c->buf.p ? c->buf.p : "", c->buf.len,
                             SQLITE_TRANSIENT, SQLITE_UTF8);
       sqlite3_result_subtype(ctx, JSON_SUBTYPE);
@@ -699,6 +717,29 @@ static int jjOpenRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
   return SQLITE_OK;
 }
 
+/* xFindFunction: ->, ->> and json_extract on the record form (record.c);
+** a typed table's columns are plain values already. */
+static int jjOpenFindFunction(sqlite3_vtab *vtab, int nArg, const char *zName,
+                              void (**pxFunc)(sqlite3_context *, int,
+                                              sqlite3_value **),
+                              void **ppArg) {
+  if (((jjx_table *)vtab)->typed || !jjx_record_find(nArg, zName, pxFunc))
+    return 0;
+  *ppArg = vtab;
+  return 1;
+}
+
+jj_cursor *jjx_record_match(void *table, const char *text, size_t len,
+                            sqlite3_stmt ***slots) {
+  jjx_cursor *c = ((jjx_table *)table)->rec_last;
+  *slots = c ? c->rec_fb : NULL;
+  if (!c || !text || !c->cur || c->eof || c->rec_row == 0 ||
+      c->rec_row != jj_cursor_row(c->cur) || len != c->buf.len ||
+      memcmp(text, c->buf.p, len) != 0)
+    return NULL;
+  return c->cur;
+}
+
 const sqlite3_module jjx_open_module = {
     0,                 /* iVersion */
     jjOpenConnect,     /* xCreate: the same as xConnect, so the module is
@@ -719,7 +760,7 @@ const sqlite3_module jjx_open_module = {
     NULL,              /* xSync */
     NULL,              /* xCommit */
     NULL,              /* xRollback */
-    NULL,              /* xFindFunction */
+    jjOpenFindFunction, /* xFindFunction: the record form's fast path */
     NULL,              /* xRename */
     NULL,              /* xSavepoint */
     NULL,              /* xRelease */

@@ -17,7 +17,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
 # Files the examples write, removed after the run.
-WRITTEN = ["paid.jj.gz", "wide.jj", "people.jj.gz", "sql/readme.tmp"]
+WRITTEN = ["paid.jj.gz", "wide.jj", "people.jj.gz", "sql/readme.tmp", "team.jj"]
 
 
 def examples(readme):

@@ -1,0 +1,202 @@
+"""test_export.py BUILD_DIR — jj_export(PATH, QUERY [, TYPES]) (ext/export.c):
+round trips of every type through plain, .gz and .br files, the type rules
+(TYPES, declared types, the first row, the NULL-first-row error), atomic
+replacement (a failure keeps the old file and leaves no temporary file),
+SQLITE_DIRECTONLY, interrupts, and 2,000,000 rows exported by a child
+process under an address-space limit, read back equal.
+Prints "export: N passed, M failed".
+"""
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+passed = 0
+failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def extension_path(build):
+    build = os.path.abspath(build)
+    if os.path.basename(build) == "build":
+        return os.path.join(os.path.dirname(build), "jalapenojson")
+    return os.path.join(build, "jalapenojson")
+
+
+def connect(ext):
+    conn = sqlite3.connect(":memory:")
+    conn.enable_load_extension(True)
+    conn.load_extension(ext)
+    conn.enable_load_extension(False)
+    return conn
+
+
+def error_of(conn, sql, params=()):
+    try:
+        conn.execute(sql, params).fetchall()
+    except sqlite3.Error as e:
+        return str(e)
+    return None
+
+
+CHILD = r"""
+import resource, sqlite3, sys
+ext, path, rows, cap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+conn = sqlite3.connect(":memory:")
+conn.enable_load_extension(True)
+conn.load_extension(ext)
+# the limit after loading: what the export may add on top
+base = 0
+with open("/proc/self/status") as f:
+    for line in f:
+        if line.startswith("VmSize:"):
+            base = int(line.split()[1]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (base + cap, base + cap))
+q = ("WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s "
+     "WHERE i < %d) SELECT i AS id, 'u' || (i %% 97) AS user, "
+     "i / 4.0 AS price FROM s" % rows)
+print(conn.execute("SELECT jj_export(?, ?)", (path, q)).fetchone()[0])
+"""
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    ext = extension_path(build)
+    conn = connect(ext)
+    conn.execute("CREATE TABLE src(i INTEGER, f REAL, s TEXT, d DATE, "
+                 "t TIMESTAMP, b BOOLEAN, x BLOB, n)")
+    rows = [
+        (1, 2.5, "Tromsø", "2024-03-01", "2024-03-01T12:00:00Z", 1, b"\x00\xff", None),
+        (-2**63, -0.0, "a\"b\\c\nd", None, None, 0, b"", None),
+        (2**63 - 1, 1e300, "", "1999-12-31", "1999-12-31T23:59:59.5+05:30", None, None, None),
+        (None, None, None, None, None, None, None, None),
+        (0, float("inf"), "日本", "2000-02-29", None, 1, b"abc", None),
+    ]
+    conn.executemany("INSERT INTO src VALUES (?,?,?,?,?,?,?,?)", rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        for suffix in ["", ".gz", ".br"]:
+            path = os.path.join(tmp, "all.jj" + suffix)
+            res = conn.execute("SELECT jj_export(?, 'SELECT * FROM src', 'n:s')",
+                               (path,)).fetchone()[0]
+            info = json.loads(res)
+            check(f"result{suffix}", info["rows"] == 5 and
+                  info["bytes"] == os.path.getsize(path), res)
+            conn.execute("DROP TABLE IF EXISTS temp.back")
+            conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" %
+                         ("'" + path.replace("'", "''") + "'"))
+            got = conn.execute("SELECT * FROM back ORDER BY rowid").fetchall()
+            check(f"round trip{suffix}", got == rows, f"{got}")
+            types = [r[2] for r in conn.execute("PRAGMA table_info(back)")]
+            check(f"types{suffix}", types == ["INTEGER", "REAL", "TEXT", "DATE",
+                                              "TIMESTAMP", "BOOLEAN", "BLOB", "TEXT"],
+                  f"{types}")
+            # a typed source streams its own types back
+            again = os.path.join(tmp, "again.jj" + suffix)
+            conn.execute("SELECT jj_export(?, 'SELECT * FROM back')", (again,))
+            got2 = conn.execute("SELECT * FROM jj_open(?)", (again,)).fetchall()
+            got1 = conn.execute("SELECT * FROM jj_open(?)", (path,)).fetchall()
+            check(f"typed source{suffix}", got1 == got2)
+        conn.execute("DROP TABLE temp.back")
+
+        p = os.path.join(tmp, "x.jj")
+        # the same bytes as jj_group
+        conn.execute("SELECT jj_export(?, 'SELECT i, s FROM src')", (p,))
+        doc = conn.execute("SELECT jj_group('i', i, 's', s) FROM src").fetchone()[0]
+        check("same as jj_group", open(p, encoding="utf-8").read() == doc)
+        # type rules
+        e = error_of(conn, "SELECT jj_export(?, 'SELECT NULL AS z, 1 AS y')", (p,))
+        check("NULL first row", e and 'column "z" is NULL in the first row' in e
+              and "'z:s'" in e, e)
+        conn.execute("SELECT jj_export(?, 'SELECT NULL AS z UNION ALL SELECT 7', 'z:i')", (p,))
+        check("explicit type", conn.execute("SELECT * FROM jj_open(?)", (p,)).fetchall()
+              == [(1, '{"z":null}'), (2, '{"z":7}')])
+        e = error_of(conn, "SELECT jj_export(?, 'SELECT 1 AS z UNION ALL SELECT 2.5')", (p,))
+        check("inferred type holds", e and "row 2" in e and "REAL" in e, e)
+        conn.execute("SELECT jj_export(?, 'SELECT 1 AS z UNION ALL SELECT 2.5', 'z:f')", (p,))
+        check("int to float", conn.execute("SELECT record FROM jj_open(?)", (p,)).fetchall()
+              == [('{"z":1.0}',), ('{"z":2.5}',)])
+        r = conn.execute("SELECT jj_export(?, 'SELECT i FROM src WHERE 0')", (p,)).fetchone()[0]
+        check("no rows", json.loads(r)["rows"] == 0 and
+              conn.execute("SELECT count(*) FROM jj_schema(?)", (p,)).fetchone()[0] == 1, r)
+        check("result is JSON", conn.execute(
+            "SELECT jj_export(?, 'SELECT 1 AS a')->>'rows'", (p,)).fetchone()[0] == 1)
+        for sql, want in [("SELECT jj_export(?, 'DELETE FROM src')", "read-only"),
+                          ("SELECT jj_export(?, 'SELECT 1; SELECT 2')", "exactly one"),
+                          ("SELECT jj_export(?, 'SELECT 1 AS a', 'b:i')", '"b"'),
+                          ("SELECT jj_export(?, 'SELECT 1 AS a', 'a:q')", "not name:T"),
+                          ("SELECT jj_export(?, 'SELECT 1 AS a, 2 AS a')", "a"),
+                          ("SELECT jj_export(?, 'SELEC 1')", "syntax error")]:
+            e = error_of(conn, sql, (p,))
+            check(f"error {sql}", e is not None and want in e, e)
+        e = error_of(conn, "SELECT jj_export('out.jj.zst', 'SELECT 1 AS a')")
+        check("zst refused", e and ".zst" in e, e)
+
+        # atomic: a failing export keeps the old file, leaves nothing behind
+        conn.execute("SELECT jj_export(?, 'SELECT 1 AS a')", (p,))
+        before = open(p, "rb").read()
+        e = error_of(conn, "SELECT jj_export(?, 'WITH RECURSIVE s(i) AS (SELECT 1 "
+                     "UNION ALL SELECT i+1 FROM s WHERE i < 100000) SELECT "
+                     "CASE WHEN i < 99999 THEN i ELSE ''bad'' END AS a FROM s')", (p,))
+        check("failure mid-way", e is not None and "row 99999" in e, e)
+        check("old file kept", open(p, "rb").read() == before)
+        check("no temporary file", sorted(os.listdir(tmp)) ==
+              sorted(f for f in os.listdir(tmp) if "jj-tmp" not in f))
+        # an interrupt through the progress handler stops it the same way
+        calls = [0]
+
+        def stop():
+            calls[0] += 1
+            return 1 if calls[0] > 50 else 0
+        conn.set_progress_handler(stop, 1000)
+        e = error_of(conn, "SELECT jj_export(?, 'WITH RECURSIVE s(i) AS (SELECT 1 "
+                     "UNION ALL SELECT i+1 FROM s WHERE i < 10000000) SELECT i FROM s')",
+                     (p,))
+        conn.set_progress_handler(None, 0)
+        check("interrupted", e == "interrupted", e)
+        check("interrupt keeps the old file", open(p, "rb").read() == before)
+        check("interrupt leaves no temporary file",
+              not [f for f in os.listdir(tmp) if "jj-tmp" in f], os.listdir(tmp))
+        # DIRECTONLY: not from a view of the database (temp views are the
+        # user's own, where SQLite allows it)
+        conn.execute("CREATE VIEW v AS SELECT jj_export('%s', 'SELECT 1 AS a')" % p)
+        e = error_of(conn, "SELECT * FROM v")
+        check("directonly", e and "unsafe use of jj_export" in e, e)
+
+        # 2,000,000 rows in a child process whose address space may grow by
+        # at most 32 MiB once the extension is loaded (jj_group over the
+        # same rows fails with MemoryError under it)
+        big = os.path.join(tmp, "big.jj.gz")
+        n = 2_000_000
+        proc = subprocess.run([sys.executable, "-c", CHILD, ext, big, str(n),
+                               str(32 << 20)], capture_output=True, text=True,
+                              timeout=120)
+        check("bounded export", proc.returncode == 0, proc.stderr[-500:])
+        if proc.returncode == 0:
+            info = json.loads(proc.stdout)
+            check("bounded export rows", info["rows"] == n, proc.stdout)
+            conn.execute("CREATE VIRTUAL TABLE temp.big USING jj_open('%s')" % big)
+            got = conn.execute("SELECT count(*), sum(id), sum(price), "
+                               "sum(length(user)) FROM big").fetchone()
+            want = conn.execute(
+                "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s "
+                "WHERE i < %d) SELECT count(*), sum(i), sum(i / 4.0), "
+                "sum(length('u' || (i %% 97))) FROM s" % n).fetchone()
+            check("bounded export reads back", got == want, f"{got} {want}")
+    print(f"export: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
