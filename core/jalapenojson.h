@@ -524,6 +524,14 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
 ** date is outside years 0000-9999 (out untouched). */
 size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]);
 
+/* Numbers as a document writes them (no NUL; out may not be NULL):
+** jj_double_format writes the shortest decimal that reads back to exactly
+** v, in the canonical layout ("1.0", "1e+16", "-0.0"), and "NaN",
+** "Infinity", "-Infinity" for the rest (without quotes); returns the
+** length, at most 25.  jj_int_format writes v in decimal; at most 20. */
+size_t jj_double_format(double v, char out[32]);
+size_t jj_int_format(int64_t v, char out[21]);
+
 /* ===================================================================== */
 /* Writing                                                                */
 /* ===================================================================== */

@@ -12,8 +12,10 @@
 ** decimal that reads back to v and, among those, the closest: CPython's repr().
 ** g comes from the shared table of numtables.c: g = floor(T / 4) + 1.
 */
+#include <float.h>
 #include <string.h>
 
+#include "jalapenojson.h"
 #include "num.h"
 #include "numtables.h"
 
@@ -293,4 +295,17 @@ size_t jj_num_format_int64(int64_t v, char *out) {
   int n = count_digits(u | (u == 0)); /* 0 has one digit */
   write_digits(o, u, n);
   return (size_t)(o - out) + (size_t)n;
+}
+
+/* The public spelling of the two printers above (jalapenojson.h): what a
+** document holds, with the three non-finite values as their words. */
+size_t jj_double_format(double v, char out[32]) {
+  if (v != v) return memcpy(out, "NaN", 3), 3;
+  if (v > DBL_MAX) return memcpy(out, "Infinity", 8), 8;
+  if (v < -DBL_MAX) return memcpy(out, "-Infinity", 9), 9;
+  return jj_num_format_double(v, out);
+}
+
+size_t jj_int_format(int64_t v, char out[21]) {
+  return jj_num_format_int64(v, out);
 }

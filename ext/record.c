@@ -40,7 +40,6 @@
 #include <string.h>
 
 #include "ext.h"
-#include "num.h" /* jj_num_format_double: the record's float text */
 
 #define JSON_SUBTYPE 74
 
@@ -259,7 +258,7 @@ static int answer(sqlite3_context *ctx, int f, jj_cursor *c, size_t col) {
   switch (v.type) {
     case JJ_INT:
       if (f == F_ARROW)
-        json_text(ctx, num, jj_num_format_int64(v.u.i, num));
+        json_text(ctx, num, jj_int_format(v.u.i, num));
       else
         sqlite3_result_int64(ctx, v.u.i);
       return 1;
@@ -270,7 +269,7 @@ static int answer(sqlite3_context *ctx, int f, jj_cursor *c, size_t col) {
         return string_value(ctx, f, d > 0 ? "Infinity" : "-Infinity",
                             d > 0 ? 8 : 9),
                1;
-      size_t n = jj_num_format_double(d, num);
+      size_t n = jj_double_format(d, num);
       if (f == F_ARROW) return json_text(ctx, num, n), 1;
       if (sqlite3_libversion_number() >= 3043000 || !sqlite_atof(num, n, &d))
         return 0;

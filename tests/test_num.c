@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jalapenojson.h"
 #include "num.h"
 #include "numtables.h"
 #include "test.h"
@@ -926,6 +927,28 @@ static int print_repr(long n, uint64_t seed) {
   return 0;
 }
 
+/* The public printers say what a document holds: the shortest layout for
+** finite doubles, the three words for the rest, every int64 in decimal. */
+TEST(public_number_printers) {
+  static const struct {
+    double v;
+    const char *text;
+  } doubles[] = {{1.0, "1.0"},     {-0.0, "-0.0"},   {1e16, "1e+16"},
+                 {1.5e-05, "1.5e-05"}, {5e-324, "5e-324"},
+                 {0.1, "0.1"},     {1.0 / 0.0, "Infinity"},
+                 {-1.0 / 0.0, "-Infinity"}, {0.0 / 0.0, "NaN"}};
+  char out[32];
+  for (size_t i = 0; i < sizeof doubles / sizeof *doubles; i++) {
+    size_t n = jj_double_format(doubles[i].v, out);
+    CHECK(n == strlen(doubles[i].text) && memcmp(out, doubles[i].text, n) == 0);
+  }
+  CHECK(jj_int_format(INT64_MIN, out) == 20 &&
+        memcmp(out, "-9223372036854775808", 20) == 0);
+  CHECK(jj_int_format(0, out) == 1 && out[0] == '0');
+  CHECK(jj_int_format(INT64_MAX, out) == 19 &&
+        memcmp(out, "9223372036854775807", 19) == 0);
+}
+
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "--print-repr") == 0)
     return print_repr(strtol(argv[2], NULL, 10), strtoull(argv[3], NULL, 10));
@@ -942,5 +965,6 @@ int main(int argc, char **argv) {
   RUN(random_doubles_round_trip_shortest);
   RUN(special_doubles_round_trip);
   RUN(tables_are_consistent);
+  RUN(public_number_printers);
   return test_summary("num");
 }
