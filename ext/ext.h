@@ -17,7 +17,8 @@
 **                   listing, a table-valued function)
 **   typed.c         the typed form's options, declaration, shape messages
 **   vtab.c          the jj_open module (record form and typed tables):
-**                   connecting, the cursor, the columns
+**                   connecting, the scan over rows and files
+**   column.c        its values: xColumn, xRowid (vtab.h: what they share)
 **   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   schema_vtab.c   the jj_schema table-valued function
 **   group.c         the jj_group aggregate (group.h: its state),
