@@ -11,7 +11,7 @@
 
 import { JJError } from './lib/errors.js';
 import { gunzip, gunzipSync, isGzip } from './lib/gzip.js';
-import { call, checkRange, init, mem, wasm } from './lib/instance.js';
+import { call, checkRange, currentGeneration, init, mem, wasm } from './lib/instance.js';
 import { View, decodeDoc, docShape, openDoc, readOptions } from './lib/read.js';
 import { utf8Into } from './lib/utf8.js';
 import { encodeRows } from './lib/write.js';
@@ -105,5 +105,5 @@ export function encodeText(rows, schema) {
 
 // For the tests: the instance's exports and memory (not a public API).
 export function _internals() {
-  return { wasm, mem, checkRange };
+  return { wasm, mem, checkRange, call, generation: currentGeneration };
 }

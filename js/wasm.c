@@ -210,6 +210,7 @@ typedef struct jjw_reader {
   islot *itab;          /* interned text: INTERN_SLOTS (NULL until used) */
   unsigned char *istore; /* the interned bytes, INTERN_LEN per id */
   uint32_t nids;
+  int no_intern;
   arena fresh;          /* the batch's new ids: (UTF-16 start, units) */
   uint32_t out[OUT_WORDS];
 } jjw_reader;
@@ -243,10 +244,13 @@ EXPORT(jjw_reader_free) void jjw_reader_free(jjw_reader *r) {
   free(r);
 }
 
-/* A reader of h with batches of `cap` rows (at least 1). */
-EXPORT(jjw_reader_new) jjw_reader *jjw_reader_new(jjw_doc *h, uint32_t cap) {
+/* A reader of h with batches of `cap` rows (at least 1); `intern`: intern
+** short text (a reader of the many small nested tables does not: its
+** table would cost more than it saves). */
+EXPORT(jjw_reader_new) jjw_reader *jjw_reader_new(jjw_doc *h, uint32_t cap, int intern) {
   jjw_reader *r = calloc(1, sizeof *r);
   if (!r) return nomem(), NULL;
+  r->no_intern = !intern;
   h->refs++;
   r->h = h;
   r->schema = jj_doc_schema(h->doc);
@@ -309,7 +313,7 @@ static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
 static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
                     unsigned char *tag) {
   *tag = TAG_VALUE;
-  if (len > INTERN_LEN) return put_span(r, p, len, slot);
+  if (len > INTERN_LEN || r->no_intern) return put_span(r, p, len, slot);
   if (!r->itab) {
     r->itab = calloc(INTERN_SLOTS, sizeof *r->itab);
     r->istore = malloc((size_t)INTERN_MAX * INTERN_LEN);
@@ -438,6 +442,13 @@ static int read_cell(jjw_reader *r, size_t col, uint32_t i, unsigned flags) {
       *slot = (uint64_t)off | (uint64_t)v.u.bytes.len << 32;
       break;
     case JJ_TABLE:
+      /* checked whole now, so that the first error of a document is the
+      ** one the C reader meets first (in document order), whenever JS
+      ** reads the nested rows */
+      if (jj_doc_validate(v.u.table, &err_last) != JJ_OK) {
+        jj_doc_free(v.u.table);
+        return 0;
+      }
       if (!put_kid(r, v.u.table, slot)) return nomem(), 0;
       break;
   }

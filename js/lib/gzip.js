@@ -37,7 +37,9 @@ export function gunzipSync(bytes, options) {
   if (!zlib) return null;
   const max = maxOf(options);
   try {
-    const out = zlib.gunzipSync(bytes, max < zlib.constants.kMaxLength ? { maxOutputLength: max } : {});
+    // maxOutputLength may not exceed Node's largest Buffer (2^31 - 1 is
+    // below it everywhere); a larger limit is no limit in practice
+    const out = zlib.gunzipSync(bytes, max <= 0x7fffffff ? { maxOutputLength: max } : {});
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
   } catch (e) {
     throw zlibError(e, max);

@@ -111,8 +111,7 @@ export function currentGeneration() {
 // until it is ready say so.
 function reset() {
   const compiled = module;
-  inst = null;
-  generation++;
+  inst = null; // the next start() bumps the generation
   try {
     start(compiled, new WebAssembly.Instance(compiled, {}));
   } catch {

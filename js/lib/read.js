@@ -77,8 +77,10 @@ function batchRows(shape, nested) {
   return nested ? NESTED_ROWS : Math.max(1, Math.min(4096, Math.floor(BATCH_CELLS / shape.n)));
 }
 
-function newReader(h, rows) {
-  const r = wasm().exports.jjw_reader_new(h, rows);
+// A reader of document h, `rows` per batch; the readers of nested tables
+// do not intern text (see js/wasm.c).
+function newReader(h, rows, nested) {
+  const r = wasm().exports.jjw_reader_new(h, rows, nested ? 0 : 1);
   if (!r) throw lastError();
   return r;
 }
@@ -240,7 +242,7 @@ export function decodeDoc(h, shape, opts, nested = false) {
   const x = wasm().exports;
   const rows = [];
   const max = batchRows(shape, nested);
-  const r = newReader(h, max);
+  const r = newReader(h, max, nested);
   const strs = [];
   try {
     const cols = shape.kinds.map(() => new Array(max));
@@ -258,20 +260,33 @@ export function decodeDoc(h, shape, opts, nested = false) {
 
 // ---- view() --------------------------------------------------------------
 
-// What a view holds in the instance, for close() and for the finalizer
-// (which must not hold the view itself).
+// What a view (or an iterator) holds in the instance, for close() and for
+// the finalizer, which must not hold the view itself: {h, r, gen, kids,
+// owner}.  `kids` are the holdings of the nested views and iterators made
+// from it, released with it, so that close() frees a view's nested views
+// too and nothing waits for the garbage collector; `owner` is the kids
+// set it is in.
 const registry =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => release(held)) : null;
 
+function holding(h, gen, owner) {
+  const held = { h, r: 0, gen, kids: new Set(), owner };
+  if (owner) owner.add(held);
+  return held;
+}
+
 function release(held) {
-  if (held.gen !== currentGeneration()) return; // the instance is gone already
-  try {
-    const x = wasm().exports;
-    if (held.r) x.jjw_reader_free(held.r);
-    if (held.h) x.jjw_release(held.h);
-  } catch {
-    // a finalizer has no one to report to
-  }
+  for (const kid of held.kids) release(kid);
+  if (held.owner) held.owner.delete(held);
+  if (held.gen === currentGeneration()) {
+    try {
+      const x = wasm().exports;
+      if (held.r) x.jjw_reader_free(held.r);
+      if (held.h) x.jjw_release(held.h);
+    } catch {
+      // a finalizer has no one to report to
+    }
+  } // else the instance is gone, and what it held with it
   held.r = 0;
   held.h = 0;
 }
@@ -284,7 +299,7 @@ function childView(h, shape, opts, parent) {
 // A lazy view of a document: values are read (and checked) when asked for.
 export class View {
   constructor(h, shape, opts, parent = null) {
-    this._held = { h, r: 0, gen: currentGeneration() };
+    this._held = holding(h, currentGeneration(), parent && parent._held.kids);
     this._shape = shape;
     this._opts = opts;
     this._parent = parent; // a nested view keeps its parent's view alive too
@@ -307,7 +322,7 @@ export class View {
   _reader(col) {
     const held = this._live();
     if (!held.r) {
-      held.r = newReader(held.h, batchRows(this._shape, this._parent !== null));
+      held.r = newReader(held.h, batchRows(this._shape, this._parent !== null), this._parent !== null);
       this._strs = [];
       this._want = -2;
     }
@@ -431,11 +446,11 @@ export class View {
   }
 
   // Free what the view holds in the instance now, rather than when it is
-  // garbage collected.  Views of nested tables read from it stay usable.
+  // garbage collected: its copy of the document, and the views of nested
+  // tables and the iterations made from it, which are closed with it.
   close() {
     if (registry) registry.unregister(this);
     release(this._held);
-    this._held.h = 0;
   }
 }
 if (Symbol.dispose) View.prototype[Symbol.dispose] = View.prototype.close;
@@ -446,7 +461,7 @@ class RowIterator {
   constructor(view) {
     const held = view._live();
     this._view = view;
-    this._held = { h: 0, r: 0, gen: held.gen };
+    this._held = holding(0, held.gen, held.kids);
     this._batch = null;
     this._cols = null;
     this._strs = [];
@@ -464,9 +479,9 @@ class RowIterator {
     const view = this._view;
     const shape = view._shape;
     return call(() => {
+      const held = view._live(); // a closed view ends its iterations
       if (!this._batch || this._i === this._batch.n) {
-        const held = view._live();
-        if (!this._held.r) this._held.r = newReader(held.h, batchRows(shape, view._parent !== null));
+        if (!this._held.r) this._held.r = newReader(held.h, batchRows(shape, view._parent !== null), view._parent !== null);
         let b;
         try {
           b = readBatch(this._held.r, shape, 0xffffffff, view._opts.flags, this._strs);
