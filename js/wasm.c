@@ -210,6 +210,7 @@ typedef struct jjw_reader {
   islot *itab;          /* interned text: INTERN_SLOTS (NULL until used) */
   unsigned char *istore; /* the interned bytes, INTERN_LEN per id */
   uint32_t nids;
+  uint32_t looks, hits; /* lookups and hits, to stop when it does not pay */
   int no_intern;
   arena fresh;          /* the batch's new ids: (UTF-16 start, units) */
   uint32_t out[OUT_WORDS];
@@ -323,16 +324,23 @@ static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
   for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
   h |= 1;
   size_t i = h & (INTERN_SLOTS - 1);
+  r->looks++;
   for (; r->itab[i].hash; i = (i + 1) & (INTERN_SLOTS - 1)) {
     islot *e = &r->itab[i];
     if (e->hash == h && e->len == len &&
         memcmp(r->istore + (size_t)e->id * INTERN_LEN, p, len) == 0) {
       *slot = e->id;
       *tag = TAG_ID;
+      r->hits++;
       return 1;
     }
   }
-  if (r->nids == INTERN_MAX) return put_span(r, p, len, slot);
+  if (r->nids == INTERN_MAX) {
+    /* full: keep looking only while at least a quarter of the lookups hit
+    ** (text that hardly repeats, random ids, would pay for nothing) */
+    if (r->hits < r->looks / 4) r->no_intern = 1;
+    return put_span(r, p, len, slot);
+  }
   uint32_t *f;
   size_t at;
   if (!arena_room(&r->fresh, 8) || !put_span(r, p, len, slot)) return 0;

@@ -9,8 +9,10 @@
 ** list per size, carved from the end of linear memory, which grows with
 ** memory.grow when needed and never shrinks (WebAssembly cannot give memory
 ** back).  A block at most doubles a request; a freed block is reused by
-** the next request of its size class.  No coalescing: a program that
-** frees a 64 MiB document keeps that block for the next large one.
+** the next request of its size class, or, when it is the last block
+** carved, returned to the unused end (so is a buffer realloc grew in
+** place there).  No other coalescing: a program that frees a 64 MiB
+** document in the middle keeps that block for the next large one.
 ** Payloads are 16-byte aligned, like max_align_t.
 */
 #include <stddef.h>
@@ -74,6 +76,13 @@ void free(void *p) {
   if (!p) return;
   unsigned char *b = (unsigned char *)p - HEADER;
   unsigned k = *(uint32_t *)b;
+  /* The last block carved goes back to the top: a buffer grown in place
+  ** (realloc below) has no class of its own to be reused by, and the
+  ** next one grows in the same memory. */
+  if ((uintptr_t)b + ((size_t)1 << k) == top) {
+    top = (uintptr_t)b;
+    return;
+  }
   memcpy(b + HEADER, &free_list[k], sizeof(void *));
   free_list[k] = b;
 }

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as jj from '../jalapenojson.js';
-import { ROOT } from './helpers.mjs';
+import { ROOT } from '../testlib/helpers.mjs';
 
 const MAX_COLS = 32;
 

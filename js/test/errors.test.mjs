@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
 import * as jj from '../jalapenojson.js';
-import { JJDUMP, ROOT, cDump } from './helpers.mjs';
+import { JJDUMP, ROOT, cDump } from '../testlib/helpers.mjs';
 
 const spec = fs.readFileSync(path.join(ROOT, 'SPEC.md'), 'utf8');
 

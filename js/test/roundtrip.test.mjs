@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as jj from '../jalapenojson.js';
-import { cCopy, cDump, cGen, jsDump, randomRow, randomSchema, rng } from './helpers.mjs';
+import { cCopy, cDump, cGen, jsDump, randomRow, randomSchema, rng } from '../testlib/helpers.mjs';
 
 const ROUNDS = Number(process.env.JJ_ROUNDTRIP_ROUNDS || 150);
 

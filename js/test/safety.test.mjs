@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as jj from '../jalapenojson.js';
-import { ROOT, cDump, cGen, rng } from './helpers.mjs';
+import { ROOT, cDump, cGen, rng } from '../testlib/helpers.mjs';
 
 const { wasm, mem, call, generation, checkRange } = jj._internals();
 wasm(); // loaded now: generation() counts replacements from here
@@ -119,6 +119,23 @@ test('repeated use does not grow the memory', () => {
   const size = wasm().memory.buffer.byteLength;
   for (let i = 0; i < 200; i++) run();
   assert.equal(wasm().memory.buffer.byteLength, size);
+  // large documents too: the writer's growing buffer, the copies of the
+  // document, the batches
+  const big = Array.from({ length: 30000 }, (_, i) => [i, `text ${i}`, i / 7]);
+  const bigSchema = { columns: ['i', 's', 'f'], types: ['i', 's', 'f'] };
+  const bigRun = () => {
+    const bytes = jj.encode(big, bigSchema);
+    jj.decode(bytes);
+    const v = jj.view(bytes);
+    v.column('s');
+    v.row(20000);
+    v.close();
+  };
+  bigRun();
+  bigRun();
+  const bigSize = wasm().memory.buffer.byteLength;
+  for (let i = 0; i < 10; i++) bigRun();
+  assert.equal(wasm().memory.buffer.byteLength, bigSize);
 });
 
 test('a trap replaces the instance: a JJError, old views refuse, new calls work', () => {

@@ -1,5 +1,7 @@
-// helpers.mjs — what the tests share: paths, the C helper (build/js/jjdump),
-// a dump of values in jjdump's format, random values.
+// helpers.mjs — what the tests (js/test/) share: paths, the C helper
+// (build/js/jjdump), a dump of values in jjdump's format, random values.
+// Outside js/test/ (as the browser page is) because `node --test` runs
+// every script under a directory named test as a test file.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
