@@ -196,8 +196,11 @@ build/js/reader/%.o: %.c $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -Oz -DJJW_NO_WRITER -c $< -o $@
 
+# The stack first, so that overflowing it traps at once instead of
+# overwriting data; 1 MiB, enough for the deepest nesting the depth limit
+# allows (js/lib/read.js caps maxDepth to keep it so).
 build/js/%.wasm:
-	wasm-ld --no-entry --strip-all --gc-sections -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
+	wasm-ld --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
 
 build/js/full.wasm: $(WASM_FULL_OBJ)
 build/js/reader.wasm: $(WASM_READER_OBJ)

@@ -26,6 +26,11 @@ const utf8 = new TextDecoder();
 // synchronously (Node).
 function place(input, options) {
   const x = wasm().exports;
+  if (typeof input === 'string' && input.length > 4096 && typeof input.isWellFormed === 'function' && input.isWellFormed()) {
+    // a long string: its exact UTF-8 first, as the instance's memory never
+    // shrinks after a peak of 3 bytes per character
+    input = new TextEncoder().encode(input);
+  }
   if (typeof input === 'string') {
     const room = 3 * input.length;
     const p = x.jjw_alloc(room);

@@ -26,6 +26,7 @@ const decoder = new TextDecoder();
 
 // ---- Options -------------------------------------------------------------
 
+export const MAX_DEPTH = 1024;
 const DEFAULTS = Object.freeze({ bigint: 'auto', dates: 'string', timestamps: 'string', maxDepth: 0, flags: 0 });
 
 function oneOf(options, key, allowed) {
@@ -39,8 +40,10 @@ export function readOptions(options) {
   if (options === undefined) return DEFAULTS;
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
   const maxDepth = options.maxDepth === undefined ? 0 : options.maxDepth;
-  if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 0x7fffffff)
-    throw new TypeError('option maxDepth: expected a non-negative integer');
+  // nested tables recurse in C: the module's 1 MiB stack holds 1024
+  // levels of nesting (512 nested tables) with room to spare
+  if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > MAX_DEPTH)
+    throw new TypeError(`option maxDepth: expected an integer from 0 to ${MAX_DEPTH}`);
   const o = {
     bigint: oneOf(options, 'bigint', ['auto', 'always']),
     dates: oneOf(options, 'dates', ['string', 'date']),
@@ -130,15 +133,6 @@ function spanOf(b, a, e) {
 
 // ---- Values --------------------------------------------------------------
 
-// The text of slot i: an interned string (tag 3) or a span of the batch's
-// text (tag 1).
-function textAt(b, tag, u32, i) {
-  if (tag === 1) return spanOf(b, u32[2 * i], u32[2 * i + 1]);
-  const s = b.strs[u32[2 * i]];
-  if (s === undefined) throw new JJError('the WebAssembly instance returned a bad string id', 'internal');
-  return s;
-}
-
 function binAt(b, off, len, align) {
   if (!(off + len <= b.binLen && off % align === 0))
     throw new JJError('the WebAssembly instance returned a bad value offset', 'internal');
@@ -158,80 +152,115 @@ function timestamp(b, u32, i, opts) {
 }
 
 // Convert column c of batch b into dst[at..at + b.n).  `nested` says what
-// a nested table becomes: 'rows' (decode) or 'view'.
+// a nested table becomes: 'rows' (decode) or 'view'.  One small loop per
+// kind, which the JIT compiles tight.
 function convert(shape, c, b, opts, dst, at, nested, parent) {
-  const kind = shape.kinds[c];
   const t0 = b.tags + c * b.cap;
   const s0 = (b.slots >> 3) + c * b.cap;
-  const n = b.n;
-  let { u8, u32, f64, i64 } = mem();
-  switch (kind) {
+  switch (shape.kinds[c]) {
     case 'f':
-      for (let r = 0; r < n; r++) dst[at + r] = u8[t0 + r] ? f64[s0 + r] : null;
-      return;
+      return floats(b, t0, s0, dst, at);
     case 'i':
-      if (opts.bigint === 'always') {
-        for (let r = 0; r < n; r++) {
-          const tag = u8[t0 + r];
-          dst[at + r] = tag === 1 ? BigInt(f64[s0 + r]) : tag === 2 ? i64[s0 + r] : null;
-        }
-      } else {
-        for (let r = 0; r < n; r++) {
-          const tag = u8[t0 + r];
-          dst[at + r] = tag === 1 ? f64[s0 + r] : tag === 2 ? i64[s0 + r] : null;
-        }
-      }
-      return;
+      return opts.bigint === 'always' ? bigints(b, t0, s0, dst, at) : ints(b, t0, s0, dst, at);
     case 'b':
-      for (let r = 0; r < n; r++) dst[at + r] = u8[t0 + r] ? f64[s0 + r] !== 0 : null;
-      return;
+      return bools(b, t0, s0, dst, at);
     case 'd':
-      if (opts.dates === 'date') {
-        for (let r = 0; r < n; r++) dst[at + r] = u8[t0 + r] ? new Date(f64[s0 + r] * DAY_MS) : null;
-        return;
-      }
-    // fall through: dates as text
+      return opts.dates === 'date' ? dates(b, t0, s0, dst, at) : texts(b, t0, s0, dst, at);
     case 's':
-      for (let r = 0; r < n; r++) {
-        const tag = u8[t0 + r];
-        dst[at + r] = tag ? textAt(b, tag, u32, s0 + r) : null;
-      }
-      return;
+      return texts(b, t0, s0, dst, at);
     case 't':
-      if (opts.timestamps === 'string')
-        for (let r = 0; r < n; r++) {
-          const tag = u8[t0 + r];
-          dst[at + r] = tag ? textAt(b, tag, u32, s0 + r) : null;
-        }
-      else for (let r = 0; r < n; r++) dst[at + r] = u8[t0 + r] ? timestamp(b, u32, s0 + r, opts) : null;
-      return;
+      return opts.timestamps === 'string' ? texts(b, t0, s0, dst, at) : timestamps(b, t0, s0, dst, at, opts);
     case 'x':
-      for (let r = 0; r < n; r++) {
-        if (!u8[t0 + r]) {
-          dst[at + r] = null;
-          continue;
-        }
-        const len = u32[2 * (s0 + r) + 1];
-        const p = binAt(b, u32[2 * (s0 + r)], len, 1);
-        dst[at + r] = u8.slice(p, p + len);
-      }
-      return;
-    case '{': {
-      const sub = shape.subs[c];
-      for (let r = 0; r < n; r++) {
-        // reading a nested table calls into the instance, which may grow
-        // its memory: the views are taken again every time
-        ({ u8, u32 } = mem());
-        if (!u8[t0 + r]) {
-          dst[at + r] = null;
-          continue;
-        }
-        const h = u32[2 * (s0 + r)];
-        checkRange(h, 16, 4);
-        dst[at + r] = nested === 'rows' ? decodeDoc(h, sub, opts, true) : childView(h, sub, opts, parent);
-      }
-      return;
+      return bytes(b, t0, s0, dst, at);
+    case '{':
+      return tables(b, t0, s0, dst, at, shape.subs[c], opts, nested, parent);
+  }
+}
+
+function floats(b, t0, s0, dst, at) {
+  const { u8, f64 } = mem();
+  for (let r = 0; r < b.n; r++) dst[at + r] = u8[t0 + r] ? f64[s0 + r] : null;
+}
+
+function ints(b, t0, s0, dst, at) {
+  const { u8, f64, i64 } = mem();
+  for (let r = 0; r < b.n; r++) {
+    const tag = u8[t0 + r];
+    dst[at + r] = tag === 1 ? f64[s0 + r] : tag === 2 ? i64[s0 + r] : null;
+  }
+}
+
+function bigints(b, t0, s0, dst, at) {
+  const { u8, f64, i64 } = mem();
+  for (let r = 0; r < b.n; r++) {
+    const tag = u8[t0 + r];
+    dst[at + r] = tag === 1 ? BigInt(f64[s0 + r]) : tag === 2 ? i64[s0 + r] : null;
+  }
+}
+
+function bools(b, t0, s0, dst, at) {
+  const { u8, f64 } = mem();
+  for (let r = 0; r < b.n; r++) dst[at + r] = u8[t0 + r] ? f64[s0 + r] !== 0 : null;
+}
+
+function dates(b, t0, s0, dst, at) {
+  const { u8, f64 } = mem();
+  for (let r = 0; r < b.n; r++) dst[at + r] = u8[t0 + r] ? new Date(f64[s0 + r] * DAY_MS) : null;
+}
+
+// Text: an interned string (tag 3: its id) or a span of the batch's text
+// (tag 1: UTF-16 start and end).
+function texts(b, t0, s0, dst, at) {
+  const { u8, u32 } = mem();
+  const { strs, text, textUnits } = b;
+  for (let r = 0; r < b.n; r++) {
+    const tag = u8[t0 + r];
+    const i = 2 * (s0 + r);
+    if (tag === 3) {
+      const s = strs[u32[i]];
+      if (s === undefined) throw new JJError('the WebAssembly instance returned a bad string id', 'internal');
+      dst[at + r] = s;
+    } else if (tag === 1) {
+      const a = u32[i];
+      const e = u32[i + 1];
+      if (!(a <= e && e <= textUnits)) throw new JJError('the WebAssembly instance returned a bad text span', 'internal');
+      dst[at + r] = text.slice(a, e);
+    } else {
+      dst[at + r] = null;
     }
+  }
+}
+
+function timestamps(b, t0, s0, dst, at, opts) {
+  const { u8, u32 } = mem();
+  for (let r = 0; r < b.n; r++) dst[at + r] = u8[t0 + r] ? timestamp(b, u32, s0 + r, opts) : null;
+}
+
+function bytes(b, t0, s0, dst, at) {
+  const { u8, u32 } = mem();
+  for (let r = 0; r < b.n; r++) {
+    if (!u8[t0 + r]) {
+      dst[at + r] = null;
+      continue;
+    }
+    const len = u32[2 * (s0 + r) + 1];
+    const p = binAt(b, u32[2 * (s0 + r)], len, 1);
+    dst[at + r] = u8.slice(p, p + len);
+  }
+}
+
+function tables(b, t0, s0, dst, at, sub, opts, nested, parent) {
+  for (let r = 0; r < b.n; r++) {
+    // reading a nested table calls into the instance, which may grow its
+    // memory: the views are taken again every time
+    const { u8, u32 } = mem();
+    if (!u8[t0 + r]) {
+      dst[at + r] = null;
+      continue;
+    }
+    const h = u32[2 * (s0 + r)];
+    checkRange(h, 16, 4);
+    dst[at + r] = nested === 'rows' ? decodeDoc(h, sub, opts, true) : childView(h, sub, opts, parent);
   }
 }
 

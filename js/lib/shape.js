@@ -32,7 +32,10 @@ function freezeType(t) {
 // A caller's schema must at least have the right JS shape; the names
 // themselves (empty, duplicate, invalid UTF-8) are checked by the C
 // library, with its messages.
-function checkSchema(schema, where = 'schema') {
+function checkSchema(schema, where = 'schema', level = 0) {
+  // the C writer recurses per nested table; 512 levels, as the reader's
+  // largest depth limit allows (js/lib/read.js, MAX_DEPTH)
+  if (level > 512) throw new TypeError(`${where}: nested tables deeper than 512 levels`);
   if (schema === null || typeof schema !== 'object' || !Array.isArray(schema.columns) || !Array.isArray(schema.types))
     throw new TypeError(`${where}: expected {columns: [...], types: [...]}`);
   if (schema.columns.length !== schema.types.length)
@@ -44,7 +47,7 @@ function checkSchema(schema, where = 'schema') {
       if (t.length !== 1 || !LETTERS.includes(t))
         throw new TypeError(`${where}: unknown type ${JSON.stringify(t)} for column ${JSON.stringify(name)}`);
     } else {
-      checkSchema(t, `${where}: column ${JSON.stringify(name)}`);
+      checkSchema(t, `${where}: column ${JSON.stringify(name)}`, level + 1);
     }
   });
 }

@@ -171,3 +171,27 @@ test("the pow5 table computed at load time is core/numtables.c's", () => {
     assert.equal(got[2 * i + 1], lo, `entry ${i} low`);
   });
 });
+
+test('deep nesting: up to the largest depth limit, no trap; deeper, a JJError', () => {
+  const gen0 = generation();
+  const nested = (levels) => {
+    let t = '"i"';
+    let v = '1';
+    for (let k = 0; k < levels; k++) {
+      t = `{"columns":["x"],"types":[${t}]}`;
+      v = `[[${v}]]`;
+    }
+    return { type: JSON.parse(t), doc: `{"jalapenojson":1,"columns":["a"],"types":[${t}],"rows":[\n[${v}]\n]}` };
+  };
+  const { type, doc } = nested(512);
+  const rows = jj.decode(doc, { maxDepth: 1024 });
+  assert.ok(jj.encodeText(rows, { columns: ['a'], types: [type] }) === doc, 'written back differently');
+  assert.throws(() => jj.decode(nested(513).doc, { maxDepth: 1024 }), { name: 'JJError', code: 'depth' });
+  assert.throws(() => jj.decode(doc), { name: 'JJError', code: 'depth' }); // the default limit, 64
+  assert.throws(() => jj.decode(doc, { maxDepth: 1025 }), TypeError);
+  assert.throws(() => jj.encode([], { columns: ['a'], types: [nested(513).type] }), TypeError);
+  // arrays nested in a value are skipped without recursion, at any depth
+  const deep = '['.repeat(200000) + ']'.repeat(200000);
+  assert.throws(() => jj.decode(`{"jalapenojson":1,"columns":["a"],"types":["s"],"rows":[[${deep}]]}`, { maxDepth: 1024 }), { code: 'depth' });
+  assert.equal(generation(), gen0, 'no trap');
+});
