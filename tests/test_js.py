@@ -44,9 +44,11 @@ def main():
                           capture_output=True, text=True, check=False)
     out = proc.stdout
     counts = {k: int(v) for k, v in re.findall(r"^# (pass|fail|skipped|cancelled) (\d+)$", out, re.M)}
+    skipped = []
     for line in out.splitlines():
         s = line.strip()
         if "# SKIP" in s:
+            skipped.append(s.split("# SKIP", 1)[1].strip())
             print("  SKIPPED " + s.split(" - ", 1)[-1])
         elif s.startswith("not ok"):
             print("  FAIL " + s.split(" - ", 1)[-1])
@@ -66,7 +68,9 @@ def main():
         passed += 1
     else:
         failed += 1
-    print(f"js: {passed} passed, {failed} failed")
+    # the skips in the summary line too, which tests/run.sh always shows
+    note = f" ({len(skipped)} skipped: {'; '.join(skipped)})" if skipped else ""
+    print(f"js{note}: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

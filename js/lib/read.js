@@ -401,7 +401,7 @@ export class View {
   // Row i (0-based) as an object, or undefined when there is no such row.
   row(i) {
     if (!Number.isInteger(i)) throw new TypeError('row(i): i must be an integer');
-    if (i < 0) return undefined;
+    if (i < 0 || i >= Number.MAX_SAFE_INTEGER) return undefined;
     return call(() => {
       const r = this._reader(-1);
       const x = wasm().exports;
