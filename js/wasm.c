@@ -188,8 +188,8 @@ static int arena_room(arena *a, size_t n) {
 
 /* What JS reads after jjw_read, as 32-bit words (jjw_out). */
 enum {
-  OUT_TAGS, OUT_SLOTS, OUT_TEXT, OUT_TEXT_LEN, OUT_TEXT_ASCII, OUT_BIN,
-  OUT_BIN_LEN, OUT_CAP, OUT_FRESH, OUT_FRESH_COUNT, OUT_WORDS
+  OUT_TAGS, OUT_SLOTS, OUT_TEXT, OUT_TEXT_LEN, OUT_BIN, OUT_BIN_LEN, OUT_CAP,
+  OUT_FRESH, OUT_FRESH_COUNT, OUT_WORDS
 };
 
 typedef struct jjw_reader {
@@ -203,7 +203,6 @@ typedef struct jjw_reader {
   uint64_t *slots;      /* ncols * cap */
   arena text;           /* UTF-8 of every text value of the batch */
   uint32_t u16;         /* UTF-16 length of the text so far */
-  unsigned char high;   /* OR of the text bytes: ASCII when < 0x80 */
   arena bin;            /* decoded bytes, timestamps as numbers */
   jjw_doc **kids;       /* nested tables read in this batch */
   size_t nkids, kcap;
@@ -225,7 +224,6 @@ static void reader_reset(jjw_reader *r) {
   r->bin.len = 0;
   r->fresh.len = 0;
   r->u16 = 0;
-  r->high = 0;
 }
 
 EXPORT(jjw_reader_free) void jjw_reader_free(jjw_reader *r) {
@@ -291,19 +289,18 @@ EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
 ** is valid UTF-8 (the core checked it), so its UTF-16 length is one unit
 ** per byte that is not a continuation byte, two for a 4-byte sequence. */
 static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
-  if (!arena_room(&r->text, len)) return 0;
-  unsigned char *d = r->text.p + r->text.len;
   uint32_t units = 0;
-  unsigned char high = 0;
-  for (size_t i = 0; i < len; i++) {
-    unsigned char b = (unsigned char)p[i];
-    d[i] = b;
-    high |= b;
-    units += (b & 0xC0) != 0x80;
-    units += b >= 0xF0;
+  if (len) {
+    if (!arena_room(&r->text, len)) return 0;
+    unsigned char *d = r->text.p + r->text.len;
+    for (size_t i = 0; i < len; i++) {
+      unsigned char b = (unsigned char)p[i];
+      d[i] = b;
+      units += (b & 0xC0) != 0x80;
+      units += b >= 0xF0;
+    }
+    r->text.len += len;
   }
-  r->text.len += len;
-  r->high |= high;
   *slot = (uint64_t)r->u16 | (uint64_t)(r->u16 + units) << 32;
   r->u16 += units;
   return 1;
@@ -316,9 +313,15 @@ static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
   *tag = TAG_VALUE;
   if (len > INTERN_LEN || r->no_intern) return put_span(r, p, len, slot);
   if (!r->itab) {
-    r->itab = calloc(INTERN_SLOTS, sizeof *r->itab);
-    r->istore = malloc((size_t)INTERN_MAX * INTERN_LEN);
-    if (!r->itab || !r->istore) return 0;
+    islot *tab = calloc(INTERN_SLOTS, sizeof *tab);
+    unsigned char *store = malloc((size_t)INTERN_MAX * INTERN_LEN);
+    if (!tab || !store) {
+      free(tab);
+      free(store);
+      return 0;
+    }
+    r->itab = tab;
+    r->istore = store;
   }
   uint32_t h = 2166136261u; /* FNV-1a */
   for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
@@ -484,7 +487,6 @@ EXPORT(jjw_read) int jjw_read(jjw_reader *r, uint32_t max, unsigned flags) {
   }
   r->out[OUT_TEXT] = (uint32_t)(uintptr_t)r->text.p;
   r->out[OUT_TEXT_LEN] = (uint32_t)r->text.len;
-  r->out[OUT_TEXT_ASCII] = r->high < 0x80;
   r->out[OUT_BIN] = (uint32_t)(uintptr_t)r->bin.p;
   r->out[OUT_BIN_LEN] = (uint32_t)r->bin.len;
   r->out[OUT_FRESH] = (uint32_t)(uintptr_t)r->fresh.p;
