@@ -289,17 +289,22 @@ EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
 ** is valid UTF-8 (the core checked it), so its UTF-16 length is one unit
 ** per byte that is not a continuation byte, two for a 4-byte sequence. */
 static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
-  uint32_t units = 0;
+  uint32_t units = (uint32_t)len;
   if (len) {
     if (!arena_room(&r->text, len)) return 0;
-    unsigned char *d = r->text.p + r->text.len;
-    for (size_t i = 0; i < len; i++) {
-      unsigned char b = (unsigned char)p[i];
-      d[i] = b;
-      units += (b & 0xC0) != 0x80;
-      units += b >= 0xF0;
-    }
+    const unsigned char *d = r->text.p + r->text.len;
+    memcpy(r->text.p + r->text.len, p, len);
     r->text.len += len;
+    /* one unit per byte, less the continuation bytes, plus one for each
+    ** 4-byte sequence; 8 bytes at a time while they are ASCII */
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+      uint64_t w;
+      memcpy(&w, d + i, 8);
+      if (!(w & 0x8080808080808080u)) continue;
+      for (size_t k = i; k < i + 8; k++) units += (d[k] >= 0xF0) - ((d[k] & 0xC0) == 0x80);
+    }
+    for (; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
   }
   *slot = (uint64_t)r->u16 | (uint64_t)(r->u16 + units) << 32;
   r->u16 += units;
