@@ -180,6 +180,8 @@ test: deps
 	@$(MAKE) --no-print-directory python-warnings
 	@$(MAKE) --no-print-directory python
 	@$(MAKE) --no-print-directory python-asan
+	@$(MAKE) --no-print-directory js
+	@tools/deps.sh browser || echo "make test: chromium could not be installed; the browser test says so"
 	@tests/run.sh build build/san build/portable
 
 # Where the conformance test finds JSONTestSuite's test_parsing cases
@@ -286,3 +288,77 @@ python-warnings:
 	  $$cc -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror -O2 \
 	    -Icore -I$(PY_INC) -c $$f -o /dev/null || exit 1; \
 	done; done; echo "python-warnings: gcc and clang clean on $(words $(PY_CSRC)) files"
+# ---- JavaScript: the core compiled to WebAssembly, the ES module (js/) ----
+#   make js       js/dist/jalapenojson.wasm (reader and writer: -O2 and
+#                 WebAssembly SIMD, for speed) and
+#                 js/dist/jalapenojson-reader.wasm (reader only: -Oz, no
+#                 SIMD, for size), which js/jalapenojson.js loads; and
+#                 build/js/jjdump, the C side of the JS tests
+# clang's wasm32 target over Debian's wasi-libc (its headers and libc.a
+# live under /usr, hence --sysroot=/usr), linked with wasm-ld and shrunk
+# with binaryen's wasm-opt (`make js` installs them: tools/deps.sh).  From
+# core/ only the files the reader and the writer need: no compress.c,
+# file.c or atomic.c (zlib and brotli are not built for wasm32 in Debian;
+# the module gunzips with the platform's zlib or DecompressionStream) and
+# no numtables.c (js/wasm_numtables.c says why); js/ brings the ABI
+# (wasm.c) and small replacements of wasi-libc's printf and malloc.
+WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
+WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
+WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
+WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
+                 rowscan schema text types validate value
+WASM_WRITER   := writer encode copy
+WASM_GLUE     := wasm wasm_printf wasm_malloc wasm_numtables
+WASM_RT       := $(shell $(WASM_CC) -print-libgcc-file-name 2>/dev/null)
+WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int \
+                 --enable-sign-ext --enable-mutable-globals --enable-simd \
+                 --strip-producers --strip-target-features
+WASM_FULL_OBJ   := $(WASM_READER:%=build/js/full/core/%.o) $(WASM_WRITER:%=build/js/full/core/%.o) \
+                   $(WASM_GLUE:%=build/js/full/js/%.o)
+WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o)
+.PHONY: js js-deps bench-js
+
+js: js-deps js/dist/jalapenojson.wasm js/dist/jalapenojson-reader.wasm build/js/jjdump
+
+# The WebAssembly toolchain and Node (a no-op when installed).
+js-deps:
+	@tools/deps.sh
+
+# The fast build: -O2, and rowscan.c's SSE2 path on WebAssembly SIMD
+# (js/sse2/emmintrin.h maps its intrinsics).
+build/js/full/%.o: %.c $(wildcard core/*.h) js/sse2/emmintrin.h
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -Ijs/sse2) -c $< -o $@
+
+# The small build: -Oz, no SIMD, no writer.
+build/js/reader/%.o: %.c $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(WASM_CC) $(WASM_CFLAGS) -Oz -DJJW_NO_WRITER -c $< -o $@
+
+# The stack first, so that overflowing it traps at once instead of
+# overwriting data; 1 MiB, enough for the deepest nesting the depth limit
+# allows (js/lib/read.js caps maxDepth to keep it so).
+build/js/%.wasm:
+	wasm-ld --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
+
+build/js/full.wasm: $(WASM_FULL_OBJ)
+build/js/reader.wasm: $(WASM_READER_OBJ)
+
+js/dist/jalapenojson.wasm: build/js/full.wasm
+	@mkdir -p $(dir $@)
+	$(WASM_OPT) -O2 $< -o $@
+
+js/dist/jalapenojson-reader.wasm: build/js/reader.wasm
+	@mkdir -p $(dir $@)
+	$(WASM_OPT) -Oz $< -o $@
+
+# The tests' C side: dumps a document's values, copies it through the C
+# writer, writes random documents (js/test/jjdump.c).
+build/js/jjdump: js/test/jjdump.c build/libjalapenojson.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -Werror -O2 -g -Icore $< -o $@ build/libjalapenojson.a $(LIBS)
+
+# The JavaScript benchmark (bench/js_bench.mjs, five rounds; writes
+# bench/JS_RESULTS.md).
+bench-js: all js
+	@node bench/js_run.mjs

@@ -1,0 +1,169 @@
+// js_run.mjs — the JavaScript benchmark in one command (`make bench-js`):
+// the data of bench/gen.c (as bench/run.sh makes it, into bench/data/out/),
+// every measurement of bench/js_bench.mjs in its own process, 5 rounds in
+// a shuffled order (fixed seed per round), the median of the 5 with min
+// and max; the module's sizes; bench/JS_RESULTS.md with every target of
+// the issue marked met or not met.
+//
+//   node bench/js_run.mjs [--rounds N]
+
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'bench/data/out');
+const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+const SETS = ['repetitive', 'entropy'];
+// What each size measures: everything at 50,000 rows; at 1,000 rows what
+// C measures there too (every value, writing) and the first call.
+const TASKS = { 50000: ['all', 'columns', 'price', 'city', 'middle', 'write', 'first'], 1000: ['all', 'write', 'first'] };
+const TARGETS = [
+  { task: 'all', need: 1, what: 'decode() no slower than JSON.parse (with TextDecoder)' },
+  { task: 'write', need: 1, what: 'encode() no slower than JSON.stringify + TextEncoder' },
+  { task: 'price', need: 5, what: 'view() + column(), a number column: at least 5× JSON.parse' },
+  { task: 'city', need: 5, what: 'view() + column(), a text column: at least 5× JSON.parse' },
+  { task: 'middle', need: 20, what: 'view() + row(): at least 20× JSON.parse' },
+];
+const TASK_NAMES = {
+  all: 'every value, as rows',
+  columns: 'every value, as columns',
+  price: 'one number column (price)',
+  city: 'one text column (city)',
+  middle: 'one row (the middle one)',
+  write: 'write every value',
+  first: 'first call in a fresh process (every value)',
+};
+
+// ---- Data ----------------------------------------------------------------
+
+function ensureData() {
+  const need = SETS.flatMap((s) => ['1000', '50000'].map((n) => path.join(OUT, `${s}-${n}.sum`)));
+  if (need.every((f) => fs.existsSync(f))) return;
+  const gen = path.join(ROOT, 'build/bench/gen');
+  fs.mkdirSync(path.dirname(gen), { recursive: true });
+  execFileSync(process.env.CC || 'cc', ['-std=c11', '-O2', 'bench/gen.c', '-o', gen, '-lm'], { cwd: ROOT, stdio: 'inherit' });
+  fs.mkdirSync(OUT, { recursive: true });
+  execFileSync(gen, [OUT, '1000', '50000'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+// ---- Measuring -------------------------------------------------------------
+
+function shuffled(list, seed) {
+  const a = list.slice();
+  let s = seed >>> 0;
+  for (let i = a.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const j = s % (i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+function measure(task, reader, prefix) {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bench/js_bench.mjs'), task, reader, prefix], { cwd: ROOT, encoding: 'utf8' });
+  const m = /^ok \S+ \S+ (?:best_ns|once_ns)=(\d+)/m.exec(out);
+  if (!m) throw new Error(`bench: ${task} ${reader} ${prefix}: ${out}`);
+  return Number(m[1]);
+}
+
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (ns) => (ns >= 1e7 ? (ns / 1e6).toFixed(1) : (ns / 1e6).toFixed(2)) + ' ms';
+
+// ---- Sizes -----------------------------------------------------------------
+
+function sizes() {
+  const rows = [];
+  for (const [file, what] of [
+    ['js/dist/jalapenojson-reader.wasm', 'reader only (-Oz, no SIMD)'],
+    ['js/dist/jalapenojson.wasm', 'reader + writer (-O2, SIMD)'],
+  ]) {
+    const bytes = fs.readFileSync(path.join(ROOT, file));
+    rows.push({ file, what, raw: bytes.length, gz: zlib.gzipSync(bytes, { level: 9 }).length, br: zlib.brotliCompressSync(bytes).length });
+  }
+  const js = fs.readdirSync(path.join(ROOT, 'js/lib')).map((f) => `js/lib/${f}`).concat(['js/jalapenojson.js']);
+  const jsBytes = Buffer.concat(js.map((f) => fs.readFileSync(path.join(ROOT, f))));
+  rows.push({ file: 'js/jalapenojson.js + js/lib/*.js', what: 'the ES module (not minified)', raw: jsBytes.length, gz: zlib.gzipSync(jsBytes, { level: 9 }).length, br: zlib.brotliCompressSync(jsBytes).length });
+  return rows;
+}
+
+// ---- The report --------------------------------------------------------------
+
+function machine() {
+  const cpu = os.cpus()[0] ? os.cpus()[0].model : 'unknown';
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {}
+  return { cpu: `${cpu}, ${os.cpus().length} cores`, os: `${os.type()} ${os.release()}`, node: process.version, v8: process.versions.v8, commit, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' };
+}
+
+function report(results, started) {
+  const m = machine();
+  const lines = [];
+  lines.push('# JavaScript benchmark results', '');
+  lines.push('Generated by `node bench/js_run.mjs` (`make bench-js`); do not edit by hand. What is measured and how: bench/js_bench.mjs (the same data, checksums and warm-up as the C benchmark, bench/README.md), each number the median of ' + ROUNDS + ' rounds, each measurement in its own Node process.', '');
+  lines.push('|  |  |', '|---|---|');
+  lines.push(`| CPU | ${m.cpu} |`, `| OS | ${m.os} |`, `| Node | ${m.node} (V8 ${m.v8}) |`, `| date | ${m.date} |`, `| commit | ${m.commit} |`, `| rounds | ${ROUNDS} (median shown; min and max too) |`, `| duration | ${((Date.now() - started) / 60000).toFixed(1)} min |`, '');
+  lines.push('## The module', '');
+  lines.push('| file | what | bytes | gzip -9 | brotli |', '|---|---|---|---|---|');
+  for (const s of sizes()) lines.push(`| ${s.file} | ${s.what} | ${s.raw.toLocaleString('en')} | ${s.gz.toLocaleString('en')} | ${s.br.toLocaleString('en')} |`);
+  lines.push('', 'The issue\'s size target is the seed\'s reader: at most 34 KB and 13 KB gzipped.', '');
+  lines.push('## Targets', '');
+  lines.push('| target | set | rows | measured (ratio = JSON time ÷ jj time) | needed | result |', '|---|---|---|---|---|---|');
+  let met = 0;
+  let total = 0;
+  for (const t of TARGETS)
+    for (const set of SETS)
+      for (const n of [50000, 1000]) {
+        const r = results[`${set}-${n}`];
+        if (!r || !r[t.task]) continue;
+        const { json, jj } = r[t.task];
+        const ratio = median(json) / median(jj);
+        const ok = ratio >= t.need;
+        met += ok;
+        total++;
+        lines.push(`| ${t.what} | ${set} | ${n.toLocaleString('en')} | jj ${ms(median(jj))} vs JSON ${ms(median(json))}: **${ratio.toFixed(2)}×** | ≥ ${t.need}× | ${ok ? 'met' : '**not met**'} |`);
+      }
+  lines.splice(lines.indexOf('## Targets') + 2, 0, `**${met} of ${total} targets met in this run.**`, '');
+  for (const key of Object.keys(results)) {
+    lines.push('', `## ${key}`, '');
+    lines.push('| task | JSON (median, min-max) | jalapenojson (median, min-max) | ratio |', '|---|---|---|---|');
+    for (const [task, { json, jj }] of Object.entries(results[key])) {
+      const span = (xs) => `${ms(median(xs))} (${ms(Math.min(...xs))}-${ms(Math.max(...xs))})`;
+      lines.push(`| ${TASK_NAMES[task]} | ${span(json)} | ${span(jj)} | ${(median(json) / median(jj)).toFixed(2)}× |`);
+    }
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+// ---- Main ------------------------------------------------------------------
+
+const started = Date.now();
+ensureData();
+const jobs = [];
+for (const set of SETS)
+  for (const [n, tasks] of Object.entries(TASKS)) for (const task of tasks) for (const reader of ['json', 'jj']) jobs.push({ set, n, task, reader });
+const results = {};
+for (let round = 1; round <= ROUNDS; round++) {
+  const t0 = Date.now();
+  for (const job of shuffled(jobs, crypto.createHash('sha256').update(`round ${round}`).digest().readUInt32LE(0))) {
+    const key = `${job.set}-${job.n}`;
+    const slot = (((results[key] ||= {})[job.task] ||= { json: [], jj: [] })[job.reader]);
+    slot.push(measure(job.task, job.reader, path.join(OUT, key)));
+  }
+  process.stderr.write(`bench-js: round ${round} of ${ROUNDS} took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+}
+// keep the task order of TASKS in the tables
+for (const key of Object.keys(results)) {
+  const n = key.split('-')[1];
+  results[key] = Object.fromEntries(TASKS[n].map((t) => [t, results[key][t]]));
+}
+const text = report(results, started);
+fs.writeFileSync(path.join(ROOT, 'bench/JS_RESULTS.md'), text);
+process.stdout.write(text);

@@ -1,0 +1,121 @@
+// jalapenojson.d.ts — types of the ES module jalapenojson.js.  README.md
+// ("JavaScript") describes the value mapping and the options.
+
+/** A column type: its letter, or a nested table's schema. */
+export type ColumnType = 'i' | 'f' | 's' | 'd' | 't' | 'b' | 'x' | Schema;
+
+/** A table's columns and their types, as a document's header has them. */
+export interface Schema {
+  readonly columns: readonly string[];
+  readonly types: readonly ColumnType[];
+}
+
+/** A timestamp with its exact fraction and written zone
+ * (`timestamps: 'object'`); encode() takes it back. */
+export interface Timestamp {
+  /** The instant, to the millisecond. */
+  date: Date;
+  /** The fraction of the second in nanoseconds, 0..999999999 (exact). */
+  nanos: number;
+  /** The zone written, in minutes east of UTC (+05:30 is 330, Z is 0). */
+  zone: number;
+  /** Fraction digits written, 0..9. */
+  digits: number;
+}
+
+export interface ReadOptions {
+  /** Integers: numbers where safe and BigInt beyond ±(2^53 - 1) ('auto',
+   * the default), or BigInt always ('always'). */
+  bigint?: 'auto' | 'always';
+  /** Dates: "YYYY-MM-DD" strings (default) or Dates at midnight UTC. */
+  dates?: 'string' | 'date';
+  /** Timestamps: their text with its zone (default), a Date (to the
+   * millisecond, zone dropped), or a Timestamp object. */
+  timestamps?: 'string' | 'date' | 'object';
+  /** Nesting allowed inside one value (default 64). */
+  maxDepth?: number;
+  /** Gzip input: the most decompressed bytes (default 1 GiB; 0: none). */
+  maxSize?: number;
+}
+
+/** A value as read: by column type and options. */
+export type Value =
+  | null
+  | number
+  | bigint
+  | string
+  | boolean
+  | Date
+  | Timestamp
+  | Uint8Array
+  | Row[]
+  | View;
+
+export type Row = Record<string, Value>;
+
+/** What a document can be given as; gzip bytes are decompressed first
+ * (synchronously in Node; in browsers use `await gunzip(bytes)`). */
+export type Input = string | Uint8Array | ArrayBuffer | ArrayBufferView;
+
+/** Every failure on a document or a value. */
+export class JJError extends Error {
+  name: 'JJError';
+  /** The C library's jj_code_name: "syntax", "date", "range", ...;
+   * "internal" when the WebAssembly instance failed. */
+  code: string;
+  /** 1-based row of the top-level table; 0 when not in a row. */
+  row: number;
+  /** 0-based column of the top-level table; -1 when none. */
+  column: number;
+  /** Byte offset in the document; -1 when none. */
+  offset: number;
+}
+
+/** A lazy view of a document: values are read and checked when asked for. */
+export interface View extends Iterable<Row> {
+  readonly columns: readonly string[];
+  readonly types: readonly ColumnType[];
+  /** Number of rows (the rows' structure is scanned once). */
+  readonly length: number;
+  /** Row i (0-based), or undefined when there is none. */
+  row(i: number): Row | undefined;
+  /** Every value of a column (by name or index): a Float64Array for a float
+   * column without nulls, else an array with null for nulls. */
+  column(name: string | number): Float64Array | Value[];
+  [Symbol.iterator](): IterableIterator<Row>;
+  /** Free the document's copy now (and close nested views and iterations
+   * made from this view). */
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Load the WebAssembly module: needed before first use in browsers; Node
+ * loads it on first use.  `wasm`: a URL, a path (Node), bytes, a Response
+ * or a WebAssembly.Module (default: dist/jalapenojson.wasm beside the
+ * module). */
+export function init(options?: { wasm?: string | URL | BufferSource | Response | WebAssembly.Module }): Promise<void>;
+
+/** Every row as an object keyed by column name (every value checked). */
+export function decode(input: Input, options?: ReadOptions): Row[];
+/** decode() of a document given as a string. */
+export function decodeText(text: string, options?: ReadOptions): Row[];
+/** A lazy view of the document. */
+export function view(input: Input, options?: ReadOptions): View;
+
+/** The schema of encode(), with optional free-form metadata for the
+ * header's "meta" (written with JSON.stringify). */
+export interface WriteSchema extends Schema {
+  meta?: unknown;
+}
+/** Rows (objects keyed by column name, or arrays in column order; any
+ * iterable, a View too) as a document, exactly as the C writer writes it. */
+export function encode(rows: Iterable<Row | Value[]>, schema: WriteSchema): Uint8Array;
+/** encode() as a string. */
+export function encodeText(rows: Iterable<Row | Value[]>, schema: WriteSchema): string;
+
+/** Decompress gzip bytes (Node's zlib, or DecompressionStream), at most
+ * `maxSize` bytes of output (default 1 GiB; 0: no limit). */
+export function gunzip(bytes: Uint8Array, options?: { maxSize?: number }): Promise<Uint8Array>;
+
+/** For the module's own tests; not part of the API. */
+export function _internals(): unknown;
