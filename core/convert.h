@@ -174,6 +174,9 @@ typedef struct cv {
   unsigned decisions;
   jj_error *err;
   jj_error local_err;
+  /* pass 2: write the nested table held by the array value v (only JSON
+  ** input has arrays; cv_json_pass sets it, cv_emit calls it) */
+  int (*json_table)(struct cv *c, cv_table *sub, const cv_val *v);
 } cv;
 
 /* ---- convert_input.c ---- */
@@ -239,15 +242,13 @@ int cv_text(cv *c, const cv_val *v, const char **p, size_t *len);
 /* 1 when the integer digits p[0..len) (sign allowed) are exactly a
 ** double. */
 int cv_big_exact(const char *p, size_t len);
+/* JSON text of an array or object value, compacted (whitespace outside
+** strings removed), into c->scratch2. */
+int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len);
 
 /* ---- convert_json.c ---- */
 /* Pass 1 or 2 over JSON input: every row.  0 or CV_FAIL. */
 int cv_json_pass(cv *c);
-/* Pass 2: write the nested table held by the array value v. */
-int cv_json_table(cv *c, cv_table *sub, const cv_val *v);
-/* JSON text of an array or object value, compacted (whitespace outside
-** strings removed), into c->scratch2. */
-int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len);
 
 /* ---- convert_csv.c ---- */
 /* Detect the delimiter from the header (when not given). */
