@@ -27,7 +27,7 @@
 */
 #include <string.h>
 
-#include "convert.h"
+#include "convert_scan.h"
 
 /* The scanner's state for one pass. */
 typedef struct js {
