@@ -1,8 +1,7 @@
 /*
 ** cat.c — `jalapenojson cat FILE`: every row of a document to stdout as
-** JSON, NDJSON, CSV, TSV or the document re-encoded; and cli_write_doc,
-** which `convert` and `head` share: a document out through jj_export, or
-** copied value by value through a jj_writer.
+** JSON, NDJSON, CSV, TSV or the document re-encoded (cli_write_doc, in
+** output.c).
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -44,64 +43,6 @@ static const cli_opt opts[] = {
     {"delimiter", 'd', 1, OPT_DELIM}, {"crlf", 0, 0, OPT_CRLF},
     {"no-header", 0, 0, OPT_NOHEAD},  {NULL, 0, 0, 0},
 };
-
-/* Copy the rows value by value (jj_writer_copy re-encodes canonically),
-** polling the signals (cli_interrupted) between rows. */
-static jj_code copy_doc(jj_doc *doc, cli_out *out, int64_t *rows,
-                        jj_error *err) {
-  const jj_schema *s = jj_doc_schema(doc);
-  size_t ncol = jj_schema_columns(s);
-  jj_cursor *c = jj_cursor_new(doc, err);
-  jj_writer *w = c ? jj_writer_new(s, cli_out_sink, out, err) : NULL;
-  jj_code code = w ? JJ_OK : err->code;
-  int r = 0;
-  while (!code && (r = jj_cursor_next(c, err)) == 1) {
-    for (size_t k = 0; k < ncol && !code; k++) code = jj_writer_copy(w, c, k);
-    if (!code) code = jj_writer_end_row(w);
-    if (code) {
-      *err = *jj_writer_error(w); /* a reader error, located */
-    } else if (jj_cursor_row(c) % 4096 == 0 && cli_interrupted(out)) {
-      memset(err, 0, sizeof *err);
-      err->code = code = JJ_ERR_INTERRUPTED;
-      err->offset = JJ_NO_OFFSET;
-      snprintf(err->message, sizeof err->message, "interrupted");
-    }
-  }
-  if (!code && r < 0) code = err->code;
-  if (!code && (code = jj_writer_finish(w)) != JJ_OK)
-    *err = *jj_writer_error(w);
-  if (rows) *rows = w ? jj_writer_rows(w) : 0;
-  jj_writer_free(w);
-  jj_cursor_free(c);
-  return code;
-}
-
-/* Count the rows of an exported document, for the summary. */
-static int64_t count_rows(jj_doc *doc) {
-  int64_t n = jj_doc_rows(doc, NULL);
-  return n < 0 ? 0 : n;
-}
-
-int cli_write_doc(cli *app, jj_doc *doc, cli_format fmt,
-                  const jj_export_opts *eo, cli_out *out, int64_t *rows,
-                  const char *label) {
-  jj_error err;
-  jj_code code;
-  if (fmt == CLI_FMT_JJ) {
-    code = copy_doc(doc, out, rows, &err);
-  } else {
-    jj_export_opts o = *eo;
-    o.interrupt = cli_interrupted;
-    o.interrupt_ctx = out;
-    code = jj_export(doc, cli_format_jj(fmt), &o, cli_out_sink, out, &err);
-    if (!code && rows) *rows = count_rows(doc);
-  }
-  if (code == JJ_OK) return cli_out_finish(out);
-  if (out->failed) return cli_out_finish(out); /* the output's own error */
-  int rc = cli_fail(app, &err, label); /* before a pending signal ends us */
-  cli_out_abort(out);
-  return rc;
-}
 
 int cli_cat(cli *app, int argc, char **argv) {
   cli_args a = {argc, argv, 1, 0};

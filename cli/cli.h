@@ -2,12 +2,15 @@
 ** cli.h — what the files of the command-line tool `jalapenojson` share.
 **
 **   main.c      dispatch, the option parser, messages and exit codes
-**   io.c        formats by file name; inputs (a file or stdin '-', .gz and
-**               .br by name, gzip by its magic); documents in memory
+**   io.c        formats by file name, --delimiter values; inputs (a file
+**               or stdin '-', .gz and .br by name, gzip by its magic);
+**               documents in memory
 **   output.c    outputs (stdout '-', or a file written atomically, .gz
-**               and .br by name); SIGINT while a file is written
+**               and .br by name); SIGINT while a file is written; a
+**               document written out in a format (cli_write_doc)
 **   progress.c  the progress line on stderr
-**   table.c     aligned box tables and the display width of UTF-8
+**   table.c     aligned box tables and the display width of UTF-8; a
+**               schema's columns as table rows
 **   convert.c   `convert`
 **   inspect.c   `schema`, `check`, `head`
 **   cat.c       `cat`
@@ -148,6 +151,8 @@ typedef enum cli_format {
 ** file name that is not an error, the content decides). */
 int cli_format_parse(const char *name, int by_name, cli_format *fmt,
                      jj_compression *comp);
+/* Parse a --delimiter value: one ASCII character, or "tab" / "\t". */
+int cli_parse_delimiter(const char *s, char *out);
 /* "json", "ndjson", "csv", "tsv", "jj"; "auto" for UNKNOWN. */
 const char *cli_format_name(cli_format f);
 /* The converter's format of a cli_format (JJ_FORMAT_AUTO for JJ and
@@ -277,6 +282,14 @@ typedef struct cli_buf {
 int cli_buf_sink(void *buf, const char *p, size_t len);
 void cli_buf_free(cli_buf *b);
 
+/* Write every row of `doc` to `out` as `fmt` (JJ: re-encoded canonically)
+** and finish `out` (or abort it on an error).  *rows (may be NULL) gets
+** the rows written.  Returns 0 or the exit status, printed; errors are
+** prefixed with `label`. */
+int cli_write_doc(cli *app, jj_doc *doc, cli_format fmt,
+                  const jj_export_opts *eo, cli_out *out, int64_t *rows,
+                  const char *label);
+
 /* ---- table.c --------------------------------------------------------- */
 
 /* Columns of display width: 2 for East Asian wide and fullwidth
@@ -310,6 +323,11 @@ int cli_table_print_tsv(const cli_table *t, FILE *f);
 ** without the header. */
 int cli_table_print_plain(const cli_table *t, FILE *f, const char *indent);
 void cli_table_free(cli_table *t);
+/* Add a schema's columns to t (4 columns: position, name, type, sql_type),
+** nested tables' columns after their column as "4.1" and "items.sku";
+** 0 or -1 (out of memory). */
+int cli_schema_rows(cli_table *t, const jj_schema *s, const char *pos,
+                    const char *name);
 
 /* ---- the commands ---------------------------------------------------- */
 
@@ -319,19 +337,5 @@ int cli_check(cli *app, int argc, char **argv);
 int cli_head(cli *app, int argc, char **argv);
 int cli_cat(cli *app, int argc, char **argv);
 
-/* Write every row of `doc` to `out` as `fmt` (JJ: re-encoded canonically)
-** and finish `out` (or abort it on an error).  *rows (may be NULL) gets
-** the rows written.  Returns 0 or the exit status, printed; errors are
-** prefixed with `label`. */
-int cli_write_doc(cli *app, jj_doc *doc, cli_format fmt,
-                  const jj_export_opts *eo, cli_out *out, int64_t *rows,
-                  const char *label);
-/* Add a schema's columns to t (4 columns: position, name, type, sql_type),
-** nested tables' columns after their column as "4.1" and "items.sku";
-** 0 or -1 (out of memory). */
-int cli_schema_rows(cli_table *t, const jj_schema *s, const char *pos,
-                    const char *name);
-/* Parse a --delimiter value: one ASCII character, or "tab" / "\t". */
-int cli_parse_delimiter(const char *s, char *out);
 
 #endif /* JJ_CLI_H */

@@ -131,18 +131,6 @@ static int in_rewind(void *ctx) {
   return 0;
 }
 
-int cli_parse_delimiter(const char *s, char *out) {
-  if (!strcmp(s, "tab") || !strcmp(s, "\\t") || !strcmp(s, "\t")) {
-    *out = '\t';
-    return 0;
-  }
-  if (strlen(s) != 1 || (unsigned char)s[0] >= 0x80 || s[0] == '"' ||
-      s[0] == '\n' || s[0] == '\r')
-    return -1;
-  *out = s[0];
-  return 0;
-}
-
 /* What the command line asked for. */
 typedef struct job {
   const char *in, *out;

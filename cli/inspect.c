@@ -43,33 +43,6 @@ static const char schema_help[] =
     "\n"
     "exit status: 0 done, 1 the header is bad, 2 usage error, 3 I/O error.\n";
 
-int cli_schema_rows(cli_table *t, const jj_schema *s, const char *pos,
-                    const char *name) {
-  size_t ncol = jj_schema_columns(s);
-  for (size_t k = 0; k < ncol; k++) {
-    size_t nlen;
-    const char *n = jj_schema_name(s, k, &nlen);
-    jj_type type = jj_schema_type(s, k);
-    char p[256];
-    cli_buf full = {0};
-    snprintf(p, sizeof p, "%s%zu", pos, k + 1);
-    int bad =
-        cli_buf_sink(&full, name, strlen(name)) ||
-        cli_buf_sink(&full, n, nlen) || cli_table_add(t, p, strlen(p), 0) ||
-        cli_table_add(t, full.p, full.len, 0) ||
-        cli_table_add(t, jj_type_short(type), strlen(jj_type_short(type)), 0) ||
-        cli_table_add(t, jj_type_sql(type), strlen(jj_type_sql(type)), 0);
-    if (!bad && type == JJ_TABLE) {
-      strcat(p, ".");
-      bad = cli_buf_sink(&full, ".", 2) ||
-            cli_schema_rows(t, jj_schema_table(s, k), p, full.p);
-    }
-    cli_buf_free(&full);
-    if (bad) return -1;
-  }
-  return 0;
-}
-
 int cli_schema(cli *app, int argc, char **argv) {
   static const cli_opt opts[] = {{"json", 0, 0, 1}, {NULL, 0, 0, 0}};
   cli_args a = {argc, argv, 1, 0};

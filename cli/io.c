@@ -1,6 +1,6 @@
 /*
-** io.c — where the tool's bytes come from: formats by name, inputs, and
-** documents read into memory.
+** io.c — where the tool's bytes come from: formats by name (and the
+** --delimiter option's values), inputs, and documents read into memory.
 **
 ** Inputs (cli_src): a file, or stdin for '-'.  Compression is decided by
 ** the name (.gz, .br), else by gzip's magic bytes, else, for commands that
@@ -81,6 +81,18 @@ int cli_format_parse(const char *name, int by_name, cli_format *fmt,
       return 0;
     }
   return -1;
+}
+
+int cli_parse_delimiter(const char *s, char *out) {
+  if (!strcmp(s, "tab") || !strcmp(s, "\\t") || !strcmp(s, "\t")) {
+    *out = '\t';
+    return 0;
+  }
+  if (strlen(s) != 1 || (unsigned char)s[0] >= 0x80 || s[0] == '"' ||
+      s[0] == '\n' || s[0] == '\r')
+    return -1;
+  *out = s[0];
+  return 0;
 }
 
 const char *cli_format_name(cli_format f) {

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
+#include "convert_scan.h"
 
 /* The scanner's state for one pass. */
 typedef struct cs {

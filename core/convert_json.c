@@ -27,7 +27,7 @@
 */
 #include <string.h>
 
-#include "convert.h"
+#include "convert_scan.h"
 
 /* The scanner's state for one pass. */
 typedef struct js {
@@ -512,7 +512,9 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
   return p + 1;
 }
 
-int cv_json_table(cv *c, cv_table *sub, const cv_val *v) {
+/* Pass 2: write the nested table held by the array value v (cv_emit calls
+** it through c->json_table, which cv_json_pass sets). */
+static int json_table(cv *c, cv_table *sub, const cv_val *v) {
   js j = {c, 0};
   const char *p = ws(v->p + 1);
   jj_code code = jj_writer_begin_table(c->wr);
@@ -538,30 +540,6 @@ int cv_json_table(cv *c, cv_table *sub, const cv_val *v) {
   return code ? cv_wfail(c) : 0;
 }
 
-int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
-  jj_buf *b = &c->scratch2;
-  int in_str = 0;
-  b->len = 0;
-  if (jj_buf_reserve(b, v->len)) return cv_nomem(c);
-  for (size_t i = 0; i < v->len; i++) {
-    char ch = v->p[i];
-    if (in_str) {
-      if (ch == '\\')
-        b->p[b->len++] = ch, ch = v->p[++i];
-      else if (ch == '"')
-        in_str = 0;
-    } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
-      continue;
-    } else if (ch == '"') {
-      in_str = 1;
-    }
-    b->p[b->len++] = ch;
-  }
-  *p = b->p;
-  *len = b->len;
-  return 0;
-}
-
 /* Where the rows are: after '[' (first element or ']'), after ',', after a
 ** row in the array, after ']'; NDJSON: before an object or the end. */
 enum { S_FIRST, S_ELEM, S_SEP, S_DONE, S_ND };
@@ -570,6 +548,7 @@ int cv_json_pass(cv *c) {
   js j = {c, 0};
   const char *p = c->w.buf;
   int s = -1;
+  c->json_table = json_table;
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
   for (;;) {
     p = ws(p);

@@ -4,7 +4,9 @@
 **   pass 1  cv_kind says what it is (K_INT, K_DATE, ...), cv_fold adds that
 **           to its column (or, for a column the schema types, checks that
 **           it fits);
-**   pass 2  cv_emit writes it as its column's decided type.
+**   pass 2  cv_emit writes it as its column's decided type (an array or
+**           object kept as text compacted here; a nested table's rows by
+**           the JSON scanner, through c->json_table).
 **
 ** The two passes must agree on every value, so both go through the same
 ** predicates: fits() is what a forced column's check in pass 1 and its
@@ -358,6 +360,30 @@ int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
   return 0;
 }
 
+int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
+  jj_buf *b = &c->scratch2;
+  int in_str = 0;
+  b->len = 0;
+  if (jj_buf_reserve(b, v->len)) return cv_nomem(c);
+  for (size_t i = 0; i < v->len; i++) {
+    char ch = v->p[i];
+    if (in_str) {
+      if (ch == '\\')
+        b->p[b->len++] = ch, ch = v->p[++i];
+      else if (ch == '"')
+        in_str = 0;
+    } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
+      continue;
+    } else if (ch == '"') {
+      in_str = 1;
+    }
+    b->p[b->len++] = ch;
+  }
+  *p = b->p;
+  *len = b->len;
+  return 0;
+}
+
 int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   cv_col *cc = &t->cols[col];
   jj_writer *w = c->wr;
@@ -421,7 +447,7 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     }
     case JJ_TABLE:
       if (v->kind != V_ARR || v->esc == K_JSON) return misfit(c, t, col, v);
-      return cv_json_table(c, cc->sub, v);
+      return c->json_table(c, cc->sub, v);
     default: /* text, from whatever the value is */
       switch (v->kind) {
         case V_TRUE:

@@ -7,7 +7,8 @@
 **
 ** Files:
 **   jalapenojson.c  the entry point: registration only
-**   util.c          the helpers declared here: errors, excerpts, buffer
+**   util.c          the helpers declared here: errors, dequoting,
+**                   excerpts, buffer
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
@@ -81,6 +82,9 @@ int jjx_rc(jj_code code);
 ** 1/yes/on/true, 0 for 0/no/off/false, -1 for anything else.  The typed
 ** table's options and jj_from_json/jj_from_csv's use the same words. */
 int jjx_parse_bool(const char *z);
+/* Remove SQL quoting ('x', "x", [x], `x`) from z[0..n), into a new string
+** (sqlite3_free).  Unquoted text is copied as it is. */
+char *jjx_dequote(const char *z, size_t n);
 
 /* ---------------------------------------------------------------------- */
 /* Per-connection settings (settings.c)                                    */
@@ -270,10 +274,6 @@ int jjx_source_open_path(jjx_source *s, const char *path,
 ** file name.  SQLITE_OK, or an error with *pzErr set. */
 int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr);
 void jjx_decl_free(jjx_decl *d);
-
-/* Remove SQL quoting ('x', "x", [x], `x`) from z[0..n), into a new string
-** (sqlite3_free).  Unquoted text is copied as it is. */
-char *jjx_dequote(const char *z, size_t n);
 
 /* An estimate of the rows in a document of `bytes` bytes when its header has
 ** no "count": about 60 bytes a row, at least 1. */

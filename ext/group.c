@@ -19,7 +19,7 @@
 ** timestamps with the core's calendar), storage classes that do not mix.
 ** An explicit i, f or b column also takes TEXT that SQLite's affinity
 ** converts without loss ('100', '1e2', '19.99'; jjx_group_from_text
-** below), buffered as the number; other TEXT is an error that suggests a
+** in group_value.c), buffered as the number; other TEXT is an error that suggests a
 ** CAST or a TEXT column.
 ** Rows are counted from 1 in the order xStep sees them.
 **
@@ -107,64 +107,6 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
     }
   }
   return 0;
-}
-
-/* ---------------------------------------------------------------------- */
-/* TEXT for a number or a boolean: SQLite's affinity                       */
-/* ---------------------------------------------------------------------- */
-
-/* SQLite itself decides what the text is: sqlite3_value_numeric_type
-** applies NUMERIC affinity (as a column's affinity converts a value when
-** it is stored: leading and trailing spaces allowed, '1e2', '100.0' and
-** ' 7 ' are numbers, '12abc', '0x10' and '' are not).  It converts the
-** value in place, so it works on a copy: the argument may be a register
-** SQLite reads again.  Then:
-**   i  an INTEGER (a text integer beyond 64 bits is a REAL, refused); or
-**      a REAL that is a whole number below 2^53 in
-**      magnitude, as INTEGER affinity would store it ('1e2' -> 100); a
-**      larger one may have lost digits ('9007199254740993.0' reads as
-**      ...992), so it is refused
-**   f  an INTEGER (written as a float if exact, as INTEGER values are) or
-**      a REAL, as REAL affinity stores it ('1' -> 1.0, '19.99' -> 19.99)
-**   b  "true" or "false", or what i converts when it is 0 or 1 */
-int jjx_group_from_text(sqlite3_value *v, jj_type type, sqlite3_int64 *i,
-                        double *d, int *why) {
-  *why = 1;
-  if (type == JJ_BOOL) {
-    const char *p = (const char *)sqlite3_value_text(v);
-    int n = sqlite3_value_bytes(v);
-    if (!p) return -1;
-    if ((n == 4 && memcmp(p, "true", 4) == 0) ||
-        (n == 5 && memcmp(p, "false", 5) == 0)) {
-      *i = n == 4;
-      return SQLITE_INTEGER;
-    }
-  }
-  sqlite3_value *copy = sqlite3_value_dup(v);
-  if (!copy) return -1;
-  int st = sqlite3_value_numeric_type(copy), out = 0;
-  if (st == SQLITE_INTEGER) {
-    *i = sqlite3_value_int64(copy);
-    out = SQLITE_INTEGER;
-  } else if (st == SQLITE_FLOAT) {
-    double x = sqlite3_value_double(copy);
-    if (type == JJ_FLOAT) {
-      *d = x;
-      out = SQLITE_FLOAT;
-    } else if (x > -9007199254740992.0 && x < 9007199254740992.0) {
-      if (x == (double)(sqlite3_int64)x) {
-        *i = (sqlite3_int64)x;
-        out = SQLITE_INTEGER;
-      }
-    } else {
-      /* whole (every double this large is), but maybe rounded */
-      *why = x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? 2 : 3;
-    }
-  }
-  sqlite3_value_free(copy);
-  if (out && type == JJ_BOOL && (out != SQLITE_INTEGER || (*i != 0 && *i != 1)))
-    out = 0;
-  return out;
 }
 
 /* ---------------------------------------------------------------------- */

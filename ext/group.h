@@ -64,9 +64,9 @@ jj_code jjx_group_write_rows(sqlite3_context *ctx, group_ctx *g,
                              jj_writer *w);
 
 /* A TEXT value v for an explicit i, f or b column, converted by SQLite's
-** affinity rules (group.c): SQLITE_INTEGER with *i, SQLITE_FLOAT with *d,
-** 0 when it does not convert without loss (*why says how: 1 not a
-** number or not a whole one, 2 a whole number written as a REAL beyond
+** affinity rules (group_value.c): SQLITE_INTEGER with *i, SQLITE_FLOAT
+** with *d, 0 when it does not convert without loss (*why says how: 1 not
+** a number or not a whole one, 2 a whole number written as a REAL beyond
 ** 2^53, which may have been rounded, 3 beyond 64 bits), -1 when out of
 ** memory. */
 int jjx_group_from_text(sqlite3_value *v, jj_type type, sqlite3_int64 *i,

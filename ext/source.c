@@ -509,24 +509,6 @@ void jjx_header_free(jjx_header *h) {
 /* The CREATE VIRTUAL TABLE argument                                       */
 /* ---------------------------------------------------------------------- */
 
-char *jjx_dequote(const char *z, size_t n) {
-  char q = n >= 2 ? z[0] : 0, end = q == '[' ? ']' : q;
-  char *out = sqlite3_malloc64(n + 1);
-  size_t o = 0;
-  if (!out) return NULL;
-  if ((q == '\'' || q == '"' || q == '`' || q == '[') && z[n - 1] == end) {
-    for (size_t i = 1; i + 1 < n; i++) {
-      out[o++] = z[i];
-      if (z[i] == end && q != '[' && i + 2 < n && z[i + 1] == end) i++;
-    }
-  } else {
-    memcpy(out, z, n);
-    o = n;
-  }
-  out[o] = '\0';
-  return out;
-}
-
 static int hexval(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -1,9 +1,9 @@
 /*
 ** util.c — small helpers every file of the extension uses: one error helper
 ** per error sink (table, cursor, function context; each frees the message
-** it replaces, as zipfile.c does), excerpts for messages and a growable
-** buffer on SQLite's allocator.  A column type's names come from the core's
-** type table (jj_type_sql, jj_type_short).
+** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages
+** and a growable buffer on SQLite's allocator.  A column type's names come
+** from the core's type table (jj_type_sql, jj_type_short).
 */
 #include <stdarg.h>
 #include <string.h>
@@ -60,6 +60,24 @@ int jjx_parse_bool(const char *z) {
     if (sqlite3_stricmp(z, no[i]) == 0) return 0;
   }
   return -1;
+}
+
+char *jjx_dequote(const char *z, size_t n) {
+  char q = n >= 2 ? z[0] : 0, end = q == '[' ? ']' : q;
+  char *out = sqlite3_malloc64(n + 1);
+  size_t o = 0;
+  if (!out) return NULL;
+  if ((q == '\'' || q == '"' || q == '`' || q == '[') && z[n - 1] == end) {
+    for (size_t i = 1; i + 1 < n; i++) {
+      out[o++] = z[i];
+      if (z[i] == end && q != '[' && i + 2 < n && z[i + 1] == end) i++;
+    }
+  } else {
+    memcpy(out, z, n);
+    o = n;
+  }
+  out[o] = '\0';
+  return out;
 }
 
 int jjx_rc(jj_code code) {

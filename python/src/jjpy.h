@@ -6,6 +6,7 @@
 ** jj_errors into jalapenojson.Error.  One job per file:
 **
 **   module.c   the module: state, Error, the function table, init
+**   state.c    a type's module state; the reading keywords (jjpy_opts)
 **   errors.c   jj_error and our own failures -> jalapenojson.Error
 **   values.c   one jj_value -> a Python object, dates and timestamps both
 **              ways (the only file that includes datetime.h: its C API is a
