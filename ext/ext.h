@@ -76,6 +76,11 @@ void jjx_ctx_err(sqlite3_context *ctx, const char *fmt, ...) JJX_PRINTF(2, 3);
 int jjx_vtab_take(sqlite3_vtab *vtab, char *msg, int rc);
 
 /* The SQLite result code for a core error code. */
+/* The JSON subtype SQLite's JSON functions recognise (its json.c's
+** JSON_SUBTYPE): a record carrying it is embedded by json_object('r',
+** record) as an object, not a string (column.c, record.c). */
+#define JSON_SUBTYPE 74
+
 int jjx_rc(jj_code code);
 
 /* A boolean option value in csv.c's spellings, ASCII case ignored: 1 for

@@ -41,8 +41,6 @@
 
 #include "ext.h"
 
-#define JSON_SUBTYPE 74
-
 enum { F_ARROW = 0, F_ARROW2 = 1, F_EXTRACT = 2 };
 
 static const char *const fallback_sql[] = {

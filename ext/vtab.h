@@ -9,10 +9,6 @@
 #include "ext.h"
 #include "plan.h"
 
-/* The JSON subtype SQLite's JSON functions recognise (json.c's
-** JSON_SUBTYPE), so json_object('r', record) embeds the object. */
-#define JSON_SUBTYPE 74
-
 typedef struct jjx_table {
   sqlite3_vtab base;      /* base class, first */
   int typed;              /* 1: typed form; 0: record form */
