@@ -1,20 +1,34 @@
 """jjtest.py — what every Python test script of tests/ shares: the check
-counter, the extension's path, a connection with the extension loaded and
-the error a statement raises.  Imported as `import jjtest` by the scripts
+counter, the repository's root, the extension's path, a connection with the
+extension loaded, the error a statement raises, a document's text, and a
+child Python process (which can import this module too) with its address
+space capped.  Imported as `import jjtest` by the scripts
 beside it (tests/run.sh runs them with tests/ as the script's directory,
 which Python puts first on sys.path).
 
 A script counts its checks with jjtest.check(), and ends with
 `return jjtest.report("name")`, which prints the one line tests/run.sh
 sums ("name: N passed, M failed") and gives the exit status.
-"""
-import os
-import sqlite3
 
+Two settings a script may change after importing: jjtest.SHOW_AT_MOST (how
+many failures are printed; the rest are only counted) and
+jjtest.LINE_AT_MOST (a failure's line is cut to that many characters; None:
+not cut), for scripts whose details can be huge.
+"""
+import json
+import os
+import re
+import resource
+import sqlite3
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 passed = 0
 failed = 0
 shown = 0
 SHOW_AT_MOST = 50  # failures printed in full; the rest are only counted
+LINE_AT_MOST = None  # characters of a failure's line; None: all
 
 
 def check(name, cond, detail=""):
@@ -26,7 +40,8 @@ def check(name, cond, detail=""):
     failed += 1
     if shown < SHOW_AT_MOST:
         shown += 1
-        print(f"FAIL {name} {detail}")
+        line = f"FAIL {name} {detail}"
+        print(line if LINE_AT_MOST is None else line[:LINE_AT_MOST])
     return False
 
 
@@ -40,8 +55,7 @@ def build_dir(argv):
     """BUILD_DIR from the command line, or the repository's build/."""
     if len(argv) > 1:
         return argv[1]
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                        "build")
+    return os.path.join(ROOT, "build")
 
 
 def extension_path(build):
@@ -77,3 +91,49 @@ def error_of(conn, sql, params=()):
 def q(text):
     """text as an SQL string literal."""
     return "'" + text.replace("'", "''") + "'"
+
+
+def expect_error(conn, name, sql, params, message):
+    """One check: the statement fails with exactly `message` (or with a
+    message the re.Pattern `message` matches in full)."""
+    got = error_of(conn, sql, params)
+    if isinstance(message, re.Pattern):
+        ok = got is not None and message.fullmatch(got) is not None
+    else:
+        ok = got == message
+    return check(name, ok, f"got {got!r}, want {message!r}")
+
+
+def document(columns, types, rows):
+    """A document's text: the header, then one compact row a line."""
+    body = ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":"))
+                      for r in rows)
+    return ('{"jalapenojson":1,"columns":%s,"types":%s,"rows":[\n%s\n]}'
+            % (json.dumps(columns, separators=(",", ":")),
+               json.dumps(types, separators=(",", ":")), body))
+
+
+def python_child(code, args, timeout):
+    """Run `code` in a fresh Python (this interpreter) with the strings args
+    as sys.argv[1:] and this directory on its path, so that it can `import
+    jjtest`; the CompletedProcess, output as text.  subprocess.TimeoutExpired
+    when it runs longer than timeout seconds (it is killed)."""
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.abspath(__file__))
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"]
+                                if env.get("PYTHONPATH") else "")
+    return subprocess.run([sys.executable, "-c", code] + list(args), env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def cap_address_space(extra):
+    """Cap this process's address space at what it maps now plus extra
+    bytes (RLIMIT_AS): for a child process that must fail with MemoryError
+    instead of eating the machine when what it runs does not stay
+    bounded."""
+    now = 0
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                now = int(line.split()[1]) * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (now + extra, now + extra))

@@ -25,7 +25,6 @@ Every run is checked for sanitizer reports (the build/san binary).  Prints
 import gzip
 import json
 import os
-import pty
 import re
 import random
 import select
@@ -37,19 +36,10 @@ import tempfile
 import time
 import unicodedata
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-passed = 0
-failed = 0
+import jjtest
+from jjtest import ROOT, check
 
-
-def check(name, cond, detail=""):
-    """Count one check; print the failures with what was seen."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}"[:3000])
+jjtest.LINE_AT_MOST = 3000  # a failure shows the tool's output
 
 
 def env():
@@ -687,12 +677,11 @@ def test_versions():
 
 def main():
     global CLI
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
+    build = os.path.abspath(jjtest.build_dir(sys.argv))
     CLI = os.path.join(build, "jalapenojson")
     if not os.access(CLI, os.X_OK):
         check(f"{CLI} exists (make)", False)
-        print(f"cli: {passed} passed, {failed} failed")
-        return 1
+        return jjtest.report("cli")
     test_help()
     test_versions()
     test_readme_sessions()
@@ -708,8 +697,7 @@ def main():
         test_prefix_reads(d)
         test_garbage(sub)
         test_sigint(d)
-    print(f"cli: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("cli")
 
 
 CLI = None

@@ -14,8 +14,6 @@ import csv
 import gzip
 import io
 import json
-import math
-import os
 import random
 import re
 import sqlite3
@@ -23,48 +21,8 @@ import sys
 import threading
 import time
 
-passed = 0
-failed = 0
-
-
-def check(name, cond, detail=""):
-    """Count one check; print the failures with what was seen."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def extension_path(build):
-    """The extension's path without .so, as load_extension wants it."""
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
-
-
-def connect(build):
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(extension_path(build))
-    conn.enable_load_extension(False)
-    return conn
-
-
-def error_of(conn, sql, params=()):
-    """The message of the error the statement raises, or None."""
-    try:
-        conn.execute(sql, params).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    return None
-
-
-def expect_error(conn, name, sql, params, message):
-    got = error_of(conn, sql, params)
-    check(name, got == message, f"got {got!r}, want {message!r}")
+import jjtest
+from jjtest import check, connect, error_of, expect_error, q
 
 
 def records(conn, doc):
@@ -106,8 +64,8 @@ def test_json_round_trip(conn, rng):
     check("json_blob_and_ndjson", same == (1, 1), repr(same))
     # the typed table gives Python types
     conn.execute("DROP TABLE IF EXISTS temp.people")
-    conn.execute("CREATE VIRTUAL TABLE temp.people USING jj_open('%s')"
-                 % doc.replace("'", "''"))
+    conn.execute("CREATE VIRTUAL TABLE temp.people USING jj_open(%s)"
+                 % q(doc))
     got = conn.execute("SELECT id, big, price, name, ok, day FROM people "
                        "ORDER BY rowid").fetchall()
     want = [(r["id"], r["big"], r["price"], r["name"],
@@ -179,8 +137,8 @@ def test_errors_and_null(conn):
           and "UTF-8" in msg, repr(msg))
 
 
-def test_compressed_and_limits(build):
-    conn = connect(build)
+def test_compressed_and_limits(ext):
+    conn = connect(ext)
     rows = [{"k": i, "v": "x" * (i % 7)} for i in range(2000)]
     data = json.dumps(rows).encode()
     plain = conn.execute("SELECT jj_from_json(?)", (data,)).fetchone()[0]
@@ -214,9 +172,9 @@ def test_compressed_and_limits(build):
     conn.close()
 
 
-def test_interrupt(build):
+def test_interrupt(ext):
     """sqlite3_interrupt() stops a long conversion."""
-    conn = connect(build)
+    conn = connect(ext)
     line = b'{"id":123456,"name":"some text here","price":19.99,"day":"2024-02-29"}\n'
     data = line * 400000  # about 28 MB, read twice
     t0 = time.monotonic()
@@ -390,20 +348,18 @@ def test_affinity_differential(conn, rng):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    ext = jjtest.extension_path(jjtest.build_dir(sys.argv))
     rng = random.Random(20240229)
-    conn = connect(build)
+    conn = connect(ext)
     test_json_round_trip(conn, rng)
     test_csv(conn, rng)
     test_errors_and_null(conn)
     test_affinity_rules(conn)
     test_affinity_differential(conn, rng)
     conn.close()
-    test_compressed_and_limits(build)
-    test_interrupt(build)
-    print(f"convert_sql: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    test_compressed_and_limits(ext)
+    test_interrupt(ext)
+    return jjtest.report("convert_sql")
 
 
 if __name__ == "__main__":

@@ -8,61 +8,20 @@ Prints "export: N passed, M failed".
 """
 import json
 import os
-import resource
-import sqlite3
-import subprocess
 import sys
 import tempfile
 
-passed = 0
-failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def extension_path(build):
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
-
-
-def connect(ext):
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(ext)
-    conn.enable_load_extension(False)
-    return conn
-
-
-def error_of(conn, sql, params=()):
-    try:
-        conn.execute(sql, params).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    return None
+import jjtest
+from jjtest import check, connect, error_of, extension_path, python_child, q
 
 
 CHILD = r"""
-import resource, sqlite3, sys
+import sys
+import jjtest
 ext, path, rows, cap = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-conn = sqlite3.connect(":memory:")
-conn.enable_load_extension(True)
-conn.load_extension(ext)
+conn = jjtest.connect(ext)
 # the limit after loading: what the export may add on top
-base = 0
-with open("/proc/self/status") as f:
-    for line in f:
-        if line.startswith("VmSize:"):
-            base = int(line.split()[1]) * 1024
-resource.setrlimit(resource.RLIMIT_AS, (base + cap, base + cap))
+jjtest.cap_address_space(cap)
 q = ("WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s "
      "WHERE i < %d) SELECT i AS id, 'u' || (i %% 97) AS user, "
      "i / 4.0 AS price FROM s" % rows)
@@ -71,8 +30,7 @@ print(conn.execute("SELECT jj_export(?, ?)", (path, q)).fetchone()[0])
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    build = jjtest.build_dir(sys.argv)
     ext = extension_path(build)
     conn = connect(ext)
     conn.execute("CREATE TABLE src(i INTEGER, f REAL, s TEXT, d DATE, "
@@ -95,7 +53,7 @@ def main():
                   info["bytes"] == os.path.getsize(path), res)
             conn.execute("DROP TABLE IF EXISTS temp.back")
             conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" %
-                         ("'" + path.replace("'", "''") + "'"))
+                         q(path))
             got = conn.execute("SELECT * FROM back ORDER BY rowid").fetchall()
             check(f"round trip{suffix}", got == rows, f"{got}")
             types = [r[2] for r in conn.execute("PRAGMA table_info(back)")]
@@ -179,9 +137,8 @@ def main():
         # same rows fails with MemoryError under it)
         big = os.path.join(tmp, "big.jj.gz")
         n = 2_000_000
-        proc = subprocess.run([sys.executable, "-c", CHILD, ext, big, str(n),
-                               str(32 << 20)], capture_output=True, text=True,
-                              timeout=120)
+        proc = python_child(CHILD, [ext, big, str(n), str(32 << 20)],
+                            timeout=120)
         check("bounded export", proc.returncode == 0, proc.stderr[-500:])
         if proc.returncode == 0:
             info = json.loads(proc.stdout)
@@ -194,8 +151,7 @@ def main():
                 "WHERE i < %d) SELECT count(*), sum(i), sum(i / 4.0), "
                 "sum(length('u' || (i %% 97))) FROM s" % n).fetchone()
             check("bounded export reads back", got == want, f"{got} {want}")
-    print(f"export: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("export")
 
 
 if __name__ == "__main__":

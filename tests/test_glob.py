@@ -16,51 +16,11 @@ D/jalapenojson.so.
 """
 import collections
 import os
-import sqlite3
 import sys
 import tempfile
 
-passed = 0
-failed = 0
-
-
-def check(name, cond, detail=""):
-    """Count one check; print the failures with what was seen."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def extension_path(build):
-    """The extension's path without .so, as load_extension wants it."""
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
-
-
-def q(text):
-    """An SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"
-
-
-def connect(so):
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(so)
-    conn.enable_load_extension(False)
-    return conn
-
-
-def error_of(conn, sql, params=()):
-    try:
-        conn.execute(sql, params).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    return None
+import jjtest
+from jjtest import check, connect, error_of, q, extension_path
 
 
 def write(conn, path, cols, rows):
@@ -416,8 +376,7 @@ def test_cache(so, tmp):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    build = jjtest.build_dir(sys.argv)
     so = extension_path(build)
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_globs, test_differential, test_cache):
@@ -427,8 +386,7 @@ def main():
                 test(so, sub)
             except Exception as e:  # a crash of one part fails it, visibly
                 check(test.__name__, False, f"raised {e!r}")
-    print(f"glob: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("glob")
 
 
 if __name__ == "__main__":

@@ -24,18 +24,10 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-passed = 0
-failed = 0
+import jjtest
+from jjtest import ROOT, check
 
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}"[:3000])
+jjtest.LINE_AT_MOST = 3000  # a failure shows a command's output
 
 
 def env(**extra):
@@ -93,11 +85,10 @@ def exported(lib):
 
 
 def main():
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
+    build = os.path.abspath(jjtest.build_dir(sys.argv))
     if os.path.relpath(build, ROOT) != "build":
         print(f"install: SKIPPED — `make install` installs the plain build (build/), not {os.path.relpath(build, ROOT)}")
-        print("install: 0 passed, 0 failed")
-        return 0
+        return jjtest.report("install")
     version = re.search(r'#define JJ_CLI_VERSION "([^"]+)"',
                         open(os.path.join(ROOT, "cli", "cli.h"), encoding="utf-8").read()).group(1)
     tmp = tempfile.mkdtemp(prefix="jj-install-")
@@ -203,8 +194,7 @@ def main():
         check("  ... and make uninstall removes it all", r.returncode == 0 and not left, left)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"install: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("install")
 
 
 if __name__ == "__main__":

@@ -9,21 +9,21 @@ import struct
 import subprocess
 import sys
 
+import jjtest
+from jjtest import check
+
 N = 100000
 SEEDS = (1, 2)
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    exe = os.path.join(build, "tests", "test_num")
-    passed = failed = 0
+    exe = os.path.join(jjtest.build_dir(sys.argv), "tests", "test_num")
     for seed in SEEDS:
         try:
             out = subprocess.run([exe, "--print-repr", str(N), str(seed)], check=True,
                                  stdout=subprocess.PIPE, universal_newlines=True).stdout
         except (OSError, subprocess.CalledProcessError) as e:
-            print("FAIL cannot run %s: %s" % (exe, e))
-            failed += 1
+            check("run %s" % exe, False, str(e))
             continue
         lines = out.splitlines()
         bad_repr = bad_back = 0
@@ -40,15 +40,13 @@ def main():
                 bad_back += 1
                 if bad_back <= 10:
                     print("FAIL float(%s) != %s" % (text, hexbits))
-        for ok in (len(lines) == N, bad_repr == 0, bad_back == 0):
-            if ok:
-                passed += 1
-            else:
-                failed += 1
-        if len(lines) != N:
-            print("FAIL expected %d lines, got %d" % (N, len(lines)))
-    print("num_python: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        check("seed %d: %d lines" % (seed, N), len(lines) == N,
+              "got %d" % len(lines))
+        check("seed %d: every line is repr()" % seed, bad_repr == 0,
+              "%d differ" % bad_repr)
+        check("seed %d: float(text) gives the bits back" % seed, bad_back == 0,
+              "%d differ" % bad_back)
+    return jjtest.report("num_python")
 
 
 if __name__ == "__main__":

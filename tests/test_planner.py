@@ -24,44 +24,20 @@ extension /work/main/jalapenojson.so, any other directory D means
 D/jalapenojson.so.
 """
 import collections
-import json
 import os
 import random
 import sqlite3
 import sys
 import tempfile
 
-passed = 0
-failed = 0
-MAX_FAILURES_SHOWN = int(os.environ.get("PLANNER_SHOW", "25"))
+import jjtest
+from jjtest import check, connect, document, extension_path, q
+
+jjtest.SHOW_AT_MOST = int(os.environ.get("PLANNER_SHOW", "25"))
 
 SEED = int(os.environ.get("PLANNER_SEED", "20240607"))
 NO_SOURCE = ("jj_open: no SOURCE given: use jj_open(SOURCE), or CREATE "
              "VIRTUAL TABLE ... USING jj_open(SOURCE)")
-
-
-def check(name, cond, detail=""):
-    """Count one check; print the first failures with what was seen."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        if failed <= MAX_FAILURES_SHOWN:
-            print(f"FAIL {name} {detail}")
-
-
-def extension_path(build):
-    """The extension's path without .so, as load_extension wants it."""
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
-
-
-def q(text):
-    """An SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 # ---------------------------------------------------------------------------
@@ -82,10 +58,7 @@ def nulls_document(rng, n):
             maybe(f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"),
             maybe(rng.choice([True, False])),
         ])
-    head = ('{"jalapenojson":1,"columns":["n","s","f","d","b"],'
-            '"types":["i","s","f","d","b"],"rows":[\n')
-    return head + ",\n".join(json.dumps(r, ensure_ascii=False)
-                             for r in rows) + "\n]}"
+    return document(["n", "s", "f", "d", "b"], ["i", "s", "f", "d", "b"], rows)
 
 
 # Per data set: the columns a WHERE or ORDER BY may use, with sample values.
@@ -372,10 +345,8 @@ def native_copy(conn, name, source, typed_table=None):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    rows_jj = os.path.join(root, "sql", "data", "rows.jj")
+    build = jjtest.build_dir(sys.argv)
+    rows_jj = os.path.join(jjtest.ROOT, "sql", "data", "rows.jj")
     rows_gz = rows_jj + ".gz"
     san = os.path.basename(os.path.normpath(build)) == "san"
     count = int(os.environ.get("PLANNER_QUERIES", "3000" if san else "6000"))
@@ -387,10 +358,7 @@ def main():
     with open(nulls_jj, "w", encoding="utf-8") as f:
         f.write(nulls_document(rng, 57))
 
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(extension_path(build))
-    conn.enable_load_extension(False)
+    conn = connect(extension_path(build))
 
     conn.execute(f"CREATE VIRTUAL TABLE temp.rows USING jj_open({q(rows_jj)})")
     conn.execute(f"CREATE VIRTUAL TABLE temp.nulls USING jj_open({q(nulls_jj)})")
@@ -555,8 +523,7 @@ def main():
     conn.close()
     os.unlink(nulls_jj)
     os.rmdir(tmp)
-    print(f"planner: {passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return jjtest.report("planner")
 
 
 if __name__ == "__main__":

@@ -9,52 +9,21 @@ D/jalapenojson.so.
 """
 import json
 import os
-import sqlite3
 import sys
 import tempfile
 
-passed = 0
-failed = 0
-
-
-def check(name, cond, detail=""):
-    """Count one check; print the failures with what was seen."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def extension_path(build):
-    """The extension's path without .so, as load_extension wants it."""
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
-
-
-def expect_error(conn, name, sql, params, message):
-    """The statement must fail with exactly `message`."""
-    try:
-        conn.execute(sql, params).fetchall()
-    except sqlite3.Error as e:
-        check(name, str(e) == message, f"got {str(e)!r}")
-        return
-    check(name, False, "no error")
+import jjtest
+from jjtest import check, connect, expect_error, extension_path, q
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    build = jjtest.build_dir(sys.argv)
+    root = jjtest.ROOT
     rows_jj = os.path.join(root, "sql", "data", "rows.jj")
 
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(extension_path(build))
-    conn.enable_load_extension(False)
+    # jjtest.connect: sqlite3.connect, enable_load_extension(True),
+    # load_extension, enable_load_extension(False)
+    conn = connect(extension_path(build))
     check("loads", True)
 
     # jj_group returns a canonical document that any JSON reader opens.
@@ -78,7 +47,7 @@ def main():
 
     # The typed form over a file: Python sees int, float, str, bytes, None.
     conn.execute("CREATE VIRTUAL TABLE temp.rows USING jj_open(%s)"
-                 % ("'" + rows_jj.replace("'", "''") + "'"))
+                 % q(rows_jj))
     got = conn.execute("SELECT id, user, city, price, joined, items IS NULL "
                        "FROM rows WHERE rowid = 2").fetchone()
     check("typed_row", got == (2, "u0838", "Tromsø", 19.99, "2023-07-14", 0),
@@ -95,8 +64,7 @@ def main():
                        "rb").read(),),
                  'blob: column 1 differs: declared "id" i, found "n" i')
     conn.execute("CREATE VIRTUAL TABLE temp.types USING jj_open(%s)"
-                 % ("'" + os.path.join(root, "sql", "data", "types.jj")
-                    .replace("'", "''") + "'"))
+                 % q(os.path.join(root, "sql", "data", "types.jj")))
     got = conn.execute("SELECT n, f, s, b, x FROM types WHERE rowid = 1").fetchone()
     check("python_types", got == (9223372036854775807, 0.5,
                                   'Tromsø "quoted"\n', 1, b"\x00\x01\x02\xff"),
@@ -128,8 +96,7 @@ def main():
           repr(got))
     conn.close()
 
-    print(f"python_load: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("python_load")
 
 
 if __name__ == "__main__":

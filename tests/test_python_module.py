@@ -14,18 +14,19 @@ import re
 import subprocess
 import sys
 
+import jjtest
+
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build"))
+    root = jjtest.ROOT
+    build = os.path.abspath(jjtest.build_dir(sys.argv))
     python = os.path.join(build, "venv", "bin", "python")
     if not os.path.exists(python):
         print("FAIL %s is missing: run make python (make python-asan for build/san)" % python)
         print("python_module: 0 passed, 1 failed")
         return 1
     env = dict(os.environ)
-    env["JJ_EXTENSION"] = os.path.join(root if os.path.basename(build) == "build" else build,
-                                       "jalapenojson")
+    env["JJ_EXTENSION"] = jjtest.extension_path(build)
     # -P: the repository root holds the SQLite extension jalapenojson.so,
     # which would shadow the package if the current directory were on
     # sys.path.  -rs lists the skipped tests with their reasons.

@@ -14,7 +14,9 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import jjtest
+from jjtest import ROOT, check
+
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
 # Files the examples write, removed after the run.
 WRITTEN = ["paid.jj.gz", "wide.jj", "people.jj.gz", "sql/readme.tmp", "team.jj"]
@@ -35,9 +37,7 @@ def examples(readme):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
-    so = os.path.join(ROOT, "jalapenojson") if os.path.basename(build) == "build" \
-        else os.path.join(build, "jalapenojson")
+    so = jjtest.extension_path(jjtest.build_dir(sys.argv))
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         cases = list(examples(f.read()))
     script = [".bail off"]
@@ -62,23 +62,17 @@ def main():
     # Errors go to stderr, merged into the one pipe in order (the CLI
     # flushes stdout between statements), as a terminal would show them.
     parts = re.split(r"^-- example \d+\n", run.stdout, flags=re.M)
-    passed = failed = 0
     got = parts[1:]
     if got:
         got[-1] = got[-1].split("-- end\n")[0]
     for n, (sql, want) in enumerate(cases, 1):
         have = got[n - 1] if n - 1 < len(got) else None
-        if have == want:
-            passed += 1
-        else:
-            failed += 1
-            print("FAIL README example %d:\n%s\n--- README shows:\n%s--- sqlite3 printed:\n%s"
-                  % (n, sql, want, have))
+        check("README example %d:" % n, have == want,
+              "\n%s\n--- README shows:\n%s--- sqlite3 printed:\n%s"
+              % (sql, want, have))
     if len(cases) < 10:
-        print("FAIL only %d sql examples found in README.md" % len(cases))
-        failed += 1
-    print("readme: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        check("only %d sql examples found in README.md" % len(cases), False)
+    return jjtest.report("readme")
 
 
 if __name__ == "__main__":

@@ -27,24 +27,10 @@ import struct
 import sys
 import tempfile
 
-passed = 0
-failed = 0
+import jjtest
+from jjtest import check, connect, extension_path, q
 
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}"[:2000])
-
-
-def extension_path(build):
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
+jjtest.LINE_AT_MOST = 2000  # a failure shows whole tables
 
 
 NAMES = ["id", "user", "Tromsø", "名前", "a b", 'q"uote', "it's", "x:y",
@@ -105,10 +91,6 @@ def quote_ident(name):
     return '"' + name.replace('"', '""') + '"'
 
 
-def quote_text(s):
-    return "'" + s.replace("'", "''") + "'"
-
-
 def values_of(conn, table, names, params=()):
     """Every value as (typeof, comparable) row by row, in rowid order."""
     cols = ", ".join("typeof(%s), %s" % (quote_ident(n), quote_ident(n)) for n in names)
@@ -150,7 +132,7 @@ def one_table(conn, rnd, case, tmp):
     letters = {"int": "i", "real": "f", "text": "s", "blob": "x", "null": "s"}
     spelled = [n + ":" + letters[k] if ":" in n or rnd.random() < 0.3 else n
                for n, k in zip(names, kinds)]
-    args = ", ".join("%s, %s" % (quote_text(s), quote_ident(n))
+    args = ", ".join("%s, %s" % (q(s), quote_ident(n))
                      for s, n in zip(spelled, names))
     doc = conn.execute("SELECT jj_group(%s) FROM (SELECT * FROM orig ORDER BY rowid)"
                        % args).fetchone()[0]
@@ -162,13 +144,13 @@ def one_table(conn, rnd, case, tmp):
     how = case % 4
     conn.execute("DROP TABLE IF EXISTS temp.back")
     if how == 0:
-        conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" % quote_text(doc))
+        conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" % q(doc))
         way = "literal"
     else:
         path = os.path.join(tmp, "t%d.jj%s" % (case, ["", "", ".gz", ".br"][how]))
         n = conn.execute("SELECT jj_write(?, ?)", (path, doc)).fetchone()[0]
         check("case %d: jj_write size" % case, n == os.path.getsize(path), repr(n))
-        conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" % quote_text(path))
+        conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" % q(path))
         way = path[len(tmp) + 1:]
     check("case %d (%s): EXCEPT both ways empty" % (case, way),
           except_empty(conn, "orig", "back", names), doc[:300])
@@ -182,14 +164,10 @@ def one_table(conn, rnd, case, tmp):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    build = jjtest.build_dir(sys.argv)
     seed = int(os.environ.get("JJ_SEED", "20240301"))
     rnd = random.Random(seed)
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(extension_path(build))
-    conn.enable_load_extension(False)
+    conn = connect(extension_path(build))
     with tempfile.TemporaryDirectory() as tmp:
         for case in range(300):
             one_table(conn, rnd, case, tmp)
@@ -208,8 +186,7 @@ def main():
         check("mixed TEXT and numbers refused",
               str(e) == 'jj_group: column "v" mixes TEXT and numbers (row 2 is TEXT)', str(e))
     conn.close()
-    print(f"roundtrip_sql: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("roundtrip_sql")
 
 
 if __name__ == "__main__":

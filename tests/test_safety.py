@@ -35,58 +35,9 @@ import tempfile
 import time
 import zlib
 
-passed = 0
-failed = 0
-
-
-def check(name, cond, detail=""):
-    """Count one check; print the failures with what was seen."""
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def extension_path(build):
-    """The extension's path without .so, as load_extension wants it."""
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
-
-
-def connect(so, path=":memory:"):
-    conn = sqlite3.connect(path)
-    conn.enable_load_extension(True)
-    conn.load_extension(so)
-    conn.enable_load_extension(False)
-    return conn
-
-
-def error_of(conn, sql, params=()):
-    """The error message of a statement, or None when it succeeds."""
-    try:
-        conn.execute(sql, params).fetchall()
-    except sqlite3.Error as e:
-        return str(e)
-    return None
-
-
-def expect_error(conn, name, sql, params, message):
-    """The statement must fail with exactly `message` (or match a regex
-    given as re.Pattern)."""
-    got = error_of(conn, sql, params)
-    if isinstance(message, re.Pattern):
-        check(name, got is not None and message.fullmatch(got), f"got {got!r}")
-    else:
-        check(name, got == message, f"got {got!r}")
-
-
-def q(s):
-    """An SQL string literal."""
-    return "'" + s.replace("'", "''") + "'"
+import jjtest
+from jjtest import (check, connect, document, error_of, expect_error,
+                    extension_path, python_child, q)
 
 
 def short_and_clean(msg, limit=300):
@@ -153,14 +104,6 @@ def brotli_compress(chunks, quality=5):
     return bytes(out)
 
 
-def document(columns, types, rows):
-    body = ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":"))
-                      for r in rows)
-    return ('{"jalapenojson":1,"columns":%s,"types":%s,"rows":[\n%s\n]}'
-            % (json.dumps(columns, separators=(",", ":")),
-               json.dumps(types, separators=(",", ":")), body))
-
-
 # ---------------------------------------------------------------------------
 # Children: a fresh process per risky case
 # ---------------------------------------------------------------------------
@@ -168,22 +111,19 @@ def document(columns, types, rows):
 # The child loads the extension, runs its statements (each may fail), and
 # prints one JSON line: per statement the error or row count and the time,
 # and the growth of its peak RSS.  Without a sanitizer preloaded it also
-# caps its address space, so a runaway read fails fast instead of eating
-# the machine.
+# caps its address space (3 GiB more than it maps at its start), so a
+# runaway read fails fast instead of eating the machine.
 CHILD = r'''
 import json, os, resource, sqlite3, sys, time
+import jjtest
 args = json.loads(sys.argv[1])
 if "asan" not in os.environ.get("LD_PRELOAD", ""):
-    lim = 3 << 30
-    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    jjtest.cap_address_space(3 << 30)
 if args.get("umask") is not None:
     os.umask(args["umask"])
 def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-conn = sqlite3.connect(args["db"])
-conn.enable_load_extension(True)
-conn.load_extension(args["so"])
-conn.enable_load_extension(False)
+conn = jjtest.connect(args["so"], args["db"])
 for s in args.get("setup", []):
     conn.execute(s)
 base = peak()
@@ -209,8 +149,7 @@ def child(so, sql, db=":memory:", setup=(), timeout=20, umask=None):
     args = json.dumps({"so": so, "db": db, "sql": list(sql),
                        "setup": list(setup), "umask": umask})
     try:
-        run = subprocess.run([sys.executable, "-c", CHILD, args],
-                             capture_output=True, text=True, timeout=timeout)
+        run = python_child(CHILD, [args], timeout)
     except subprocess.TimeoutExpired:
         return None, [], 0, "timeout"
     try:
@@ -449,10 +388,9 @@ def test_interrupt(so, tmp):
         f.write(gzip_zeros(4096))
     code = r'''
 import json, sqlite3, sys, threading, time
+import jjtest
 so, bomb = sys.argv[1], sys.argv[2]
-conn = sqlite3.connect(":memory:")
-conn.enable_load_extension(True)
-conn.load_extension(so)
+conn = jjtest.connect(so)
 conn.execute("SELECT jj_max_size(0)")
 blob = open(bomb, "rb").read()
 out = []
@@ -472,8 +410,7 @@ for sql, params in (("SELECT count(*) FROM jj_open(?)", (bomb,)),
 print(json.dumps(out))
 '''
     try:
-        run = subprocess.run([sys.executable, "-c", code, so, bomb],
-                             capture_output=True, text=True, timeout=60)
+        run = python_child(code, [so, bomb], 60)
         out = json.loads(run.stdout.strip().splitlines()[-1])
     except (subprocess.TimeoutExpired, IndexError, ValueError) as e:
         check("interrupt_runs", False, repr(e))
@@ -584,10 +521,9 @@ def test_changes(so, tmp):
         f.write(document(["id", "user"], ["i", "s"], rows))
     code = r'''
 import json, os, re, sqlite3, sys
+import jjtest
 so, path = sys.argv[1], sys.argv[2]
-conn = sqlite3.connect(":memory:")
-conn.enable_load_extension(True)
-conn.load_extension(so)
+conn = jjtest.connect(so)
 def run(sql):
     try:
         return conn.execute(sql).fetchall()
@@ -646,8 +582,7 @@ out["removed"] = run("SELECT count(*) FROM t0")
 print(json.dumps(out))
 '''
     try:
-        run = subprocess.run([sys.executable, "-c", code, so, path],
-                             capture_output=True, text=True, timeout=60)
+        run = python_child(code, [so, path], 60)
     except subprocess.TimeoutExpired:
         check("changes_finish", False, "timeout")
         return
@@ -807,10 +742,8 @@ def test_sqlite_limits(so, tmp):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    os.chdir(root)
+    build = jjtest.build_dir(sys.argv)
+    os.chdir(jjtest.ROOT)
     so = extension_path(build)
     with tempfile.TemporaryDirectory() as tmp:
         bomb = os.path.join(tmp, "bomb.jj.br")
@@ -830,8 +763,7 @@ def main():
             except Exception as e:  # an unexpected error fails, the rest run
                 check("unexpected_exception", False,
                       "%s: %s" % (type(e).__name__, e))
-    print(f"safety: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("safety")
 
 
 if __name__ == "__main__":
