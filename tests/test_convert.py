@@ -18,36 +18,20 @@ json.loads reads.
 Prints "convert_py: N passed, M failed".  JJ_SEED picks another seed.
 """
 import csv
-import io
 import json
 import math
 import os
 import random
 import re
-import sqlite3
 import struct
 import subprocess
 import sys
 import tempfile
 
-passed = 0
-failed = 0
+import jjtest
+from jjtest import check, connect, extension_path, q
 
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}"[:3000])
-
-
-def extension_path(build):
-    build = os.path.abspath(build)
-    if os.path.basename(build) == "build":
-        return os.path.join(os.path.dirname(build), "jalapenojson")
-    return os.path.join(build, "jalapenojson")
+jjtest.LINE_AT_MOST = 3000  # a failure shows whole tables
 
 
 # ----------------------------------------------------------------------
@@ -351,10 +335,10 @@ def convert(build, path, out, args=()):
 
 def read_back(conn, out):
     conn.execute("DROP TABLE IF EXISTS temp.back")
-    conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(?)".replace("?", "'" + out.replace("'", "''") + "'"))
+    conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" % q(out))
     cols = [r[1] for r in conn.execute("SELECT * FROM pragma_table_info('back')")]
-    q = ", ".join('"%s"' % c.replace('"', '""') for c in cols)
-    rows = conn.execute("SELECT %s FROM back ORDER BY rowid" % q).fetchall()
+    names = ", ".join('"%s"' % c.replace('"', '""') for c in cols)
+    rows = conn.execute("SELECT %s FROM back ORDER BY rowid" % names).fetchall()
     return cols, rows
 
 
@@ -384,7 +368,9 @@ def one_json(build, conn, rnd, case, tmp):
             for r in rows:
                 f.write(json.dumps(r, ensure_ascii=ascii_) + "\n")
     want_types = infer_json(names, rows)
-    seen = [n for n in names if any(n in r for r in rows)]
+    # the columns in the order their keys first appear (a key missing from
+    # the first rows comes after those they have)
+    seen = list(dict.fromkeys(n for r in rows for n in r))
     out = path + ".jj"
     rc, err = convert(build, path, out)
     if not check("json case %d converts" % case, rc == 0, err):
@@ -437,15 +423,18 @@ def one_csv(build, conn, rnd, case, tmp):
         w.writerow(names)
         for r in rows:
             w.writerow([cell(r.get(n)) for n in names])
-    # what Python's csv reads (an empty field is null: CSV has no "")
+    # what Python's csv reads: an empty field is null, except in a file of
+    # one column, where csv.writer quotes it ("", so that the line is not
+    # blank), which is the empty text (SPEC 10.3)
     with open(path, encoding="utf-8", newline="") as f:
         read = list(csv.reader(f, delimiter=delim))
     header, data = read[0], read[1:]
     data = [r for r in data if r != [] or len(header) == 1]
+    null = None if len(header) == 1 else ""
     want = {}
     for j, n in enumerate(header):
         vals = [r[j] if r else "" for r in data]
-        kinds = {k for k in (csv_kind(v, "") for v in vals) if k}
+        kinds = {k for k in (csv_kind(v, null) for v in vals) if k}
         ints = [int(v) for v in vals if v and INT_RE.match(v) and csv_kind(v, "") == "int"]
         want[n] = decide(kinds, ints)
     out = path + ".jj"
@@ -466,7 +455,7 @@ def one_csv(build, conn, rnd, case, tmp):
         for j, n in enumerate(header):
             s = r[j] if r else ""
             t = want[n]
-            w = None if s == "" else (
+            w = None if s == null else (
                 int(s) if t == "i" else
                 (None if s == "NaN" else float(s)) if t == "f" else
                 (1 if s == "true" else 0) if t == "b" else s)
@@ -523,14 +512,10 @@ def y_files(build, conn, tmp):
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "build")
+    build = jjtest.build_dir(sys.argv)
     seed = int(os.environ.get("JJ_SEED", "20241201"))
     rnd = random.Random(seed)
-    conn = sqlite3.connect(":memory:")
-    conn.enable_load_extension(True)
-    conn.load_extension(extension_path(build))
-    conn.enable_load_extension(False)
+    conn = connect(extension_path(build))
     keep = os.environ.get("JJ_KEEP")  # a directory to keep the files in
     with tempfile.TemporaryDirectory() as tmp:
         tmp = keep or tmp
@@ -540,8 +525,7 @@ def main():
             one_csv(build, conn, rnd, case, tmp)
         y_files(build, conn, tmp)
     conn.close()
-    print(f"convert_py: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return jjtest.report("convert_py")
 
 
 if __name__ == "__main__":
