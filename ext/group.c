@@ -32,8 +32,9 @@
 ** jj_group takes at most 63 columns.
 **
 ** This file: the entry points, the names and explicit types, the column
-** types and the document.  The values (checking, buffering, writing out)
-** are group_value.c's; group.h holds what the two share.
+** types and the document.  The values are group_value.c's (checking and
+** buffering) and group_write.c's (writing them out); group.h holds what
+** the three share.
 */
 #include <string.h>
 

@@ -1,14 +1,17 @@
 /*
-** group.h — what the two files of the jj_group aggregate share: its state
-** in the aggregate context and the calls between them.  Only they include
-** it.
+** group.h — what the three files of the jj_group aggregate share: its
+** state in the aggregate context, the format of its buffered values and
+** the calls between them.  Only they include it.
 **
 **   group.c        the aggregate: the names and explicit types (first
 **                  row), the names of later rows, the column types, the
 **                  document built by the core's writer in SQLite's memory
 **   group_value.c  the values: checked against their column as each row
-**                  arrives, buffered, written to the document at the end;
-**                  the length limit, where the bytes are counted
+**                  arrives and buffered; the length limit, where the bytes
+**                  are counted
+**   group_write.c  the buffered values written to the document at the end
+** group.c calls the other two; group_write.c calls group_value.c's
+** jjx_group_too_long; group_value.c calls neither.
 */
 #ifndef JJ_EXT_GROUP_H
 #define JJ_EXT_GROUP_H
@@ -17,6 +20,16 @@
 #include <stdint.h>
 
 #include "ext.h"
+
+/* The buffer.  A column's type may depend on every value (all INTEGER is
+** i, one REAL makes it f), so the values wait in one growable buffer in
+** the aggregate context (group_ctx.values), row by row, in a format of our
+** own: a tag byte, then 8 bytes for INTEGER and REAL or a 4-byte length
+** and the bytes for TEXT and BLOB.  No allocation per value, and nothing
+** that needs freeing but the buffer (sqlite3_value_dup would allocate per
+** value and copy as much).  group_value.c writes it, group_write.c reads
+** it. */
+enum { TAG_NULL, TAG_INT, TAG_REAL, TAG_TEXT, TAG_BLOB };
 
 /* Storage classes seen in a column, as bits. */
 #define K_INT 1u
@@ -55,7 +68,8 @@ const char *jjx_class_name(int st);
 int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
                       sqlite3_value **argv);
 
-/* Write every buffered row to w (each column's type is cols[i].written).
+/* Write every buffered row to w (each column's type is cols[i].written;
+** group_write.c).
 ** JJ_OK; JJ_ERR_LIMIT when the document grew past g->limit (reported,
 ** the rest not written); else the first error: the writer's (for the
 ** caller to report: jj_writer_error) or one worded here about a value
