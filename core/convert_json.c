@@ -21,218 +21,19 @@
 ** Checks: everything JSON requires (RFC 8259) except that a string may not
 ** be cut by the window; strings are checked (escapes, UTF-8) when their
 ** value is classified or written; an array or object kept as text is
-** checked fully by skip().  A duplicate key in one object is an error
-** (JSON parsers disagree on which one wins), so is an empty key (a column
-** needs a name).
+** checked fully by cv_json_skip().  A duplicate key in one object is an
+** error (JSON parsers disagree on which one wins), so is an empty key (a
+** column needs a name).
+**
+** The lexical layer (white space, strings, numbers, literals, the syntax
+** messages, values passed over whole) is convert_json_lex.c's, its fast
+** paths inline in convert_json_lex.h; this file is the rows.
 */
 #include <string.h>
 
-#include "convert_scan.h"
-
-/* The scanner's state for one pass. */
-typedef struct js {
-  cv *c;
-  int st; /* CV_MORE or CV_FAIL after a NULL return */
-} js;
-
-static uint64_t off(const cv *c, const char *p) {
-  return c->w.base + (uint64_t)(p - c->w.buf);
-}
-
-static const char *end_of(const cv *c) { return c->w.buf + c->w.len; }
-
-static const char *ws(const char *p) {
-  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
-  return p;
-}
-
-/* At the end of the window: more input is needed (CV_MORE), or the input
-** ended where `what` was expected. */
-static const char *at_end(js *j, const char *p, const char *what) {
-  if (!j->c->w.eof) {
-    j->st = CV_MORE;
-    return NULL;
-  }
-  j->st = cv_fail(j->c, JJ_ERR_SYNTAX, off(j->c, p),
-                  "unexpected end of input (expected %s)", what);
-  return NULL;
-}
-
-/* "expected X, found Y" at p. */
-static const char *expected(js *j, const char *p, const char *what) {
-  char shown[JJ_SHOW_CAP];
-  const char *e = end_of(j->c);
-  size_t n = 0;
-  if (p == e) return at_end(j, p, what);
-  while (n < 12 && p + n < e && p[n] != '\n' && p[n] != '\r') n++;
-  j->st = cv_fail(j->c, JJ_ERR_SYNTAX, off(j->c, p), "expected %s, found %s",
-                  what, jj_show(shown, sizeof shown, p, n ? n : 1, 1));
-  return NULL;
-}
-
-/* Past the string whose quote is at p; *esc set when it has a backslash. */
-static const char *string_end_slow(js *j, const char *p, int *esc);
-
-static inline const char *string_end(js *j, const char *p, int *esc) {
-  const char *q = cv_str_end(p, end_of(j->c), esc);
-  return q ? q : string_end_slow(j, p, esc);
-}
-
-/* The string's end by the full scanner, to say what is wrong with it. */
-static const char *string_end_slow(js *j, const char *p, int *esc) {
-  size_t bad;
-  const char *why;
-  const char *q = jj_string_scan(p, end_of(j->c), esc, &bad, &why);
-  if (q) return q;
-  if (bad == 0 && !j->c->w.eof) return j->st = CV_MORE, NULL;
-  j->st = cv_fail(j->c, JJ_ERR_SYNTAX, off(j->c, p + bad), "%s", why);
-  return NULL;
-}
-
-/* The number's bytes from p (delimited here, checked by its reader). */
-static inline const char *number_end(js *j, const char *p) {
-  static const unsigned char num[256] = {
-      ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-      ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-      ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1};
-  const char *q = p;
-  while (num[(unsigned char)*q]) q++;
-  if (q == end_of(j->c) && !j->c->w.eof) return j->st = CV_MORE, NULL;
-  return q;
-}
-
-/* Past the literal `lit` at p. */
-static const char *literal(js *j, const char *p, const char *lit, size_t n) {
-  if ((size_t)(end_of(j->c) - p) < n && !j->c->w.eof)
-    return j->st = CV_MORE, NULL;
-  if ((size_t)(end_of(j->c) - p) < n || memcmp(p, lit, n))
-    return expected(j, p, "a value");
-  return p + n;
-}
-
-/* Past one whole JSON value at p (not a row), checked: strings decoded,
-** numbers by the grammar, nesting at most CV_MAX_DEPTH. */
-static const char *skip(js *j, const char *p, unsigned depth) {
-  cv *c = j->c;
-  int esc;
-  const char *q;
-  switch (*p) {
-    case '"': {
-      size_t bad;
-      jj_code code;
-      const char *why;
-      if (!(q = string_end(j, p, &esc))) return NULL;
-      if (jj_string_decode(p + 1, (size_t)(q - p) - 2, NULL, &bad, &code,
-                           &why) == (size_t)-1) {
-        j->st = cv_fail(c, code, off(c, p + 1 + bad),
-                        "invalid JSON string (%s)", why);
-        return NULL;
-      }
-      return q;
-    }
-    case 't':
-      return literal(j, p, "true", 4);
-    case 'f':
-      return literal(j, p, "false", 5);
-    case 'n':
-      return literal(j, p, "null", 4);
-    case '[':
-    case '{': {
-      char close = *p == '[' ? ']' : '}';
-      if (depth > CV_MAX_DEPTH) {
-        j->st = cv_fail(c, JJ_ERR_DEPTH, off(c, p),
-                        "nesting deeper than the limit of %d", CV_MAX_DEPTH);
-        return NULL;
-      }
-      p = ws(p + 1);
-      if (*p == close) return p + 1;
-      for (;;) {
-        if (close == '}') {
-          if (*p != '"') return expected(j, p, "a key");
-          if (!(p = string_end(j, p, &esc))) return NULL;
-          if (*(p = ws(p)) != ':') return expected(j, p, "':'");
-          p = ws(p + 1);
-        }
-        if (!(p = skip(j, p, depth + 1))) return NULL;
-        p = ws(p);
-        if (*p == close) return p + 1;
-        if (*p != ',')
-          return expected(j, p, close == ']' ? "',' or ']'" : "',' or '}'");
-        p = ws(p + 1);
-      }
-    }
-    default: {
-      double d;
-      if ((*p < '0' || *p > '9') && *p != '-') return expected(j, p, "a value");
-      if (!(q = number_end(j, p))) return NULL;
-      if (jj_num_parse_double(p, (size_t)(q - p), &d) == JJ_NUM_SYNTAX) {
-        char shown[JJ_SHOW_CAP];
-        j->st = cv_fail(c, JJ_ERR_SYNTAX, off(c, p), "%s is not a valid number",
-                        jj_show(shown, sizeof shown, p, (size_t)(q - p), 0));
-        return NULL;
-      }
-      return q;
-    }
-  }
-}
-
-/* Past the array or object at p by its brackets and strings alone, nothing
-** else checked: for values that are parsed in full right after. */
-static const char *skip_light(js *j, const char *p, unsigned depth) {
-  unsigned level = 0;
-  int esc;
-  for (;;) {
-    switch (*p) {
-      case '"':
-        if (!(p = string_end(j, p, &esc))) return NULL;
-        continue;
-      case '[':
-      case '{':
-        if (depth + level > CV_MAX_DEPTH) {
-          j->st = cv_fail(j->c, JJ_ERR_DEPTH, off(j->c, p),
-                          "nesting deeper than the limit of %d", CV_MAX_DEPTH);
-          return NULL;
-        }
-        level++;
-        break;
-      case ']':
-      case '}':
-        if (--level == 0) return p + 1;
-        break;
-      case '\0':
-        if (p == end_of(j->c)) return at_end(j, p, "the end of the value");
-        break;
-      default:
-        break;
-    }
-    p++;
-  }
-}
+#include "convert_json_lex.h"
 
 static const char *object(js *j, cv_table *t, const char *p, unsigned depth);
-
-/* Past the array at p; *kind says whether it holds only objects (K_TABLE),
-** nothing (K_EMPTY) or else (K_JSON).  An array that is text is checked
-** fully (skip); with `light` the objects of one that is not are only
-** delimited (skip_light), for a caller that parses them next anyway.  Pass 2
-** finds a nested table's value with it; pass 1 uses it when it must know
-** before parsing the objects as rows. */
-static const char *skip_light(js *j, const char *p, unsigned depth);
-
-static const char *array_kind(js *j, const char *p, unsigned depth, int *kind,
-                              int light) {
-  const char *q = ws(p + 1);
-  if (*q == ']') return *kind = K_EMPTY, q + 1;
-  for (;;) {
-    if (*q != '{') return *kind = K_JSON, skip(j, p, depth);
-    q = light ? skip_light(j, q, depth + 1) : skip(j, q, depth + 1);
-    if (!q) return NULL;
-    q = ws(q);
-    if (*q == ']') return *kind = K_TABLE, q + 1;
-    if (*q != ',') return expected(j, q, "',' or ']'");
-    q = ws(q + 1);
-  }
-}
 
 /* Pass 1: the array at p, as rows of column col's nested table when every
 ** element is an object.  *kind: K_TABLE, K_EMPTY or K_JSON.  The objects
@@ -251,8 +52,9 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
   if (*q == ']') return *kind = K_EMPTY, q + 1;
   jj_type forced = t->cols[col].forced;
   if (*q != '{' || (forced && forced != JJ_TABLE))
-    return *kind = K_JSON, skip(j, p, depth);
-  if (forced && (!(q = array_kind(j, p, depth, kind, 1)) || *kind != K_TABLE))
+    return *kind = K_JSON, cv_json_skip(j, p, depth);
+  if (forced &&
+      (!(q = cv_json_array_kind(j, p, depth, kind, 1)) || *kind != K_TABLE))
     return q;
   if (!(sub = cv_sub(c, t, col))) return j->st = CV_FAIL, NULL;
   sub->row = 0;
@@ -265,7 +67,7 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
       jj_error first = *c->err;
       int in_rows = c->top.in_row;
       size_t top_col = c->top.col;
-      r = array_kind(j, p, depth, kind, 0);
+      r = cv_json_array_kind(j, p, depth, kind, 0);
       if (!r && j->st == CV_MORE) return NULL; /* decide with more input */
       if (r && *kind == K_JSON) return r;
       *c->err = first; /* no: the object's error stands */
@@ -277,10 +79,10 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
     if (!(q = r)) return NULL;
     q = ws(q);
     if (*q == ']') return *kind = K_TABLE, q + 1;
-    if (*q != ',') return expected(j, q, "',' or ']'");
+    if (*q != ',') return cv_json_expected(j, q, "',' or ']'");
     q = ws(q + 1);
     if (*q != '{') /* not all objects: the whole array is text */
-      return *kind = K_JSON, skip(j, p, depth);
+      return *kind = K_JSON, cv_json_skip(j, p, depth);
   }
 }
 
@@ -323,19 +125,20 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
       else if (direct && t->cols[col].type == JJ_TABLE && !t->cols[col].forced)
         return table_direct(j, t->cols[col].sub, p, depth);
       else if (t->cols[col].type == JJ_TABLE)
-        q = array_kind(j, p, depth, &esc, 1);
+        q = cv_json_array_kind(j, p, depth, &esc, 1);
       else
-        q = skip(j, p, depth);
+        q = cv_json_skip(j, p, depth);
       if (!q) return NULL;
       kind = V_ARR;
       break;
     case '{':
-      if (!(q = skip(j, p, depth))) return NULL;
+      if (!(q = cv_json_skip(j, p, depth))) return NULL;
       kind = V_OBJ;
       esc = K_JSON;
       break;
     default:
-      if ((*p < '0' || *p > '9') && *p != '-') return expected(j, p, "a value");
+      if ((*p < '0' || *p > '9') && *p != '-')
+        return cv_json_expected(j, p, "a value");
       if (!(q = number_end(j, p))) return NULL;
       kind = V_NUM;
   }
@@ -412,7 +215,7 @@ static const char *table_direct(js *j, cv_table *sub, const char *p,
   if (jj_writer_begin_table(c->wr)) return j->st = cv_wfail(c), NULL;
   sub->row = 0;
   for (p = ws(p + 1); *p != ']';) {
-    if (*p != '{') return expected(j, p, "an object");
+    if (*p != '{') return cv_json_expected(j, p, "an object");
     sub->in_row = 1;
     sub->row++;
     p = object(j, sub, p, depth + 1);
@@ -420,7 +223,7 @@ static const char *table_direct(js *j, cv_table *sub, const char *p,
     if (!p) return NULL;
     p = ws(p);
     if (*p == ']') break;
-    if (*p != ',') return expected(j, p, "',' or ']'");
+    if (*p != ',') return cv_json_expected(j, p, "',' or ']'");
     p = ws(p + 1);
   }
   if (jj_writer_end_table(c->wr)) return j->st = cv_wfail(c), NULL;
@@ -449,7 +252,7 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       const char *q, *key;
       size_t klen;
       long i;
-      if (*p != '"') return expected(j, p, "a key");
+      if (*p != '"') return cv_json_expected(j, p, "a key");
       /* the key the rows before had next, compared raw */
       size_t g = t->col + 1 < t->n ? t->col + 1 : 0;
       if (g < t->n && t->cols[g].plain) {
@@ -492,7 +295,7 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       t->col = (size_t)i;
       t->cols[i].stamp = id;
       p = ws(q);
-      if (*p != ':') return expected(j, p, "':' after the key");
+      if (*p != ':') return cv_json_expected(j, p, "':' after the key");
       p = ws(p + 1);
       int direct = c->pass == 2 && (size_t)i == k;
       if (!(p = value(j, t, (size_t)i, p, depth + 1, direct))) return NULL;
@@ -501,7 +304,7 @@ static const char *object(js *j, cv_table *t, const char *p, unsigned depth) {
       t->col = (size_t)i; /* for the messages below */
       p = ws(p);
       if (*p == '}') break;
-      if (*p != ',') return expected(j, p, "',' or '}' after a value");
+      if (*p != ',') return cv_json_expected(j, p, "',' or '}' after a value");
       p = ws(p + 1);
     }
   }
@@ -523,7 +326,7 @@ static int json_table(cv *c, cv_table *sub, const cv_val *v) {
   ** checked here, and nothing may run past its end. */
   const char *end = v->p + v->len - 1; /* the ']' */
   while (!code && p != end) {
-    if (*p != '{') return expected(&j, p, "an object"), CV_FAIL;
+    if (*p != '{') return cv_json_expected(&j, p, "an object"), CV_FAIL;
     sub->in_row = 1;
     sub->row++;
     p = object(&j, sub, p, 2 * sub->depth + 1);
@@ -531,10 +334,12 @@ static int json_table(cv *c, cv_table *sub, const cv_val *v) {
     if (!p && j.st == CV_MORE) /* only if the input changed */
       return cv_fail(c, JJ_ERR_SYNTAX, v->off, "unterminated array");
     if (!p) return CV_FAIL;
-    if ((p = ws(p)) > end) return expected(&j, end, "an object"), CV_FAIL;
+    if ((p = ws(p)) > end)
+      return cv_json_expected(&j, end, "an object"), CV_FAIL;
     if (p == end) break;
-    if (*p != ',') return expected(&j, p, "',' or ']'"), CV_FAIL;
-    if ((p = ws(p + 1)) == end) return expected(&j, p, "an object"), CV_FAIL;
+    if (*p != ',') return cv_json_expected(&j, p, "',' or ']'"), CV_FAIL;
+    if ((p = ws(p + 1)) == end)
+      return cv_json_expected(&j, p, "an object"), CV_FAIL;
   }
   if (!code) code = jj_writer_end_table(c->wr);
   return code ? cv_wfail(c) : 0;
@@ -559,10 +364,10 @@ int cv_json_pass(cv *c) {
         continue;
       }
       if (s == S_ND || s == S_DONE) return 0;
-      return at_end(&j, p,
-                    s < 0        ? "'[' or '{'"
-                    : s == S_SEP ? "',' or ']'"
-                                 : "an object"),
+      return cv_json_at_end(&j, p,
+                            s < 0        ? "'[' or '{'"
+                            : s == S_SEP ? "',' or ']'"
+                                         : "an object"),
              CV_FAIL;
     }
     if (s < 0) { /* the first byte decides the form */
@@ -581,7 +386,7 @@ int cv_json_pass(cv *c) {
         else if (*p == ']')
           s = S_DONE;
         else
-          return expected(&j, p, "',' or ']' after a row"), CV_FAIL;
+          return cv_json_expected(&j, p, "',' or ']' after a row"), CV_FAIL;
         p++;
         continue;
       case S_FIRST:
@@ -597,7 +402,7 @@ int cv_json_pass(cv *c) {
     if (*p != '{') {
       c->top.in_row = 1;
       c->top.row = c->rows + 1;
-      expected(
+      cv_json_expected(
           &j, p,
           s == S_ND ? "an object (one row per line)" : "an object (a row)");
       return CV_FAIL;
