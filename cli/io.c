@@ -15,6 +15,21 @@
 ** doubled while a cut-short prefix is what stops the reading (`schema`
 ** and `head` of a large file read only its first bytes).
 **
+** Why not the core's jj_file_open_opts (core/file.c), whose
+** JJ_FILE_ANY_KIND reads FIFOs, stdin as /dev/stdin and devices too: it
+** loads one whole document (or one prefix) by path into memory, and the
+** tool needs a stream.  `convert` reads its input in steps through the
+** jj_input callbacks (two passes over a file by rewinding, a pipe spooled
+** by the core), so an input larger than memory converts; `schema` and
+** `head` extend a prefix by reading on from the same descriptor, which a
+** pipe allows once (jj_file would reopen it and lose the bytes read); a
+** brotli stream without a .br name (`jalapenojson cat - < x.br`) is found
+** by trying to inflate the first bytes, where jj_file goes by the name;
+** the progress line follows the bytes as they arrive; the bomb limit is
+** per 16 KiB of input, not a cap on the whole document; and stdin is fd 0,
+** named "stdin" in messages.  The reading itself is one read() loop; the
+** core does the decompressing (jj_inflate_*).
+**
 ** Outputs are output.c's.
 */
 #define _POSIX_C_SOURCE 200809L
