@@ -61,7 +61,7 @@ def ms(sql, args=(), runs=5, setup=None):
 
 
 def report(name, v):
-    measured[name] = round(v, 3)
+    measured[name] = round(v, 5)
     print(f"  {name:<62} {v:9.2f} ms")
 
 
