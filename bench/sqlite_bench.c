@@ -364,5 +364,9 @@ int main(int argc, char **argv) {
   sqlite3_finalize(x.stmt);
   sqlite3_free(x.create_sql);
   sqlite3_close(x.db);
+  free(json);
+  free(jj);
+  free((char *)x.sums);
+  free(x.expect.bytes); /* export only; NULL (zeroed ctx) otherwise */
   return 0;
 }
