@@ -440,7 +440,7 @@ def profiles_section(data):
 
 
 def fmt_mb(kb):
-    return "%.1f MB" % (kb * 1024 / 1e6)
+    return "{:,.1f} MB".format(kb * 1024 / 1e6)
 
 
 def scale_section(res):
@@ -486,7 +486,9 @@ def scale_section(res):
             if not v:
                 continue
             if "failed" in v:
-                rows_x.append([fmt_rows(int(rows)), label, "fails after %s: %s" % (fmt_time(v["ns"]), v["failed"]),
+                rows_x.append([fmt_rows(int(rows)), label, "fails after %s: %s%s" % (
+                    fmt_time(v["ns"]), v["failed"],
+                    " (the text passes SQLite's largest string, 10^9 bytes)" if "too big" in v["failed"] else ""),
                                "-", "-", fmt_mb(v["peak_kb"]), "-"])
                 continue
             rows_x.append([fmt_rows(int(rows)), label, "**%s**" % fmt_time(v["ns"]),
