@@ -875,6 +875,11 @@ def main():
     if sys.argv[1:] not in ([], ["--quick"]):
         sys.exit("usage: bench/report.py [--quick | --readme | --check-readme]")
     quick = sys.argv[1:] == ["--quick"]
+    main_results = os.path.join(OUT, "results%s.json" % ("-quick" if quick else ""))
+    if not os.path.exists(main_results):   # e.g. `make bench-1m` before any `make bench`
+        print("bench: %s is missing, so RESULTS.md is left as it is; the --rows results wait in %s "
+              "for the next bench/run.sh" % (os.path.relpath(main_results, ROOT), os.path.relpath(OUT, ROOT)))
+        return
     data = load(quick)
     md, svg = ((os.path.join(OUT, "RESULTS-quick.md"), os.path.join(OUT, "chart-quick.svg")) if quick else
                (os.path.join(BENCH, "RESULTS.md"), os.path.join(BENCH, "chart.svg")))
