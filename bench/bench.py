@@ -44,7 +44,7 @@ import sys
 import time
 
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
-import report  # noqa: E402  (the targets decide what to profile)
+import results  # noqa: E402  (the targets decide what to profile)
 import scale  # noqa: E402  (issue 10's scale section)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -408,7 +408,7 @@ def main():
     if not args.no_profile and not shutil.which("valgrind"):
         print("bench: valgrind is not installed: no profiles of missed targets", flush=True)
     elif not args.no_profile:   # the targets decide what to profile
-        for key, m in report.unmet_jj_measurements(data):
+        for key, m in results.unmet_jj_measurements(data):
             print("bench: profiling %s (%s) under callgrind" % (" ".join(m["argv"]), key), flush=True)
             data["profiles"][key] = dict(profile(m, env), argv=m["argv"])
     with open(results_path, "w") as f:
