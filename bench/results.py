@@ -118,7 +118,7 @@ def fmt_times(r):
     down past the target): 1.10× means at most 1.10."""
     if r is None:
         return "-"
-    digits = 2 if r < 10 else 1
+    digits = 2 if r < 10 else 1 if r < 100 else 0
     v = math.ceil(r * 10 ** digits - 1e-9) / 10 ** digits
     return "{:,.{d}f}×".format(v, d=digits)
 

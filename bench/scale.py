@@ -118,7 +118,7 @@ def run(rows_list, quick=False):
     env = dict(os.environ, JJ_EXTENSION=os.path.join(ROOT, "jalapenojson"))
     out = {"export": {}, "glob": None}
     for rows in rows_list:
-        print("bench: export at %s rows (3 ways, %d runs each, one process per run)"
+        print("bench: export at %s rows (3 ways, %d run(s) each, one process per run)"
               % ("{:,}".format(rows), 1 if quick else RUNS), file=sys.stderr, flush=True)
         out["export"][str(rows)] = export(rows, env, 1 if quick else RUNS)
     print("bench: globs and the .gz second statement at %s rows (bench/glob.sh)"
