@@ -114,7 +114,11 @@ static int floor_load(sqlite3 *db, const char *table, floor_vtab *t, char **err)
     for (int k = 0; k < F_TEXTS; k++) {
       const unsigned char *z = sqlite3_column_text(st, text_col[k]);
       size_t len = (size_t)sqlite3_column_bytes(st, text_col[k]);
-      if (at + len + 1 > text_bytes) break;   /* cannot happen: sized above */
+      if (at + len + 1 > text_bytes) { /* the table changed since it was sized */
+        *err = sqlite3_mprintf("bench_floor: table %s changed while it was read", table);
+        sqlite3_finalize(st);
+        return SQLITE_ERROR;
+      }
       memcpy(t->arena + at, z ? (const char *)z : "", len);
       t->arena[at + len] = 0;
       t->text_at[(size_t)i * F_TEXTS + (size_t)k] = at;
