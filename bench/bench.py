@@ -3,7 +3,20 @@
 
 Called by bench/run.sh after it has built the programs into build/bench/:
 
-    bench.py [--large] [--yyjson]
+    bench.py [--large] [--yyjson] [--rows N] [--rounds R] [--quick] [--no-profile]
+
+    (default)   1,000 and 50,000 rows: everything; then the scale section
+                (scale.py: globs, the .gz second statement, export time and
+                memory at 1,000,000 rows); writes results.json
+    --large     also 1,000,000 rows in the same run, and export at 10,000,000
+    --rows N    only the SQLite reading tasks at N rows (native, floor,
+                jalapenojson; json1 and the record form on sum(price)), in
+                their own file results-rows-N.json, which report.py shows
+                next to results.json (issue 13's targets at 1,000,000 rows
+                without the whole --large run)
+    --quick     a smoke test: one round, one warm-up run and 3 measured runs
+                per process (BENCH_QUICK), no profiles, scale at 20,000 rows;
+                writes results-quick.json (report.py --quick)
 
 1. Generates the data (build/bench/gen, fixed seeds) into bench/data/out/.
 2. Measures the sizes: raw, gzip -6, brotli -q 5 and -q 11 (Debian's tools),
@@ -31,7 +44,8 @@ import sys
 import time
 
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
-import report  # noqa: E402  (the targets decide what to profile)
+import results  # noqa: E402  (the targets decide what to profile)
+import scale  # noqa: E402  (issue 10's scale section)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "data", "out")
@@ -44,8 +58,10 @@ DEFAULT_ROWS = (1000, 50000)
 LARGE_ROWS = 1000000
 
 C_TASKS = ("all", "price", "city", "middle")
-SQL_TASKS = ("scan", "price", "since", "row")
-SQL_READERS = ("native", "json1", "jjfile", "jjmmap", "jjblob", "jjrecord")
+SQL_TASKS = ("scan", "price", "count", "since", "row")
+# jjmmap reads as fast as jjfile once the table is open (measured within 2%
+# on every reading task at 7bf7937): it is measured on the cold start only.
+SQL_READERS = ("native", "floor", "floorlen", "json1", "jjfile", "jjblob", "jjrecord")
 
 
 def rel(path):
@@ -60,31 +76,45 @@ def c_readers(have_yyjson):
     return ("cjson", "simdjson") + (("yyjson",) if have_yyjson else ()) + ("jj",)
 
 
-def measured(rows, group, task, reader):
+def measured(rows, group, task, reader, set_name):
     """What is measured at each size (README.md, "What is measured").
 
     50,000 rows: everything.  1,000 rows: reduced to fit the 10-minute budget
     (C: read every value, write, floor; SQLite: full scan and export).
     1,000,000 rows (--large): everything except the peers whose single run
-    takes seconds (cJSON beyond read-all and write, json1)."""
+    takes seconds (cJSON beyond read-all and write; json1 and the record
+    form beyond sum(price) of the repetitive rows, issue 10's comparison).
+    floorlen (the floor handing text over with its length) only matters
+    where length() is called: the full scan, from 50,000 rows."""
+    if reader == "floorlen" and (task != "scan" or rows <= 1000):
+        return False
+    # Trimmed to the budget: count(*) is a virtual-table question (native,
+    # floor, jalapenojson); the record form is compared on reading values.
+    if task == "count" and reader in ("json1", "jjrecord"):
+        return False
+    if task == "since" and reader == "jjrecord":
+        return False
     if rows <= 1000:
         if group == "c":
             return task in ("all", "write", "memchr")
         return task in ("scan", "export")
     if rows >= LARGE_ROWS:
-        if reader == "json1":
-            return False
+        if reader in ("json1", "jjrecord"):
+            return task == "price" and set_name == "repetitive"
         if reader == "cjson":
             return task in ("all", "write")
     return True
 
 
-def plan(rows_list, have_yyjson):
-    """Every measurement: a dict with its process's argv."""
+def plan(rows_list, have_yyjson, sql_only=False):
+    """Every measurement: a dict with its process's argv.  sql_only: the
+    SQLite reading tasks only (--rows)."""
     ms = []
 
     def add(group, set_name, rows, task, reader, argv):
-        if measured(rows, group, task, reader):
+        if sql_only and (group != "sql" or task in ("export", "open")):
+            return
+        if measured(rows, group, task, reader, set_name):
             ms.append({"group": group, "set": set_name, "rows": rows, "task": task,
                        "reader": reader, "argv": argv})
 
@@ -215,13 +245,13 @@ def sizes(rows_list):
     return result
 
 
-def estimate(ms):
+def estimate(ms, rounds, results_path):
     """The time the rounds will take: from the previous run's process times
     where it measured the same thing, else 0.9 s per process (0.7 s of runs
     at least, plus start-up, setup and untimed freeing)."""
     previous = {}
     try:
-        for m in json.load(open(os.path.join(OUT, "results.json")))["measurements"]:
+        for m in json.load(open(results_path))["measurements"]:
             if "wall_s" in m:
                 previous[" ".join(m["argv"])] = sorted(m["wall_s"])[len(m["wall_s"]) // 2]
     except (OSError, ValueError, KeyError):
@@ -229,7 +259,7 @@ def estimate(ms):
     known = sum(1 for m in ms if " ".join(m["argv"]) in previous)
     per_round = sum(previous.get(" ".join(m["argv"]), 0.9) for m in ms)
     return "estimated %.1f min (%s)" % (
-        per_round * ROUNDS / 60,
+        per_round * rounds / 60,
         "from the previous run's process times" if known == len(ms) else
         "each process takes at least 0.7 s: 200 ms warm-up, then 500 ms and 15 runs")
 
@@ -280,41 +310,40 @@ def profile(m, env):
     return result
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--large", action="store_true", help="add 1,000,000 rows")
-    ap.add_argument("--yyjson", action="store_true", help="build/bench/c_yyjson exists")
-    ap.add_argument("--no-profile", action="store_true", help="skip callgrind profiles")
-    args = ap.parse_args()
-    rows_list = DEFAULT_ROWS + ((LARGE_ROWS,) if args.large else ())
-    os.makedirs(OUT, exist_ok=True)
-    env = dict(os.environ, JJ_EXTENSION=os.path.join(ROOT, "jalapenojson"))
-    started = time.time()
+def wasm_sizes():
+    """The WebAssembly modules' sizes (issue 12): bytes, gzip -9, brotli
+    -q 11, or None for a module that is not built (`make js`)."""
+    out = {}
+    for name in ("jalapenojson-reader.wasm", "jalapenojson.wasm"):
+        path = os.path.join(ROOT, "js", "dist", name)
+        if not os.path.exists(path):
+            out[name] = None
+            continue
+        data = open(path, "rb").read()
+        sizes_of = {"raw": len(data)}
+        for key, argv in (("gzip9", ["gzip", "-9", "-n", "-c"]), ("br11", ["brotli", "-q", "11", "-c"])):
+            sizes_of[key] = len(subprocess.run(argv, input=data, check=True, stdout=subprocess.PIPE).stdout)
+        out[name] = sizes_of
+    return out
 
-    print("bench: generating data: %s rows" % ", ".join("{:,}".format(r) for r in rows_list), flush=True)
-    subprocess.run([os.path.join(BIN, "gen"), OUT] + [str(r) for r in rows_list], check=True)
-    for rows in rows_list:   # the nested set is for size only; check it reads right once
-        run([os.path.join(BIN, "c_jj"), "nested", "jj", doc("orders", rows, "jj"), doc("orders", rows, "sum")])
-    size_table = sizes(rows_list)
 
-    ms = plan(rows_list, args.yyjson)
-    print("bench: %d measurements x %d rounds = %d processes; %s"
-          % (len(ms), ROUNDS, len(ms) * ROUNDS, estimate(ms)), flush=True)
+def run_rounds(ms, rounds, env):
+    """Every measurement once per round, each round in its own seeded
+    order; stores best_ns, runs, warm_runs and wall_s lists in each m."""
     results = {m["id"]: [] for m in ms}
-    for rnd in range(ROUNDS):
+    for rnd in range(rounds):
         order = list(ms)
         random.Random(SHUFFLE_SEED + rnd).shuffle(order)
         t0 = time.time()
         for i, m in enumerate(order):
             results[m["id"]].append(measure_once(m, env))
             if sys.stdout.isatty():
-                print("\r  round %d/%d: %d/%d" % (rnd + 1, ROUNDS, i + 1, len(order)), end="", flush=True)
+                print("\r  round %d/%d: %d/%d" % (rnd + 1, rounds, i + 1, len(order)), end="", flush=True)
         took = time.time() - t0
         print("\rbench: round %d/%d done in %.0f s%s" % (
-            rnd + 1, ROUNDS, took,
-            "; about %.1f min to go" % (took * (ROUNDS - rnd - 1) / 60) if rnd + 1 < ROUNDS else ""),
+            rnd + 1, rounds, took,
+            "; about %.1f min to go" % (took * (rounds - rnd - 1) / 60) if rnd + 1 < rounds else ""),
             flush=True)
-
     for m in ms:
         r = results[m["id"]]
         m["best_ns"] = [x[0] for x in r]
@@ -322,19 +351,70 @@ def main():
         m["warm_runs"] = [x[2] for x in r]
         m["wall_s"] = [round(x[3], 3) for x in r]
 
-    data = {"meta": machine_info(args.yyjson), "rounds": ROUNDS, "rows": list(rows_list),
-            "sizes": size_table, "measurements": ms, "profiles": {}}
+
+def raw_sizes(rows_list):
+    """Only the raw sizes (--rows: the compressed sizes are not its job)."""
+    return {"%s-%d" % (s, rows): {fmt: {"raw": os.path.getsize(os.path.join(OUT, "%s-%d.%s" % (s, rows, fmt)))}
+                                  for fmt in ("json", "jj")}
+            for rows in rows_list for s in SETS}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--large", action="store_true", help="add 1,000,000 rows (and export at 10,000,000)")
+    ap.add_argument("--rows", type=int, help="only the SQLite reading tasks, at this many rows")
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help="rounds (default %d)" % ROUNDS)
+    ap.add_argument("--quick", action="store_true", help="smoke test: 1 round, 3 runs per process")
+    ap.add_argument("--yyjson", action="store_true", help="build/bench/c_yyjson exists")
+    ap.add_argument("--no-profile", action="store_true", help="skip callgrind profiles")
+    args = ap.parse_args()
+    env = dict(os.environ, JJ_EXTENSION=os.path.join(ROOT, "jalapenojson"))
+    rounds = args.rounds
+    if args.quick:
+        env["BENCH_QUICK"] = "1"
+        rounds, args.no_profile = 1, True
+    if args.rows:
+        rows_list, sql_only = (args.rows,), True
+        name = "results-rows-%d%s.json" % (args.rows, "-quick" if args.quick else "")
+    else:
+        rows_list, sql_only = DEFAULT_ROWS + ((LARGE_ROWS,) if args.large else ()), False
+        name = "results-quick.json" if args.quick else "results.json"
+    results_path = os.path.join(OUT, name)
+    os.makedirs(OUT, exist_ok=True)
+    started = time.time()
+
+    print("bench: generating data: %s rows" % ", ".join("{:,}".format(r) for r in rows_list), flush=True)
+    subprocess.run([os.path.join(BIN, "gen"), OUT] + [str(r) for r in rows_list], check=True)
+    if sql_only:
+        size_table = raw_sizes(rows_list)
+    else:
+        for rows in rows_list:   # the nested set is for size only; check it reads right once
+            run([os.path.join(BIN, "c_jj"), "nested", "jj", doc("orders", rows, "jj"), doc("orders", rows, "sum")])
+        size_table = sizes(rows_list)
+
+    ms = plan(rows_list, args.yyjson, sql_only)
+    print("bench: %d measurements x %d rounds = %d processes; %s"
+          % (len(ms), rounds, len(ms) * rounds, estimate(ms, rounds, results_path)), flush=True)
+    run_rounds(ms, rounds, env)
+
+    data = {"meta": machine_info(args.yyjson), "rounds": rounds, "rows": list(rows_list),
+            "sizes": size_table, "measurements": ms, "profiles": {}, "quick": args.quick,
+            "sql_only": sql_only}
+    if not sql_only:
+        data["wasm"] = wasm_sizes()
+        scale_rows = [20000] if args.quick else [LARGE_ROWS] + ([10 * LARGE_ROWS] if args.large else [])
+        data["scale"] = scale.run(scale_rows, quick=args.quick)
     data["meta"]["bench_minutes"] = round((time.time() - started) / 60, 1)
     if not args.no_profile and not shutil.which("valgrind"):
         print("bench: valgrind is not installed: no profiles of missed targets", flush=True)
     elif not args.no_profile:   # the targets decide what to profile
-        for key, m in report.unmet_jj_measurements(data):
+        for key, m in results.unmet_jj_measurements(data):
             print("bench: profiling %s (%s) under callgrind" % (" ".join(m["argv"]), key), flush=True)
             data["profiles"][key] = dict(profile(m, env), argv=m["argv"])
-    with open(os.path.join(OUT, "results.json"), "w") as f:
+    with open(results_path, "w") as f:
         json.dump(data, f, indent=1)
-    print("bench: %.1f min in all; results in %s" % ((time.time() - started) / 60,
-                                                     rel(os.path.join(OUT, "results.json"))), flush=True)
+    print("bench: %.1f min in all; results in %s" % ((time.time() - started) / 60, rel(results_path)),
+          flush=True)
 
 
 if __name__ == "__main__":

@@ -333,6 +333,7 @@ static void write_flat(const char *dir, const char *set, long rows, uint64_t see
   fprintf(f, "sql.scan.sum_float_kbn %a\n", s.kbn_sum + s.kbn_c);
   fprintf(f, "sql.price.sum_float %a\nsql.price.sum_float_kbn %a\n", s.price.sum_float,
           s.kbn_sum + s.kbn_c);
+  fprintf(f, "sql.count.count %ld\n", rows);
   fprintf(f, "sql.since.count %" PRIu64 "\n", s.since);
   put_sum(f, "sql.row", &s.middle);
   close_out(f);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/glob.sh [ROWS] — globs and the document cache, timed in one
+# bench/glob.sh [ROWS [JSON]] — globs and the document cache, timed in one
 # connection of Python's sqlite3 with the extension (./jalapenojson.so,
 # `make` first).  ROWS (default 1000000) rows are written once as one file
 # (plain and .gz) and as 100 files of ROWS/100 rows; then, best of 5:
@@ -9,16 +9,20 @@
 #   - SELECT ... FROM jj_open('one.jj.gz') WHERE row = 10: the first
 #     statement, the second (cache), the second with jj_cache_size(0), and
 #     the same over the plain file.
-# Prints one line per measurement (milliseconds).
+# Prints one line per measurement (milliseconds); with JSON, also writes
+# them to that file as {"rows", "sizes", "ms": {name: ms}} (bench/scale.py
+# puts them in RESULTS.md).
 set -eu
 cd "$(dirname "$0")/.."
 rows=${1:-1000000}
+json=${2:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-exec /usr/bin/python3 - "$PWD/jalapenojson" "$dir" "$rows" <<'EOF'
-import os, sqlite3, sys, time
+/usr/bin/python3 - "$PWD/jalapenojson" "$dir" "$rows" "$json" <<'EOF'
+import json, os, sqlite3, sys, time
 
-so, d, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
+so, d, rows, json_out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+measured = {}
 per = rows // 100
 conn = sqlite3.connect(":memory:")
 conn.enable_load_extension(True)
@@ -37,8 +41,11 @@ for k in range(100):
                  f"AND id <= ?))", (os.path.join(d, "parts", f"part-{k:03d}.jj"),
                                    k * per, (k + 1) * per))
 conn.execute("DROP TABLE r")
-print(f"glob bench: {rows} rows; one file {os.path.getsize(one)} bytes, "
-      f".gz {os.path.getsize(one + '.gz')} bytes; 100 files of {per} rows")
+sizes = {"one": os.path.getsize(one), "one_gz": os.path.getsize(one + ".gz"),
+         "parts": sum(os.path.getsize(os.path.join(d, "parts", f))
+                      for f in os.listdir(os.path.join(d, "parts")))}
+print(f"glob bench: {rows} rows; one file {sizes['one']} bytes, "
+      f".gz {sizes['one_gz']} bytes; 100 files of {per} rows")
 
 
 def ms(sql, args=(), runs=5, setup=None):
@@ -54,6 +61,7 @@ def ms(sql, args=(), runs=5, setup=None):
 
 
 def report(name, v):
+    measured[name] = round(v, 5)
     print(f"  {name:<62} {v:9.2f} ms")
 
 
@@ -88,4 +96,7 @@ report("one.jj WHERE row = 10, second statement (cached)", ms(q, (one,)))
 conn.execute("SELECT jj_cache_size(0)")
 report("one.jj.gz WHERE row = 10, jj_cache_size(0)", ms(q, (one + ".gz",)))
 report("one.jj WHERE row = 10, jj_cache_size(0)", ms(q, (one,)))
+if json_out:
+    with open(json_out, "w") as f:
+        json.dump({"rows": rows, "files": 100, "sizes": sizes, "ms": measured}, f, indent=1)
 EOF

@@ -1,11 +1,23 @@
 #!/bin/sh
-# run.sh [--large] — the whole benchmark in one command (also `make bench`):
-# build the benchmark programs, generate the data, measure sizes and speed,
-# write bench/RESULTS.md and bench/chart.svg, and README.md's benchmark
-# paragraph from RESULTS.md (bench/report.py).  See bench/README.md.
+# run.sh [--large | --rows N] [--quick] — the whole benchmark in one command
+# (also `make bench`): build the benchmark programs, generate the data,
+# measure sizes and speed, write bench/RESULTS.md and bench/chart.svg, and
+# README.md's benchmark paragraph from RESULTS.md (bench/report.py).  See
+# bench/README.md.
 #
-#   bench/run.sh            1,000 and 50,000 rows (about 10 minutes on 2 cores)
-#   bench/run.sh --large    also 1,000,000 rows (much longer)
+#   bench/run.sh            1,000 and 50,000 rows, then exports and globs at
+#                           1,000,000 rows (about 15 minutes on 2 cores)
+#   bench/run.sh --rows 1000000
+#                           the SQLite reading tasks alone at 1,000,000 rows
+#                           (native, floor, jalapenojson; about 25 minutes),
+#                           kept in their own results file that RESULTS.md
+#                           then shows with the default run's (`make bench-1m`)
+#   bench/run.sh --large    also 1,000,000 rows for everything, and exports
+#                           at 10,000,000 rows (well over an hour)
+#   bench/run.sh --quick    a smoke test of the whole pipeline (one round,
+#                           3 runs per process): writes
+#                           bench/data/out/RESULTS-quick.md and chart-quick.svg
+#                           and leaves RESULTS.md and README.md alone
 #   YYJSON_DIR=/path/to/yyjson bench/run.sh
 #                           include yyjson, built from that local source tree
 #                           into a temporary directory (never part of this
@@ -13,12 +25,18 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-large=""
-case "${1:-}" in
-  --large) large=--large ;;
-  "") ;;
-  *) echo "usage: bench/run.sh [--large]" >&2; exit 2 ;;
-esac
+args=""
+quick=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --large) args="$args --large" ;;
+    --quick) args="$args --quick"; quick=--quick ;;
+    --rows) [ $# -ge 2 ] || { echo "bench/run.sh: --rows needs a number" >&2; exit 2; }
+            args="$args --rows $2"; shift ;;
+    *) echo "usage: bench/run.sh [--large | --rows N] [--quick]" >&2; exit 2 ;;
+  esac
+  shift
+done
 
 tools/deps.sh bench
 # `make bench` has just built everything; run on its own, build first.
@@ -39,7 +57,8 @@ $CC $CFLAGS bench/gen.c -o $B/gen -lm
 $CC $CFLAGS bench/c_cjson.c -o $B/c_cjson -lcjson -lm
 $CC $CFLAGS -Icore bench/c_jj.c -o $B/c_jj build/libjalapenojson.a -lcjson -lz -lbrotlienc -lbrotlidec -lm
 $CC $CFLAGS bench/c_floor.c -o $B/c_floor -lm
-$CC $CFLAGS bench/sqlite_bench.c -o $B/sqlite_bench -lsqlite3 -lcjson -lm
+$CC $CFLAGS bench/sqlite_bench.c bench/sqlite_floor.c -o $B/sqlite_bench -lsqlite3 -lcjson -lm
+$CC $CFLAGS bench/export_scale.c -o $B/export_scale -lsqlite3
 g++ -std=c++17 -O2 -g -Wall -Wextra bench/c_simdjson.cpp -o $B/c_simdjson -lsimdjson
 
 yy=""
@@ -63,5 +82,6 @@ else
   echo "bench: YYJSON_DIR is not set: yyjson is left out (RESULTS.md says so)"
 fi
 
-/usr/bin/python3 -B bench/bench.py $large $yy
-/usr/bin/python3 -B bench/report.py
+# shellcheck disable=SC2086  # $args: words on purpose
+/usr/bin/python3 -B bench/bench.py $args $yy
+/usr/bin/python3 -B bench/report.py $quick

@@ -1,5 +1,5 @@
 /*
-** sqlite_bench.c — the same rows read through SQLite four ways, and
+** sqlite_bench.c — the same rows read through SQLite in several ways, and
 ** exported two ways.  One measurement per process:
 **
 **   sqlite_bench TASK READER SET.json SET.jj SET.sum
@@ -7,6 +7,7 @@
 **   TASK    scan    SELECT count(*), sum(id)+sum(seats), sum(price),
 **                   sum(length(user)+length(city)+length(plan)+length(joined))
 **           price   SELECT sum(price)
+**           count   SELECT count(*)
 **           since   SELECT count(*) ... WHERE joined >= '2024-01-01'
 **           row     the middle row by rowid, every column
 **           open    a typed table's cold start: CREATE, the first query
@@ -15,6 +16,11 @@
 **           export  the native table as one document: jj_group(...) against
 **                   json_group_array(json_object(...))
 **   READER  native  an in-memory table (rows imported before timing)
+**           floor   the do-nothing virtual table of sqlite_floor.c over
+**                   the native table's rows (loaded at CREATE, before
+**                   timing): what a virtual table cannot beat
+**           floorlen  the same, text handed over with its length (not
+**                   NUL-terminated: what SQLite then copies)
 **           json1   the JSON document bound as TEXT, json_each + ->>
 **           jjfile  CREATE VIRTUAL TABLE temp.r USING jj_open('SET.jj')
 **                   (the default: the file is read into memory)
@@ -37,6 +43,7 @@
 #include <sqlite3.h>
 
 #include "rows.h"
+#include "sqlite_floor.h"
 
 typedef struct ctx {
   const char *task, *reader;
@@ -171,6 +178,9 @@ static int run_query(void *p, bench_sum *s, uint64_t *ns) {
       case 'p':
         s->sum_float = sqlite3_column_double(st, 0);
         break;
+      case 'c': /* count */
+        s->count = (uint64_t)sqlite3_column_int64(st, 0);
+        break;
       default: /* row */
         for (int c = 0; c < BENCH_COLUMNS; c++) {
           if (sqlite3_column_type(st, c) == SQLITE_NULL) fail = 1;
@@ -196,6 +206,7 @@ static char *task_sql(const char *task, const char *reader) {
   const char *from = json ? "json_each(?1)"
                      : rec ? "jj_open(?1)"
                      : strcmp(reader, "native") == 0 ? "t"
+                     : strncmp(reader, "floor", 5) == 0 ? "temp.f"
                      : strcmp(reader, "jjfile") == 0 || strcmp(reader, "jjmmap") == 0
                          ? "temp.r"
                                                      : "temp.r(?1)";
@@ -207,6 +218,7 @@ static char *task_sql(const char *task, const char *reader) {
                            COL("id"), COL("seats"), COL("price"), COL("user"), COL("city"),
                            COL("plan"), COL("joined"), from);
   if (strcmp(task, "price") == 0) return sqlite3_mprintf("SELECT sum(%s) FROM %s", COL("price"), from);
+  if (strcmp(task, "count") == 0) return sqlite3_mprintf("SELECT count(*) FROM %s", from);
   if (strcmp(task, "since") == 0)
     return sqlite3_mprintf("SELECT count(*) FROM %s WHERE %s >= ?2", from, COL("joined"));
   if (strcmp(task, "row") == 0) {
@@ -249,7 +261,7 @@ static void import_native(sqlite3 *db, const char *json, size_t len) {
 }
 
 int main(int argc, char **argv) {
-  const char *tasks = "scan price since row export open";
+  const char *tasks = "scan price count since row export open";
   if (argc == 2 && strcmp(argv[1], "version") == 0) { /* for the report's header */
     printf("%s\n", sqlite3_libversion());
     return 0;
@@ -262,7 +274,7 @@ int main(int argc, char **argv) {
   int is_export = strcmp(x.task, "export") == 0, is_open = strcmp(x.task, "open") == 0;
   const char *readers = is_export ? " jj json1 "
                         : is_open ? " jjfile jjmmap "
-                                  : " native json1 jjfile jjmmap jjblob jjrecord ";
+                                  : " native floor floorlen json1 jjfile jjmmap jjblob jjrecord ";
   char padded[32];
   snprintf(padded, sizeof padded, " %s ", x.reader);
   if (strlen(x.reader) > 16 || !strstr(readers, padded)) bench_usage(argv[0], tasks);
@@ -285,7 +297,14 @@ int main(int argc, char **argv) {
   }
 
   /* What the reader reads, set up before timing. */
-  if (strcmp(x.reader, "native") == 0 || is_export) import_native(x.db, json, json_len);
+  int floor = strncmp(x.reader, "floor", 5) == 0;
+  if (strcmp(x.reader, "native") == 0 || floor || is_export) import_native(x.db, json, json_len);
+  if (floor) {
+    if (floor_register(x.db) != SQLITE_OK) die_sql(x.db, "bench_floor");
+    exec(x.db, strcmp(x.reader, "floorlen") == 0
+                   ? "CREATE VIRTUAL TABLE temp.f USING bench_floor(t, length)"
+                   : "CREATE VIRTUAL TABLE temp.f USING bench_floor(t)");
+  }
   int mapped = strcmp(x.reader, "jjmmap") == 0;
   if (is_open) {
     x.create_sql = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.o USING jj_open(%Q%s)", argv[4],
@@ -345,5 +364,9 @@ int main(int argc, char **argv) {
   sqlite3_finalize(x.stmt);
   sqlite3_free(x.create_sql);
   sqlite3_close(x.db);
+  free(json);
+  free(jj);
+  free((char *)x.sums);
+  free(x.expect.bytes); /* export only; NULL (zeroed ctx) otherwise */
   return 0;
 }
