@@ -231,7 +231,11 @@ char *jjx_shape_error(const char *label, const char *what,
   sqlite3_str *m = sqlite3_str_new(NULL);
   sqlite3_str_appendf(m, "%s: %s", label, what);
   if (jj_schema_equal(want, got, &col) || col >= nw || col >= ng) {
-    sqlite3_str_appendf(m, "has %lld columns, the table declares %lld",
+    /* what names the other side when there is one ("not the columns of
+    ** a.jj: "): then no table is speaking */
+    sqlite3_str_appendf(m, what[0] ? "has %lld columns, not %lld"
+                                   : "has %lld columns, the table declares "
+                                     "%lld",
                         (long long)ng, (long long)nw);
     return sqlite3_str_finish(m);
   }
