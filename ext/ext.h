@@ -10,15 +10,20 @@
 **   util.c          the helpers declared here: errors, dequoting,
 **                   excerpts, buffer
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
+**                   and progress ticks of long reads
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
+**   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
 **   glob.c          a file name with glob characters -> the files it names;
 **                   the filename constraints of a scan
 **   cache.c         the per-connection document cache, and jj_cache (its
 **                   listing, a table-valued function)
+**   union.c         union_by_name: a glob's columns merged by name, and
+**                   each document's columns mapped onto them
 **   typed.c         the typed form's options, declaration, shape messages
 **   vtab.c          the jj_open module (record form and typed tables):
-**                   connecting, the scan over rows and files
+**                   connecting, planning's arguments, xFilter
+**   scan.c          its cursor moving over rows and a glob's files
 **   column.c        its values: xColumn, xRowid (vtab.h: what they share)
 **   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   schema_vtab.c   the jj_schema table-valued function
@@ -168,21 +173,31 @@ void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* jj_cache_size([N]), SQLITE_DIRECTONLY. */
 void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
-/* Interrupt polling for long reads: a jj_interrupt callback that reports
-** sqlite3_interrupt() on the connection.  With SQLite >= 3.41 (headers and
-** library) it asks sqlite3_is_interrupted(); before that it steps a
-** prepared "SELECT 1" on the same connection, which fails with
-** SQLITE_INTERRUPT while the connection is interrupted (the flag is not
-** cleared while the calling statement is still running).  The statement
-** lives only from jjx_poll_begin to jjx_poll_end: one left prepared would
-** keep sqlite3_close() from closing the connection. */
+/* Interrupt polling and progress ticks for long reads.  SQLite calls the
+** progress handler only between virtual machine steps of the statement
+** running, and a load inside xFilter (reading, decompressing a document)
+** runs none: jjx_poll_tick runs steps of a nested "SELECT 1" on the same
+** connection.  Its VM-step counter accumulates across steps (SQLite keeps
+** it through sqlite3_reset), so the handler runs every N of those steps,
+** as for any statement; a handler returning nonzero makes the step fail
+** with SQLITE_INTERRUPT, and so does sqlite3_interrupt().  The statement
+** is prepared at the first tick (a short read never prepares it) and
+** lives until jjx_poll_end: one left prepared would keep sqlite3_close()
+** from closing the connection (a scan's lives as long as its cursor). */
+#define JJX_TICK_MIB 100 /* VM steps a MiB read or decompressed counts as */
+#define JJX_TICK_FILE 10 /* VM steps a glob's file opened counts as */
 typedef struct jjx_poll {
-  sqlite3 *db;         /* NULL: never interrupted */
-  sqlite3_stmt *probe; /* the fallback's statement, or NULL */
-  int native;          /* 1: sqlite3_is_interrupted is there */
+  sqlite3 *db;         /* NULL: never interrupted, no ticks */
+  sqlite3_stmt *probe; /* "SELECT 1", or NULL */
+  int tried;           /* the probe's prepare was tried */
 } jjx_poll;
 void jjx_poll_begin(jjx_poll *p, sqlite3 *db);
-int jjx_poll_check(void *poll); /* the jj_interrupt callback */
+/* Count `steps` VM steps toward the progress handler: 1 when the
+** connection is interrupted or the handler asked to stop, else 0. */
+int jjx_poll_tick(jjx_poll *p, int steps);
+/* The jj_interrupt callback (the core calls it about every MiB of work):
+** jjx_poll_tick(poll, JJX_TICK_MIB). */
+int jjx_poll_check(void *poll);
 void jjx_poll_end(jjx_poll *p);
 
 /* ---------------------------------------------------------------------- */
@@ -197,6 +212,8 @@ typedef struct jjx_limits {
   unsigned parse_flags; /* jj_parse_opts flags (JJ_PARSE_VALIDATE) */
   unsigned file_flags;  /* jj_file_opts flags (JJ_FILE_MMAP) */
   sqlite3 *db;          /* poll this connection's interrupt; NULL: none */
+  jjx_poll *poll;       /* poll through this one (a scan's, which keeps
+                        ** its probe); NULL: one of the read's own */
   jjx_cache *cache;     /* keep and reuse files here; NULL: no cache (a
                         ** mapped file, JJ_FILE_MMAP, never is) */
 } jjx_limits;
@@ -232,6 +249,33 @@ typedef struct jjx_decl {
   int glob;    /* PATH: label is a glob pattern */
 } jjx_decl;
 
+/* union_by_name (union.c): the union of documents' columns, matched by
+** name, in order of first appearance.  Zeroed: empty. */
+typedef struct jjx_union {
+  jj_schema *schema; /* the columns (jj_schema_free); NULL while empty */
+  jj_schema *index;  /* fold: the names in ASCII lower case, column i of
+                     ** schema at i, for jj_schema_find; else NULL */
+  char **from;       /* per column: the document that brought it, for
+                     ** messages (sqlite3_free each, and the array) */
+  size_t n, cap;     /* columns; entries of from[] allocated */
+  int fold;          /* 1: names match as SQL's (ASCII case folded); 0:
+                     ** exactly (JSON keys) */
+} jjx_union;
+/* Add a document's columns (label names it in messages): a new name is
+** appended, a known one must have the same type (a nested table: the same
+** columns), and no two of its columns may be one name.  SQLITE_OK, or an
+** error in *pzErr naming both documents, the column and both types (the
+** union may then be half updated: drop it). */
+int jjx_union_add(jjx_union *u, const char *label, const jj_schema *s,
+                  char **pzErr);
+/* Map a document's columns onto the union: map[i] (u->n entries) is its
+** column that is union column i, or -1 when it has none (NULL); *identity
+** is 1 when the document has exactly the union's columns in order.  A
+** column the union lacks or of another type is an error in *pzErr. */
+int jjx_union_map(const jjx_union *u, const char *label, const jj_schema *s,
+                  int *map, int *identity, char **pzErr);
+void jjx_union_free(jjx_union *u);
+
 /* A document's header, read without its rows. */
 typedef struct jjx_header {
   jj_schema *schema; /* a copy (jj_schema_free); NULL for a NULL source */
@@ -240,7 +284,10 @@ typedef struct jjx_header {
   char *label;       /* as jjx_source.label */
   int is_file;
   int nfiles;        /* a glob: the files it matched (the header read is
-                     ** the first one's); else 1 */
+                     ** the first one's, or every one's with
+                     ** union_by_name); else 1 */
+  jjx_union uni;     /* union_by_name: the union of the headers read
+                     ** (schema is a copy of uni.schema); else zeroed */
 } jjx_header;
 
 /* Open a SOURCE given as an SQL value, completely, within *lim: BLOB =
@@ -264,16 +311,24 @@ void jjx_source_close(jjx_source *s);
 /* Read only the header of a SOURCE: a file or compressed bytes are read
 ** (decompressed) JJX_HEADER_FIRST bytes at first, doubling until jj_parse
 ** succeeds, up to JJX_HEADER_LIMIT; nothing blocks (regular files only) and
-** the rows are never looked at.  Errors as jjx_source_open_value. */
-int jjx_header_value(jjx_header *h, sqlite3_value *v, char **pzErr);
-int jjx_header_decl(jjx_header *h, const jjx_decl *d, char **pzErr);
+** the rows are never looked at.  Errors as jjx_source_open_value.
+** union_by_name: read every header of a glob (else the first file's) and
+** merge them (union.c, names folded as SQL does) into h->uni. */
+int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
+                     char **pzErr);
+int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
+                    char **pzErr);
 void jjx_header_free(jjx_header *h);
 
 /* Open one file by name (label = the path), as a SOURCE naming it. */
 int jjx_source_open_path(jjx_source *s, const char *path,
                          const jjx_limits *lim, char **pzErr);
 
-/* Parse a CREATE VIRTUAL TABLE SOURCE argument z[0..n) as written (trimmed):
+/* 1 if p[0..len) starts with '{' after JSON whitespace: a document. */
+int jjx_looks_like_document(const char *p, size_t len);
+
+/* Parse a CREATE VIRTUAL TABLE SOURCE argument z[0..n) as written (trimmed)
+** (decl.c):
 ** x'hex' is a BLOB literal, a quoted string is dequoted, a bare word is
 ** taken as it is; the text is a document when it starts with '{', else a
 ** file name.  SQLITE_OK, or an error with *pzErr set. */
@@ -346,20 +401,30 @@ typedef struct jjx_options {
   uint64_t max_size; /* 0: no limit of the table's own */
   int validate;      /* check every value when the document is opened */
   int mmap;          /* map the declared plain file instead of reading it */
+  int union_by_name; /* a glob's files of different columns, by name */
 } jjx_options;
 
 /* Trim SQL whitespace from both ends of z[0..*n). */
 const char *jjx_trim(const char *z, size_t *n);
-/* Parse argv[0..argc) ("key=value") into *o.  SQLITE_OK, or SQLITE_ERROR
-** with *pzErr set (sqlite3_free). */
+/* Parse argv[0..argc) ("key=value", a CREATE's arguments after SOURCE)
+** into *o.  SQLITE_OK, or SQLITE_ERROR with *pzErr set (sqlite3_free). */
 int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
                       char **pzErr);
+/* The OPTIONS argument of jj_open(SOURCE, OPTIONS) and jj_schema(SOURCE,
+** OPTIONS): "key=value" items separated by commas, of the keys that make
+** sense there (union_by_name); NULL or "" is none.  `fn` names the
+** function in messages.  SQLITE_OK, or an error with *pzErr set. */
+int jjx_parse_option_text(const char *fn, const char *text, jjx_options *o,
+                          char **pzErr);
 /* The CREATE TABLE statement for a document's schema (sqlite3_free), or
 ** NULL with *pzErr set (NULL too when out of memory): names SQL cannot
 ** tell apart, or more columns than max_columns (SQLITE_LIMIT_COLUMN) with
 ** the hidden source and filename columns. */
 char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
                       char **pzErr);
+/* Append a nested table's schema to a message: its JSON, cut after 80
+** bytes. */
+void jjx_show_schema(sqlite3_str *m, const jj_schema *s);
 /* "<label>: <what>column 2 differs: declared "user" s, found "joined" d"
 ** for schemas that differ (sqlite3_free; NULL when out of memory). */
 char *jjx_shape_error(const char *label, const char *what,

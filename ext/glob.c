@@ -164,11 +164,22 @@ const char *jjx_files_next(jjx_files *f) {
   return NULL;
 }
 
+/* Append the way to read files of other columns to a shape message. */
+static char *with_hint(char *msg, int typed) {
+  if (!msg) return NULL;
+  return sqlite3_mprintf(
+      "%z (%s)", msg,
+      typed ? "a table created with union_by_name=1 reads files of other "
+              "columns"
+            : "jj_open(SOURCE, 'union_by_name=1') reads files of other "
+              "columns");
+}
+
 int jjx_files_check(jjx_files *f, const char *label, const jj_schema *want,
                     const jj_schema *got, char **pzErr) {
   if (want) {
     if (jj_schema_equal(want, got, NULL)) return SQLITE_OK;
-    *pzErr = jjx_shape_error(label, "", want, got);
+    *pzErr = with_hint(jjx_shape_error(label, "", want, got), 1);
     return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   if (!f->shape) { /* the first file read sets the columns */
@@ -179,7 +190,7 @@ int jjx_files_check(jjx_files *f, const char *label, const jj_schema *want,
   if (jj_schema_equal(f->shape, got, NULL)) return SQLITE_OK;
   char *what = sqlite3_mprintf("not the columns of %s: ", f->shape_from);
   if (!what) return SQLITE_NOMEM;
-  *pzErr = jjx_shape_error(label, what, f->shape, got);
+  *pzErr = with_hint(jjx_shape_error(label, what, f->shape, got), 0);
   sqlite3_free(what);
   return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
 }

@@ -26,7 +26,9 @@
 ** A SOURCE constraint that exists but is not usable (its value comes from
 ** a table not yet scanned in this join order) makes the plan unworkable:
 ** SQLITE_CONSTRAINT, which SQLite (3.26 and newer) takes as "not this
-** combination", never as an error.
+** combination", never as an error.  The record form's OPTIONS (the second
+** argument, options = ?) go with the SOURCE the same way: taken, omitted,
+** and an unusable one makes the plan unworkable.
 **
 ** Globs.  A SOURCE that names files by a pattern returns each file's rows
 ** in turn; the record form's row counts from 1 in each file, the rowid is
@@ -51,7 +53,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   int ifname[3] = {-1, -1, -1}; /* filename =, LIKE, GLOB */
   int by_row = 0; /* the row constraint is on the row column, not rowid */
   int newer = sqlite3_libversion_number() >= 3038000;
-  int isrc = -1, irow = -1, ilimit = -1, ioffset = -1, unusable_source = 0;
+  int isrc = -1, iopt = -1, irow = -1, ilimit = -1, ioffset = -1;
+  int unusable_source = 0, unusable_options = 0;
   int argv = 0, others = 0;
   const struct sqlite3_index_constraint *c = info->aConstraint;
 
@@ -70,6 +73,16 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
         unusable_source = 1;
       else if (isrc < 0)
         isrc = i;
+      else
+        others++;
+      continue;
+    }
+    if (!typed && col == REC_OPTIONS && op == SQLITE_INDEX_CONSTRAINT_EQ) {
+      /* rides with the SOURCE: unusable, it makes the plan unworkable */
+      if (!c[i].usable)
+        unusable_options = 1;
+      else if (iopt < 0)
+        iopt = i;
       else
         others++;
       continue;
@@ -93,7 +106,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     }
     others++;
   }
-  if (unusable_source && isrc < 0) return SQLITE_CONSTRAINT;
+  if ((unusable_source && isrc < 0) || (unusable_options && iopt < 0))
+    return SQLITE_CONSTRAINT;
   sqlite3_uint64 source_bit = (sqlite3_uint64)1
                               << (source_col < 63 ? source_col : 63);
   int no_source = isrc < 0 && (!typed || (info->colUsed & source_bit));
@@ -111,6 +125,11 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       if (est >= 0) rows = est;
       ordered = !jjx_value_is_glob(v);
     }
+  }
+  if (iopt >= 0) { /* xFilter takes it right after the SOURCE */
+    info->aConstraintUsage[iopt].argvIndex = ++argv;
+    info->aConstraintUsage[iopt].omit = 1;
+    info->idxNum |= IDX_OPTIONS;
   }
   if (irow >= 0) {
     info->aConstraintUsage[irow].argvIndex = ++argv;
@@ -166,7 +185,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   if (no_source) info->estimatedCost *= 1e250;
   if (no_source && !typed) info->estimatedRows = (sqlite3_int64)1 << 62;
   info->idxStr = sqlite3_mprintf(
-      "%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+      "%s%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+      (info->idxNum & IDX_OPTIONS) ? "options," : "",
       (info->idxNum & IDX_ROW) ? "row=," : "",
       (info->idxNum & IDX_ROWS) ? "row in," : "",
       (info->idxNum & IDX_LIMIT) ? "limit," : "",

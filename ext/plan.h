@@ -14,13 +14,16 @@
 #define REC_ROW 0
 #define REC_RECORD 1
 #define REC_SOURCE 2
-#define REC_FILENAME 3
+#define REC_OPTIONS 3 /* jj_open(SOURCE, OPTIONS): 'union_by_name=1' */
+#define REC_FILENAME 4
 
 /*
 ** The plan's idxNum.  xFilter's arguments come in the order of these bits:
 **
 **   bit   idxNum  argv           meaning
 **   0x01  SOURCE  the SOURCE     source = ? (table-valued call)
+**   0x200 OPTIONS the OPTIONS    options = ? (the record form's second
+**                                argument; it comes right after SOURCE)
 **   0x02  ROW     the row        rowid = ? (or row = ? in the record form:
 **                                its row in each file of a pattern)
 **   0x04  ROWS    an IN list     rowid IN (...), all values at once
@@ -43,6 +46,7 @@
 #define IDX_FNAME_EQ 0x20
 #define IDX_FNAME_LIKE 0x40
 #define IDX_FNAME_GLOB 0x80
+#define IDX_OPTIONS 0x200
 #define IDX_BY_ROW 0x100 /* ROW, ROWS: the constraint is on the record
                          ** form's row column, over a SOURCE that may be a
                          ** pattern (no argv; otherwise it is the rowid) */

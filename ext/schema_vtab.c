@@ -10,9 +10,15 @@
 **     sql_type  TEXT     the declared SQL type jj_open gives the column
 **     nested    TEXT     a nested table's schema as {"columns":..,"types":..}
 **     source    HIDDEN   the SOURCE argument (BLOB, document, file name)
+**     options   HIDDEN   'union_by_name=1': a glob's union of columns
+**
+**   SELECT * FROM jj_schema('log-*.jj', 'union_by_name=1');
+**     what CREATE VIRTUAL TABLE ... USING jj_open('log-*.jj',
+**     union_by_name=1) declares: every file's header read and merged
 **
 ** Only the header is read, as when a typed table connects (source.c):
-** at most JJX_HEADER_LIMIT bytes of a file or of decompressed data.
+** at most JJX_HEADER_LIMIT bytes of a file or of decompressed data, of
+** each file with union_by_name.
 **
 ** An eponymous-only table-valued function (xCreate is NULL).
 */
@@ -26,10 +32,12 @@
 #define COL_SQL_TYPE 3
 #define COL_NESTED 4
 #define COL_SOURCE 5
+#define COL_OPTIONS 6
 
 typedef struct schema_cursor {
   sqlite3_vtab_cursor base; /* base class, first */
   jjx_header src;           /* the header listed */
+  char *options;            /* the OPTIONS given, or NULL; sqlite3_free */
   const jj_schema *schema;  /* src.schema; NULL: no rows */
   size_t col;               /* current column, 0-based */
 } schema_cursor;
@@ -43,7 +51,7 @@ static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
   (void)pzErr;
   int rc = sqlite3_declare_vtab(
       db, "CREATE TABLE x(position INTEGER, name TEXT, type TEXT, "
-          "sql_type TEXT, nested TEXT, source HIDDEN)");
+          "sql_type TEXT, nested TEXT, source HIDDEN, options HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   /* It opens files named in SQL: direct use only, for the reason given in
   ** vtab.c (a hostile schema must not read files through a view). */
@@ -58,25 +66,40 @@ static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
   return SQLITE_OK;
 }
 
-/* idxNum 1: the SOURCE is argv[0].  Without a usable source = ? the plan
-** is refused (SQLITE_CONSTRAINT), or an error if there is none at all. */
+/* idxNum bit 1: the SOURCE is argv[0]; bit 2: the OPTIONS follow it.
+** Without a usable source = ? the plan is refused (SQLITE_CONSTRAINT), or
+** an error if there is none at all; an unusable options = ? refuses it
+** too (the plan would read without them). */
 /* A plan without the SOURCE is not an error but a prohibitive cost: SQLite
 ** plans each term of an OR on its own, with only that term's constraints
 ** (`position = 1 OR position = 3`), and an error there would fail the whole
 ** statement although the plan with the SOURCE answers it.  If no SOURCE
 ** was given at all, that plan runs and xFilter says so. */
 static int jjSchemaBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
-  int seen = 0;
+  int seen = 0, isrc = -1, iopt = -1, unusable_opt = 0;
   (void)vtab;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-    if (c->iColumn != COL_SOURCE || c->op != SQLITE_INDEX_CONSTRAINT_EQ)
+    if (c->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (c->iColumn == COL_OPTIONS) {
+      if (!c->usable) unusable_opt = 1;
+      else if (iopt < 0) iopt = i;
       continue;
+    }
+    if (c->iColumn != COL_SOURCE) continue;
     seen = 1;
-    if (!c->usable) continue;
-    info->aConstraintUsage[i].argvIndex = 1;
-    info->aConstraintUsage[i].omit = 1;
+    if (c->usable && isrc < 0) isrc = i;
+  }
+  if (isrc >= 0) {
+    if (unusable_opt && iopt < 0) return SQLITE_CONSTRAINT;
+    info->aConstraintUsage[isrc].argvIndex = 1;
+    info->aConstraintUsage[isrc].omit = 1;
     info->idxNum = 1;
+    if (iopt >= 0) {
+      info->aConstraintUsage[iopt].argvIndex = 2;
+      info->aConstraintUsage[iopt].omit = 1;
+      info->idxNum |= 2;
+    }
     info->estimatedCost = 10;
     info->estimatedRows = 10;
     return SQLITE_OK;
@@ -106,6 +129,7 @@ static int jjSchemaOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
 static int jjSchemaClose(sqlite3_vtab_cursor *cur) {
   schema_cursor *c = (schema_cursor *)cur;
   jjx_header_free(&c->src);
+  sqlite3_free(c->options);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -114,15 +138,29 @@ static int jjSchemaClose(sqlite3_vtab_cursor *cur) {
 static int jjSchemaFilter(sqlite3_vtab_cursor *cur, int idxNum,
                           const char *idxStr, int argc, sqlite3_value **argv) {
   schema_cursor *c = (schema_cursor *)cur;
+  jjx_options o;
   char *msg = NULL;
+  int rc;
   (void)idxStr;
   jjx_header_free(&c->src);
+  sqlite3_free(c->options);
+  c->options = NULL;
   c->schema = NULL;
   c->col = 0;
-  if (idxNum != 1 || argc < 1)
+  memset(&o, 0, sizeof o);
+  if (!(idxNum & 1) || argc < 1)
     return jjx_vtab_err(cur->pVtab,
                         "jj_schema: no SOURCE given: use jj_schema(SOURCE)");
-  int rc = jjx_header_value(&c->src, argv[0], &msg);
+  if ((idxNum & 2) && argc > 1 &&
+      sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    const char *text = (const char *)sqlite3_value_text(argv[1]);
+    if (!text) return SQLITE_NOMEM;
+    rc = jjx_parse_option_text("jj_schema", text, &o, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
+    c->options = sqlite3_mprintf("%s", text);
+    if (!c->options) return SQLITE_NOMEM;
+  }
+  rc = jjx_header_value(&c->src, argv[0], o.union_by_name, &msg);
   if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
   c->schema = c->src.schema;
   return SQLITE_OK;
@@ -166,6 +204,10 @@ static int jjSchemaColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
         if (!json) return SQLITE_NOMEM;
         sqlite3_result_text64(ctx, json, len, jj_free, SQLITE_UTF8);
       }
+      break;
+    case COL_OPTIONS:
+      if (c->options)
+        sqlite3_result_text(ctx, c->options, -1, SQLITE_TRANSIENT);
       break;
     default: /* the hidden source: the file name, as jj_open does */
       if (c->src.is_file)

@@ -21,10 +21,14 @@
 ** Errors of jj_file_open_opts already name the file ("cannot open "x.jj":
 ** No such file or directory") and are passed on as they are.
 **
-** File names: a pattern (glob.c) is expanded by the scan (vtab.c); here a
-** header read takes the first file it matches, and a name whose glob
-** characters are all escaped is the unescaped file.  A scan's file goes
-** through the connection's cache (cache.c) when its limits name one.
+** File names: a pattern (glob.c) is expanded by the scan (scan.c); here a
+** header read takes the first file it matches, or with union_by_name reads
+** every file's header (each bounded as above) and merges them (union.c);
+** a name whose glob characters are all escaped is the unescaped file.  A
+** scan's file goes through the connection's cache (cache.c) when its
+** limits name one.  Long reads poll interrupts and tick the progress
+** handler through the scan's jjx_poll (settings.c) when the limits give
+** one, else through one of their own.
 */
 #include <string.h>
 #include <sys/stat.h>
@@ -36,8 +40,7 @@ static int is_ws(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* 1 if p[0..len) starts with '{' after JSON whitespace. */
-static int looks_like_document(const char *p, size_t len) {
+int jjx_looks_like_document(const char *p, size_t len) {
   size_t i = 0;
   while (i < len && is_ws(p[i])) i++;
   return i < len && p[i] == '{';
@@ -154,9 +157,9 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   jj_compression kind = jj_detect_compression(p, len);
   int guessed = 0;
   jj_error err;
-  jjx_poll poll;
+  jjx_poll own, *poll = lim ? lim->poll : NULL;
   *complete = 1;
-  if (kind == JJ_PLAIN && len > 0 && !looks_like_document(p, len)) {
+  if (kind == JJ_PLAIN && len > 0 && !jjx_looks_like_document(p, len)) {
     kind = JJ_BROTLI; /* not JSON: it may be brotli */
     guessed = 1;
   }
@@ -168,12 +171,13 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   jj_inflater *z = jj_inflate_new(kind, lim ? lim->max_size : 0, capped_sink,
                                   c, &err);
   if (!z) return fail(label, &err, lim, pzErr);
-  jjx_poll_begin(&poll, lim ? lim->db : NULL);
-  if (poll.db) jj_inflate_set_interrupt(z, jjx_poll_check, &poll);
+  jjx_poll_begin(&own, lim ? lim->db : NULL);
+  if (!poll) poll = &own;
+  if (poll->db) jj_inflate_set_interrupt(z, jjx_poll_check, poll);
   jj_code code = jj_inflate_write(z, p, len, &err);
   if (code == JJ_OK) code = jj_inflate_finish(z, &err);
   jj_inflate_free(z);
-  jjx_poll_end(&poll);
+  jjx_poll_end(&own);
   if (c->out.oom) return SQLITE_NOMEM;
   if (c->full) { /* the prefix asked for is there: enough for a header */
     code = JJ_OK;
@@ -181,7 +185,7 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   }
   const char *out = c->out.p ? c->out.p : "";
   if (code == JJ_OK) {
-    if (guessed && !looks_like_document(out, c->out.len))
+    if (guessed && !jjx_looks_like_document(out, c->out.len))
       return not_ours(label, (const unsigned char *)p, len, pzErr);
     *data = out;
     *dlen = c->out.len;
@@ -191,7 +195,7 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   ** a brotli error about bytes that were never meant to be brotli.  Over
   ** the limit or interrupted, they were brotli. */
   if (guessed && code != JJ_ERR_LIMIT && code != JJ_ERR_INTERRUPTED &&
-      code != JJ_ERR_NOMEM && !looks_like_document(out, c->out.len))
+      code != JJ_ERR_NOMEM && !jjx_looks_like_document(out, c->out.len))
     return not_ours(label, (const unsigned char *)p, len, pzErr);
   return fail(label, &err, lim, pzErr);
 }
@@ -246,7 +250,7 @@ static void use_entry(jjx_source *s, jjx_centry *e) {
 static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
                      char **pzErr) {
   jj_error err;
-  jjx_poll poll;
+  jjx_poll own, *poll = lim->poll ? lim->poll : &own;
   jj_file_opts o;
   jjx_cache *cache = (lim->file_flags & JJ_FILE_MMAP) ? NULL : lim->cache;
   if (cache) {
@@ -258,15 +262,15 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
     }
   }
   memset(&o, 0, sizeof o);
-  jjx_poll_begin(&poll, lim->db);
+  jjx_poll_begin(&own, lim->db);
   o.max_size = lim->max_size;
   o.flags = lim->file_flags;
-  if (poll.db) {
+  if (poll->db) {
     o.interrupt = jjx_poll_check;
-    o.interrupt_ctx = &poll;
+    o.interrupt_ctx = poll;
   }
   jj_code code = jj_file_open_opts(path, &o, &s->file, &err);
-  jjx_poll_end(&poll);
+  jjx_poll_end(&own);
   if (code != JJ_OK) return fail(NULL, &err, lim, pzErr);
   s->is_file = 1;
   s->data = s->file.data;
@@ -315,7 +319,7 @@ static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
       r->p = (const char *)sqlite3_value_text(v);
       if (!r->p) return SQLITE_NOMEM;
       r->len = (size_t)sqlite3_value_bytes(v);
-      if (looks_like_document(r->p, r->len)) {
+      if (jjx_looks_like_document(r->p, r->len)) {
         r->kind = JJX_DECL_TEXT;
         break;
       }
@@ -390,10 +394,19 @@ static int real_error(const jj_error *err, size_t len) {
 static int header_one(jjx_header *h, const raw *r, char **pzErr);
 
 /* Read r's header into h (label set by the caller).  A pattern: the first
-** file it matches (an error when none does). */
-static int header_raw(jjx_header *h, const raw *r, char **pzErr) {
+** file it matches (an error when none does), or with union_by_name every
+** one's, merged into h->uni (the files of a glob are in name order). */
+static int header_raw(jjx_header *h, const raw *r, int union_by_name,
+                      char **pzErr) {
   h->nfiles = 1;
-  if (!r->glob) return header_one(h, r, pzErr);
+  h->uni.fold = 1; /* a CREATE's columns: SQL names */
+  if (!r->glob && !union_by_name) return header_one(h, r, pzErr);
+  if (!r->glob) { /* the union of one document: its columns */
+    int rc = header_one(h, r, pzErr);
+    if (rc == SQLITE_OK) rc = jjx_union_add(&h->uni, h->label, h->schema,
+                                            pzErr);
+    return rc;
+  }
   jjx_files f;
   memset(&f, 0, sizeof f);
   int rc = jjx_files_expand(&f, r->path, pzErr);
@@ -402,12 +415,32 @@ static int header_raw(jjx_header *h, const raw *r, char **pzErr) {
                              "to name a file that has them)", r->path);
     rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   }
-  if (rc == SQLITE_OK) {
-    raw one = *r;
-    one.glob = 0;
-    one.path = f.name[0];
-    h->nfiles = f.n;
-    rc = header_one(h, &one, pzErr);
+  h->nfiles = f.n;
+  int64_t est = 0;
+  for (int i = 0; rc == SQLITE_OK && i < (union_by_name ? f.n : 1); i++) {
+    jjx_header one;
+    raw file = *r;
+    file.glob = 0;
+    file.path = f.name[i];
+    memset(&one, 0, sizeof one);
+    one.label = f.name[i];
+    rc = header_one(&one, &file, pzErr);
+    if (rc == SQLITE_OK && union_by_name)
+      rc = jjx_union_add(&h->uni, f.name[i], one.schema, pzErr);
+    est += one.est_rows;
+    if (rc == SQLITE_OK && i == 0) { /* the first file's is the header */
+      h->schema = one.schema;
+      h->count = one.count;
+      one.schema = NULL;
+    }
+    jj_schema_free(one.schema);
+  }
+  /* Estimates: the sum of every file's, else the first one's for each. */
+  h->est_rows = union_by_name ? est : est * f.n;
+  if (rc == SQLITE_OK && union_by_name) {
+    jj_schema_free(h->schema);
+    h->schema = jj_schema_copy(h->uni.schema);
+    if (!h->schema) rc = SQLITE_NOMEM;
   }
   jjx_files_free(&f);
   return rc;
@@ -477,112 +510,35 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr) {
   return SQLITE_OK;
 }
 
-int jjx_header_value(jjx_header *h, sqlite3_value *v, char **pzErr) {
+int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
+                     char **pzErr) {
   raw r;
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   int rc = value_raw(v, &r, &h->label, pzErr);
   h->is_file = r.kind == JJX_DECL_PATH;
-  if (rc == SQLITE_OK && r.kind) rc = header_raw(h, &r, pzErr);
+  if (rc == SQLITE_OK && r.kind) rc = header_raw(h, &r, union_by_name, pzErr);
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
-int jjx_header_decl(jjx_header *h, const jjx_decl *d, char **pzErr) {
+int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
+                    char **pzErr) {
   raw r = decl_raw(d);
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   h->is_file = d->kind == JJX_DECL_PATH;
   h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, pzErr) : SQLITE_NOMEM;
+  int rc = h->label ? header_raw(h, &r, union_by_name, pzErr) : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
 void jjx_header_free(jjx_header *h) {
   jj_schema_free(h->schema);
+  jjx_union_free(&h->uni);
   sqlite3_free(h->label);
   memset(h, 0, sizeof *h);
-}
-
-/* ---------------------------------------------------------------------- */
-/* The CREATE VIRTUAL TABLE argument                                       */
-/* ---------------------------------------------------------------------- */
-
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* x'hex' (z[0..n) is the whole literal) into d->bytes. */
-static int decode_blob(jjx_decl *d, const char *z, size_t n, char **pzErr) {
-  const char *hex = z + 2;
-  size_t digits = n - 3;
-  const char *why = digits % 2 ? "an odd number of hex digits" : NULL;
-  for (size_t i = 0; !why && i < digits; i++)
-    if (hexval(hex[i]) < 0) why = "a character that is not a hex digit";
-  if (why) {
-    sqlite3_str *m = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(m, "jj_open: the BLOB literal ");
-    jjx_show(m, z, n);
-    sqlite3_str_appendf(m, " has %s", why);
-    *pzErr = sqlite3_str_finish(m);
-    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-  }
-  d->kind = JJX_DECL_BLOB;
-  d->len = digits / 2;
-  d->bytes = sqlite3_malloc64(d->len ? d->len : 1);
-  d->label = sqlite3_mprintf("blob");
-  if (!d->bytes || !d->label) return SQLITE_NOMEM;
-  for (size_t i = 0; i < d->len; i++)
-    d->bytes[i] = (char)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
-  return SQLITE_OK;
-}
-
-int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr) {
-  memset(d, 0, sizeof *d);
-  *pzErr = NULL;
-  if (n >= 3 && (z[0] == 'x' || z[0] == 'X') && z[1] == '\'' &&
-      z[n - 1] == '\'') {
-    int rc = decode_blob(d, z, n, pzErr);
-    if (rc != SQLITE_OK) jjx_decl_free(d);
-    return rc;
-  }
-  char *text = jjx_dequote(z, n);
-  if (!text) return SQLITE_NOMEM;
-  size_t len = strlen(text);
-  if (looks_like_document(text, len)) {
-    d->kind = JJX_DECL_TEXT;
-    d->bytes = text;
-    d->len = len;
-    d->label = sqlite3_mprintf("blob");
-    if (d->label) return SQLITE_OK;
-    jjx_decl_free(d);
-    return SQLITE_NOMEM;
-  }
-  d->kind = JJX_DECL_PATH;
-  d->label = text;
-  switch (jjx_glob_kind(text)) {
-    case JJX_GLOB_PATTERN:
-      d->glob = 1;
-      break;
-    case JJX_GLOB_ESCAPED:
-      d->label = jjx_glob_unescape(text);
-      sqlite3_free(text);
-      if (!d->label) return SQLITE_NOMEM;
-      break;
-    default:
-      break;
-  }
-  return SQLITE_OK;
-}
-
-void jjx_decl_free(jjx_decl *d) {
-  sqlite3_free(d->label);
-  sqlite3_free(d->bytes);
-  memset(d, 0, sizeof *d);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -607,7 +563,7 @@ int64_t jjx_estimate_value(sqlite3_value *v) {
       const char *p = (const char *)sqlite3_value_text(v);
       size_t len = (size_t)sqlite3_value_bytes(v);
       if (!p) return -1;
-      if (looks_like_document(p, len)) return jjx_estimate_rows(len);
+      if (jjx_looks_like_document(p, len)) return jjx_estimate_rows(len);
       if (stat(p, &st) != 0 || st.st_size < 0) return -1;
       /* A compressed file holds several times its size in rows. */
       if (jj_compression_for_path(p) != JJ_PLAIN)

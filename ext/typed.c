@@ -8,6 +8,9 @@
 **                only lower the connection's jj_max_size() (0: no limit of
 **                its own)
 **   mmap=1       map the declared plain file instead of reading it
+**   union_by_name=1  a glob's files may have different columns: the table
+**                has their union, matched by name (union.c); also the one
+**                key of jj_open(SOURCE, OPTIONS) and jj_schema's OPTIONS
 **   validate=1   check every value when a scan first opens the document
 **
 ** Names from a document reach messages only through jjx_show (short,
@@ -41,65 +44,96 @@ static int parse_size(const char *z, uint64_t *out) {
 }
 
 /* The known keys, in one table: errors for unknown and repeated keys quote
-** the argument as written. */
-enum { OPT_MAX_SIZE, OPT_MMAP, OPT_VALIDATE, NKEYS };
+** the argument as written.  The record form and jj_schema know only the
+** keys that change what is read from a glob (`text`). */
+enum { OPT_MAX_SIZE, OPT_MMAP, OPT_UNION_BY_NAME, OPT_VALIDATE, NKEYS };
 static const char *const option_keys[NKEYS] = {"max_size", "mmap",
-                                               "validate"};
+                                               "union_by_name", "validate"};
+static const int option_in_text[NKEYS] = {0, 0, 1, 0};
+
+/* One "key=value" item arg[0..n) (trimmed) into *o; seen[] counts keys. */
+static int parse_one(const char *fn, int text, const char *arg, size_t n,
+                     int *seen, jjx_options *o, char **pzErr) {
+  size_t klen, vlen, k;
+  const char *eq = memchr(arg, '=', n);
+  if (!eq) {
+    *pzErr = sqlite3_mprintf("%s: expected key=value %s, got \"%.*s\"", fn,
+                             text ? "in OPTIONS" : "after SOURCE", (int)n,
+                             arg);
+    return SQLITE_ERROR;
+  }
+  klen = (size_t)(eq - arg);
+  const char *key = jjx_trim(arg, &klen);
+  vlen = n - (size_t)(eq + 1 - arg);
+  const char *val = jjx_trim(eq + 1, &vlen);
+  for (k = 0; k < NKEYS; k++)
+    if ((!text || option_in_text[k]) && strlen(option_keys[k]) == klen &&
+        memcmp(option_keys[k], key, klen) == 0)
+      break;
+  if (k == NKEYS) {
+    *pzErr = sqlite3_mprintf(
+        text ? "%s: unknown option \"%.*s\" in OPTIONS (known: "
+               "union_by_name; the others are a typed table's)"
+             : "%s: unknown option \"%.*s\" (known: max_size, mmap, "
+               "union_by_name, validate)",
+        fn, (int)n, arg);
+    return SQLITE_ERROR;
+  }
+  if (seen[k]++) {
+    *pzErr = sqlite3_mprintf("%s: option \"%s\" given twice: \"%.*s\"", fn,
+                             option_keys[k], (int)n, arg);
+    return SQLITE_ERROR;
+  }
+  char *v = jjx_dequote(val, vlen);
+  if (!v) return SQLITE_NOMEM;
+  int bad = 0;
+  if (k == OPT_MAX_SIZE) {
+    bad = parse_size(v, &o->max_size) != 0;
+  } else {
+    int b = jjx_parse_bool(v);
+    bad = b < 0;
+    if (k == OPT_MMAP)
+      o->mmap = b;
+    else if (k == OPT_UNION_BY_NAME)
+      o->union_by_name = b;
+    else
+      o->validate = b;
+  }
+  sqlite3_free(v);
+  if (bad) {
+    *pzErr = sqlite3_mprintf("%s: bad value in \"%.*s\": expected %s", fn,
+                             (int)n, arg,
+                             k == OPT_MAX_SIZE ? "a number of bytes"
+                                               : "1 or 0");
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
 
 int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
                       char **pzErr) {
   int seen[NKEYS] = {0};
   for (int i = 0; i < argc; i++) {
-    size_t n = strlen(argv[i]), klen, vlen;
+    size_t n = strlen(argv[i]);
     const char *arg = jjx_trim(argv[i], &n);
-    const char *eq = memchr(arg, '=', n);
-    size_t k;
-    if (!eq) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: expected key=value after SOURCE, got \"%.*s\"", (int)n,
-          arg);
-      return SQLITE_ERROR;
+    int rc = parse_one("jj_open", 0, arg, n, seen, o, pzErr);
+    if (rc != SQLITE_OK) return rc;
+  }
+  return SQLITE_OK;
+}
+
+int jjx_parse_option_text(const char *fn, const char *text, jjx_options *o,
+                          char **pzErr) {
+  int seen[NKEYS] = {0};
+  while (text && *text) {
+    const char *end = strchr(text, ',');
+    size_t n = end ? (size_t)(end - text) : strlen(text);
+    const char *arg = jjx_trim(text, &n);
+    if (n || end) { /* "" is no option; an empty item between commas is bad */
+      int rc = parse_one(fn, 1, arg, n, seen, o, pzErr);
+      if (rc != SQLITE_OK) return rc;
     }
-    klen = (size_t)(eq - arg);
-    const char *key = jjx_trim(arg, &klen);
-    vlen = n - (size_t)(eq + 1 - arg);
-    const char *val = jjx_trim(eq + 1, &vlen);
-    for (k = 0; k < NKEYS; k++)
-      if (strlen(option_keys[k]) == klen &&
-          memcmp(option_keys[k], key, klen) == 0)
-        break;
-    if (k == NKEYS) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: unknown option \"%.*s\" (known: max_size, mmap, "
-          "validate)",
-          (int)n, arg);
-      return SQLITE_ERROR;
-    }
-    if (seen[k]++) {
-      *pzErr = sqlite3_mprintf("jj_open: option \"%s\" given twice: \"%.*s\"",
-                               option_keys[k], (int)n, arg);
-      return SQLITE_ERROR;
-    }
-    char *v = jjx_dequote(val, vlen);
-    if (!v) return SQLITE_NOMEM;
-    int bad = 0;
-    if (k == OPT_MAX_SIZE) {
-      bad = parse_size(v, &o->max_size) != 0;
-    } else {
-      int b = jjx_parse_bool(v);
-      bad = b < 0;
-      if (k == OPT_MMAP)
-        o->mmap = b;
-      else
-        o->validate = b;
-    }
-    sqlite3_free(v);
-    if (bad) {
-      *pzErr = sqlite3_mprintf(
-          "jj_open: bad value in \"%.*s\": expected %s", (int)n, arg,
-          k == OPT_MAX_SIZE ? "a number of bytes" : "1 or 0");
-      return SQLITE_ERROR;
-    }
+    text = end ? end + 1 : NULL;
   }
   return SQLITE_OK;
 }
@@ -176,7 +210,7 @@ char *jjx_declaration(const char *label, const jj_schema *s, int max_columns,
 /* A nested schema for a message: its JSON (printable: names are valid
 ** UTF-8 and JSON escapes control characters), cut after 80 bytes at a
 ** character boundary. */
-static void show_schema(sqlite3_str *m, const jj_schema *s) {
+void jjx_show_schema(sqlite3_str *m, const jj_schema *s) {
   size_t len, cut;
   char *json = jj_schema_to_json(s, &len);
   if (!json) {
@@ -197,7 +231,11 @@ char *jjx_shape_error(const char *label, const char *what,
   sqlite3_str *m = sqlite3_str_new(NULL);
   sqlite3_str_appendf(m, "%s: %s", label, what);
   if (jj_schema_equal(want, got, &col) || col >= nw || col >= ng) {
-    sqlite3_str_appendf(m, "has %lld columns, the table declares %lld",
+    /* what names the other side when there is one ("not the columns of
+    ** a.jj: "): then no table is speaking */
+    sqlite3_str_appendf(m, what[0] ? "has %lld columns, not %lld"
+                                   : "has %lld columns, the table declares "
+                                     "%lld",
                         (long long)ng, (long long)nw);
     return sqlite3_str_finish(m);
   }
@@ -216,9 +254,9 @@ char *jjx_shape_error(const char *label, const char *what,
   show_name(m, want, col);
   sqlite3_str_appendall(m, " differs: declared ");
   if (wt == JJ_TABLE && gt == JJ_TABLE) {
-    show_schema(m, jj_schema_table(want, col));
+    jjx_show_schema(m, jj_schema_table(want, col));
     sqlite3_str_appendall(m, ", found ");
-    show_schema(m, jj_schema_table(got, col));
+    jjx_show_schema(m, jj_schema_table(got, col));
   } else {
     sqlite3_str_appendf(m, "%s, found %s", jj_type_short(wt),
                         jj_type_short(gt));

@@ -1,7 +1,7 @@
 /*
-** vtab.h — what the jj_open module's two files share: the table and the
-** cursor (vtab.c scans, column.c hands out the current row's values).
-** Only those two files include it.
+** vtab.h — what the jj_open module's files share: the table and the
+** cursor (vtab.c connects and filters, scan.c moves over rows and files,
+** column.c hands out the current row's values).  Only those include it.
 */
 #ifndef JJX_VTAB_H
 #define JJX_VTAB_H
@@ -26,7 +26,12 @@ typedef struct jjx_table {
                           ** column follows them */
   int64_t est_rows;       /* typed: estimated rows of the document */
   uint64_t date_cols;     /* typed: bit i set when column i < 64 is a
-                          ** date (jjOpenColumn's fast path) */
+                          ** date (jjOpenColumn's fast path); 0 with
+                          ** union_by_name (a document's column i may be
+                          ** another table column) */
+  jjx_union uni;          /* typed, union_by_name: the declared columns as
+                          ** a union (schema == declared's names), which
+                          ** every document read is mapped onto */
   int glob;               /* typed: the declared SOURCE is a pattern */
   struct jjx_cursor *rec_last; /* record form: the cursor that built a
                           ** record last (record.c's fast path), or NULL */
@@ -54,9 +59,46 @@ typedef struct jjx_cursor {
   int64_t rec_row;          /* buf holds the record of this row of the
                             ** current scan; 0: none */
   sqlite3_stmt *rec_fb[JJX_RECORD_SLOTS]; /* record.c's fallbacks */
+  jjx_poll poll;            /* interrupts and progress ticks of this
+                            ** cursor's reads; its probe lives until xClose */
+  int remap;                /* 1: xColumn goes through vtab.c first (the
+                            ** record form's options column, a union's map) */
+  int *umap;                /* typed union_by_name: table column i is the
+                            ** document's column umap[i] (-1: NULL); t->ncol
+                            ** entries, sqlite3_free; used while remap */
+  int union_by_name;        /* record form: OPTIONS said union_by_name=1 */
+  jjx_union runi;           /* record form, union_by_name: the columns of
+                            ** the files read so far (types must agree) */
+  char *options;            /* record form: the OPTIONS text, read back by
+                            ** its hidden column; sqlite3_free */
 } jjx_cursor;
 
-/* xColumn and xRowid (column.c), named in vtab.c's module table. */
+/* The scan (scan.c). */
+/* How cursor c of table t opens a SOURCE: the smaller of the table's
+** max_size option and the connection's jj_max_size() now, polling through
+** c->poll; declared: the typed table's own (its validate and mmap apply);
+** cached: through the connection's cache (not for the declared single
+** file, which the table keeps itself). */
+jjx_limits jjx_scan_limits(const jjx_table *t, jjx_cursor *c, int declared,
+                           int cached);
+/* A row number from a constraint value, as SQLite compares a rowid: an
+** integer, or a real or text that is exactly one.  0 when it names no row
+** (NULL, 2.5, 'x', 0, negative). */
+int64_t jjx_value_row(sqlite3_value *v);
+/* The rows of `rowid IN (...)` into c->rows, ascending, without
+** duplicates. */
+int jjx_scan_collect(jjx_cursor *c, sqlite3_value *list);
+/* Open the one document a scan reads: `source` when given, else the typed
+** table's declared one; c->cur stays NULL for a NULL SOURCE. */
+int jjx_scan_open_single(jjx_cursor *c, sqlite3_value *source);
+/* A glob's scan: close the file read, open the next one the filename
+** filter keeps (c->cur NULL when none is left) and check its columns. */
+int jjx_scan_next_file(jjx_cursor *c);
+/* Move to the next wanted row, or to eof (the next file of a glob). */
+int jjx_scan_advance(jjx_cursor *c);
+
+/* xColumn and xRowid (column.c); vtab.c's xColumn maps union columns and
+** answers the options column before calling jjx_open_column. */
 int jjx_open_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col);
 int jjx_open_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid);
 

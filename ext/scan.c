@@ -1,0 +1,278 @@
+/*
+** scan.c — a jj_open cursor moving over its rows: opening the document a
+** scan reads (a SOURCE given, the typed table's declared one, or each file
+** of a glob in turn), checking its columns, and stepping to the rows the
+** plan wants (all, rowid = N, rowid IN (...), a LIMIT).  vtab.c's xFilter
+** sets a scan up and xNext calls jjx_scan_advance; only the structure of
+** the rows passed over is scanned, no value is converted here (column.c
+** converts what a query reads).
+**
+** The columns of a document a scan opens must be:
+**   typed table           the declared ones (a glob's file, a table-valued
+**                         SOURCE, the declared file after it changed)
+**   typed, union_by_name  a subset of the declared union, by name, of the
+**                         same types (union.c); the cursor's umap says
+**                         where each table column is
+**   record form, glob     the first file's; with union_by_name, any, but a
+**                         name has one type in every file
+**
+** Long reads poll sqlite3_interrupt() and tick the progress handler through
+** the cursor's jjx_poll (settings.c): every MiB read or decompressed, and
+** every file of a glob opened, so a scan that spends its time in xFilter
+** or between rows (a glob of empty files) can be watched and stopped.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext.h"
+#include "plan.h"
+#include "vtab.h"
+
+jjx_limits jjx_scan_limits(const jjx_table *t, jjx_cursor *c, int declared,
+                           int cached) {
+  jjx_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_size = jjx_min_limit(t->typed ? t->opt.max_size : 0,
+                               t->cfg->max_size);
+  lim.by_option = t->typed && t->opt.max_size &&
+                  lim.max_size == t->opt.max_size &&
+                  lim.max_size != t->cfg->max_size;
+  if (declared) {
+    lim.parse_flags = t->opt.validate ? JJ_PARSE_VALIDATE : 0;
+    lim.file_flags = t->opt.mmap ? JJ_FILE_MMAP : 0;
+  }
+  lim.db = t->db;
+  lim.poll = &c->poll;
+  if (cached) lim.cache = &t->cfg->cache;
+  return lim;
+}
+
+int64_t jjx_value_row(sqlite3_value *v) {
+  switch (sqlite3_value_numeric_type(v)) {
+    case SQLITE_INTEGER: {
+      sqlite3_int64 r = sqlite3_value_int64(v);
+      return r > 0 ? r : 0;
+    }
+    case SQLITE_FLOAT: {
+      double d = sqlite3_value_double(v);
+      if (d >= 1 && d < 9.2e18 && d == (double)(int64_t)d) return (int64_t)d;
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+static int cmp_row(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+int jjx_scan_collect(jjx_cursor *c, sqlite3_value *list) {
+  sqlite3_value *v = NULL;
+  int cap = 0, rc;
+  for (rc = sqlite3_vtab_in_first(list, &v); rc == SQLITE_OK && v;
+       rc = sqlite3_vtab_in_next(list, &v)) {
+    int64_t r = jjx_value_row(v);
+    if ((r & JJX_ROW_MASK) == 0) continue; /* names no row */
+    if (c->nrows == cap) {
+      cap = cap ? cap * 2 : 16;
+      int64_t *p = sqlite3_realloc64(c->rows, (sqlite3_uint64)cap * 8);
+      if (!p) return SQLITE_NOMEM;
+      c->rows = p;
+    }
+    c->rows[c->nrows++] = r;
+  }
+  if (rc != SQLITE_OK && rc != SQLITE_DONE) return rc;
+  if (c->nrows) qsort(c->rows, (size_t)c->nrows, sizeof *c->rows, cmp_row);
+  int n = 0;
+  for (int i = 0; i < c->nrows; i++)
+    if (n == 0 || c->rows[n - 1] != c->rows[i]) c->rows[n++] = c->rows[i];
+  c->nrows = n;
+  return SQLITE_OK;
+}
+
+/* Fail the scan with the core's error, prefixed with the source's name. */
+static int scan_error(jjx_cursor *c, const jj_error *err) {
+  if (err->code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
+  return jjx_cursor_err(&c->base, "%s: %s", c->label, err->message);
+}
+
+/* A typed union_by_name table: map the document's columns onto the union
+** (c->umap), reading through the map unless it is the identity. */
+static int map_union(jjx_cursor *c, const char *label,
+                     const jj_schema *got) {
+  jjx_table *t = (jjx_table *)c->base.pVtab;
+  char *msg = NULL;
+  int identity = 0;
+  if (!c->umap) {
+    c->umap = sqlite3_malloc64(((size_t)t->ncol + 1) * sizeof *c->umap);
+    if (!c->umap) return SQLITE_NOMEM;
+  }
+  c->remap = 0;
+  int rc = jjx_union_map(&t->uni, label, got, c->umap, &identity, &msg);
+  if (rc != SQLITE_OK) return jjx_vtab_take(&t->base, msg, rc);
+  c->remap = !identity;
+  return SQLITE_OK;
+}
+
+/* The columns of one file of a glob (see the top of the file). */
+static int check_file(jjx_cursor *c, const char *label,
+                      const jj_schema *got) {
+  jjx_table *t = (jjx_table *)c->base.pVtab;
+  char *msg = NULL;
+  int rc;
+  if (t->typed && t->opt.union_by_name) return map_union(c, label, got);
+  if (!t->typed && c->union_by_name)
+    rc = jjx_union_add(&c->runi, label, got, &msg);
+  else
+    rc = jjx_files_check(&c->files, label, t->typed ? t->schema : NULL, got,
+                         &msg);
+  return rc == SQLITE_OK ? rc : jjx_vtab_take(&t->base, msg, rc);
+}
+
+int jjx_scan_advance(jjx_cursor *c) {
+  jj_error err;
+  int r;
+  for (;;) {
+    if (c->remaining == 0 || !c->cur) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    if (c->list) {
+      r = 0;
+      /* rows[] ascends: past the end of the document, so is every later
+      ** one */
+      if (c->irow < c->nrows && (!c->by_rowid ||
+                                 c->rows[c->irow] >> JJX_ROWID_SHIFT ==
+                                     c->file_index))
+        r = jj_cursor_seek(c->cur, c->rows[c->irow++] & JJX_ROW_MASK, &err);
+    } else {
+      r = jj_cursor_next(c->cur, &err);
+    }
+    if (r < 0) return scan_error(c, &err);
+    if (r > 0) {
+      c->eof = 0;
+      if (c->remaining > 0) c->remaining--;
+      return SQLITE_OK;
+    }
+    if (!c->multi) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    int rc = jjx_scan_next_file(c); /* this file is done: the next one */
+    if (rc != SQLITE_OK) return rc;
+  }
+}
+
+int jjx_scan_next_file(jjx_cursor *c) {
+  jjx_table *t = (jjx_table *)c->base.pVtab;
+  jj_error err;
+  char *msg = NULL;
+  jj_cursor_free(c->cur);
+  c->cur = NULL;
+  jjx_source_close(&c->own);
+  c->label = NULL;
+  c->is_file = 0;
+  c->rec_row = 0; /* the record built is of this file: rows restart at 1 */
+  const char *name;
+  for (;;) {
+    name = jjx_files_next(&c->files);
+    if (!name) return SQLITE_OK;
+    c->file_index = c->files.next - 1;
+    if (!c->list) break;
+    if (!c->by_rowid) { /* row = N: row N of every file */
+      c->irow = 0;
+      break;
+    }
+    /* rowid = N: only the files N names */
+    while (c->irow < c->nrows &&
+           c->rows[c->irow] >> JJX_ROWID_SHIFT < c->file_index)
+      c->irow++;
+    if (c->irow == c->nrows) return SQLITE_OK;
+    if (c->rows[c->irow] >> JJX_ROWID_SHIFT == c->file_index) break;
+  }
+  /* A file opened is work the progress handler hears of: a glob of many
+  ** small or empty files runs few VM steps of its own. */
+  if (jjx_poll_tick(&c->poll, JJX_TICK_FILE))
+    return jjx_vtab_take(c->base.pVtab, sqlite3_mprintf("interrupted"),
+                         SQLITE_INTERRUPT);
+  jjx_limits lim = jjx_scan_limits(t, c, c->declared, 1);
+  int rc = jjx_source_open_path(&c->own, name, &lim, &msg);
+  if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
+  c->label = c->own.label;
+  c->is_file = 1;
+  rc = check_file(c, c->label, jj_doc_schema(c->own.doc));
+  if (rc != SQLITE_OK) return rc;
+  c->cur = jj_cursor_new(c->own.doc, &err);
+  return c->cur ? SQLITE_OK : scan_error(c, &err);
+}
+
+/* The declared document for a scan by cursor c.  The first scan opens it
+** (within the limits of that moment); a later scan that finds no cursor
+** reading it reopens it when the file changed or the limit was lowered
+** under its size, and requires the declared columns and types (a union
+** table maps them instead: open_single).  A cursor keeps the bytes it
+** started with until it is closed (the end of its statement), so every scan
+** of one statement reads the same bytes. */
+static int table_document(jjx_table *t, jjx_cursor *c) {
+  char *msg = NULL;
+  if (c->reads_table) return SQLITE_OK;
+  jjx_limits lim = jjx_scan_limits(t, c, 1, 0);
+  if (t->src.doc && t->readers == 0 &&
+      ((t->src.is_file && jj_file_changed(&t->src.file, t->decl.label)) ||
+       (lim.max_size && t->src.len > lim.max_size)))
+    jjx_source_close(&t->src);
+  if (!t->src.doc) {
+    int rc = jjx_source_open_decl(&t->src, &t->decl, &lim, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(&t->base, msg, rc);
+    const jj_schema *found = jj_doc_schema(t->src.doc);
+    if (!t->opt.union_by_name &&
+        !jj_schema_equal(t->declared, found, NULL)) {
+      msg = jjx_shape_error(t->src.label,
+                            "the file changed since the table was created: ",
+                            t->declared, found);
+      jjx_source_close(&t->src);
+      return jjx_vtab_take(&t->base, msg, SQLITE_ERROR);
+    }
+    int64_t count = jj_doc_declared_count(t->src.doc);
+    t->est_rows = count >= 0 ? count : jjx_estimate_rows(t->src.len);
+  }
+  c->reads_table = 1;
+  t->readers++;
+  return SQLITE_OK;
+}
+
+int jjx_scan_open_single(jjx_cursor *c, sqlite3_value *source) {
+  jjx_table *t = (jjx_table *)c->base.pVtab;
+  jj_doc *doc;
+  jj_error err;
+  if (source) {
+    char *msg = NULL;
+    jjx_limits lim = jjx_scan_limits(t, c, 0, 1);
+    int rc = jjx_source_open_value(&c->own, source, &lim, &msg);
+    if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
+    doc = c->own.doc;
+    c->label = c->own.label;
+    c->is_file = c->own.is_file;
+    if (!doc) return SQLITE_OK; /* NULL source: no rows */
+    if (t->typed && !t->opt.union_by_name &&
+        !jj_schema_equal(t->schema, jj_doc_schema(doc), NULL))
+      return jjx_vtab_take(
+          c->base.pVtab,
+          jjx_shape_error(c->label, "", t->schema, jj_doc_schema(doc)),
+          SQLITE_ERROR);
+  } else {
+    int rc = table_document(t, c);
+    if (rc != SQLITE_OK) return rc;
+    doc = t->src.doc;
+    c->label = t->src.label;
+    c->is_file = t->src.is_file;
+  }
+  if (t->typed && t->opt.union_by_name) {
+    int rc = map_union(c, c->label, jj_doc_schema(doc));
+    if (rc != SQLITE_OK) return rc;
+  }
+  c->cur = jj_cursor_new(doc, &err);
+  return c->cur ? SQLITE_OK : scan_error(c, &err);
+}
