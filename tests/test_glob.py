@@ -185,11 +185,13 @@ def test_globs(so, tmp):
     write(conn, bad, [("id", "v"), ("tag", "v"), ("x", "v * 1.5")], 1)
     msg = error_of(conn, "SELECT count(*) FROM t")
     check("typed_mismatch", msg == f'{bad}: column 2 "tag" differs: '
-          'declared s, found i', repr(msg))
+          'declared s, found i (a table created with union_by_name=1 '
+          'reads files of other columns)', repr(msg))
     msg = error_of(conn, "SELECT count(*) FROM jj_open(?)", (pat,))
     check("record_mismatch", msg == f'{bad}: not the columns of '
           f'{os.path.join(d, order[0])}: column 2 "tag" differs: '
-          'declared s, found i', repr(msg))
+          "declared s, found i (jj_open(SOURCE, 'union_by_name=1') reads "
+          'files of other columns)', repr(msg))
     got = conn.execute("SELECT count(*) FROM t WHERE filename LIKE "
                        "'%2024%'").fetchone()
     check("mismatch_skipped_by_filter", got == (8,), repr(got))
