@@ -199,6 +199,30 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
   uint64_t h0 = a->high, h1 = b->high & row1;
   unsigned start = 0, ok = 1, e;
   size_t i = 0;
+  if (!(h0 | h1)) { /* pure ASCII: no flags to work out */
+    for (uint64_t t = t0; t; t &= t - 1, i++) {
+      e = (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = e - start;
+      start = e + 1;
+    }
+    for (uint64_t t = t1; t; t &= t - 1, i++) {
+      e = 64 + (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = e - start;
+      start = e + 1;
+    }
+    e = 64 + (unsigned)__builtin_ctzll(cb);
+    if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
+    v[i].p = w + start;
+    v[i].n = e - start;
+    c->pos = w + e + 1;
+    return 1;
+  }
   /* values ending in the first window, then those ending in the second;
   ** a value's bytes >= 0x80 are those below its end not yet taken */
   for (uint64_t t = t0; t; t &= t - 1, i++) {
