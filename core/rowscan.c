@@ -345,11 +345,13 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
 }
 #endif
 
-/* The two instances of scan_row_with. */
+/* The two instances of scan_row_with (the SIMD one where SSE2 is). */
+#ifdef JJ_SSE2
 static jj_code scan_row_simd(jj_cursor *c, const char *p, int64_t row,
                              jj_error *err) {
   return scan_row_with(c, p, row, err, 1);
 }
+#endif
 static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
                                  jj_error *err) {
   return scan_row_with(c, p, row, err, 0);
