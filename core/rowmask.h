@@ -47,13 +47,13 @@ static inline void chunk_masks(const char *w, int sh, jj_masks *m) {
   m->num |= (uint64_t)(unsigned)_mm_movemask_epi8(in) << sh;
 }
 
-/* The masks of w[0..64) (the caller checked the 64 bytes exist), SSE2. */
+/* The masks of w[0..64) (the caller checked the 64 bytes exist), SSE2.
+** A loop, not four calls in a row: gcc interleaves four inlined chunks
+** and spills their vectors to the stack (measured 6% slower). */
 static JJ_INLINE void window_masks(const char *w, jj_masks *m) {
-  *m = (jj_masks){0, 0, 0, 0, 0, 0};
-  chunk_masks(w, 0, m);
-  chunk_masks(w + 16, 16, m);
-  chunk_masks(w + 32, 32, m);
-  chunk_masks(w + 48, 48, m);
+  jj_masks r = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < 64; k += 16) chunk_masks(w + k, k, &r);
+  *m = r;
 }
 
 #ifdef JJ_AVX2

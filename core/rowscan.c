@@ -384,7 +384,9 @@ static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *
                                    uint64_t in0) {
   return scan_row_second(c, w, m0, in0, window_masks);
 }
-static jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
+/* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
+** that saves no registers. */
+static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
   return scan_row_fast(c, p, row, err, window_masks, second_sse2);
 }
