@@ -128,7 +128,7 @@ struct jj_cursor {
 **     column `col` of the parent's row `row`.  It borrows the parent's
 **     bytes and that column's nested schema, inherits the parent's settings
 **     (its depth limit less the two levels the value's rows take, the
-**     portable flag) and records its place for messages (path, outer row
+**     row scanner) and records its place for messages (path, outer row
 **     and column); max_depth is not used.
 ** NULL when out of memory (*err filled).  The caller frees it with
 ** jj_doc_free, a nested one before its parent. */

@@ -19,13 +19,15 @@
 **     whose every value it can vouch for and gives then the same spans and
 **     flags as scan_row_with; for anything else, errors included, it
 **     declines and scan_row_with runs.
-**   - scan_row_window (SSE2 only) goes first: the commonest row, strings
-**     and numbers that fit in one 64-byte window, checked all at once on
-**     the masks, so the values cost only the writing of their spans.  It
-**     declines to scan_row_blocks (literals, longer rows) the same way.
+**   - the mask path (rowmask.h; SSE2 or AVX2) goes first: the commonest
+**     rows, strings and numbers whose ']' is within 64 bytes (one window)
+**     or 128 (two), checked all at once on the masks, so the values cost
+**     only the writing of their spans.  It declines to scan_row_blocks
+**     (literals, longer rows) the same way.
 ** A string notes whether it holds a byte >= 0x80 (JJ_SPAN_HIGH), so pure
-** ASCII text skips the UTF-8 check when read.  A document's `portable` flag
-** selects the scalar code (tests compare both paths on the same input).
+** ASCII text skips the UTF-8 check when read.  Each document chose its
+** instance when it was parsed (doc->scan: scalar, SSE2 or AVX2, see
+** jj_scan_choose); tests and fuzz_scan_paths compare all on the same input.
 */
 #include <string.h>
 
