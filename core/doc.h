@@ -122,8 +122,8 @@ struct jj_cursor {
 ** to the struct gets its value for top-level and nested documents alike
 ** (doc.c).
 **   parent NULL: the top-level document over begin..end.  It owns a new,
-**     empty schema for jj_parse to fill (jj_parse also sets `rows` and the
-**     header's count); max_depth is the parse's depth limit.
+**     empty schema for jj_parse to fill (jj_parse also sets `rows`, the
+**     header's count and the row scanner); max_depth is the parse's depth limit.
 **   parent set: the nested table value begin..end (its '[' at begin) of
 **     column `col` of the parent's row `row`.  It borrows the parent's
 **     bytes and that column's nested schema, inherits the parent's settings
