@@ -15,7 +15,8 @@
 ** same check as jj_cursor_date) and gives the text the checksum needs.
 ** Columns a task does not read are not converted.  "middle" moves to the
 ** row with jj_cursor_seek on a freshly parsed document.  Freeing is not
-** timed.  The write run builds the document from the rows in memory with
+** timed.  JJ_SIMD=off|sse2|avx2|auto in the environment forces the row
+** scanner (jj_parse_opts with JJ_PARSE_SCAN; see simd_flags).  The write run builds the document from the rows in memory with
 ** jj_writer (schema, values, finish, take), dates given as text and so
 ** checked by the writer.
 */
@@ -25,6 +26,7 @@
 
 typedef struct ctx {
   const char *task;
+  unsigned parse_flags; /* JJ_PARSE_SCAN(...) from JJ_SIMD */
   char *doc;
   size_t len;
   int64_t middle;
@@ -67,7 +69,7 @@ static int run_read(void *p, bench_sum *s, uint64_t *ns) {
   int rc = 0, more;
   size_t col[BENCH_COLUMNS];
   uint64_t t0 = bench_now_ns();
-  jj_doc *doc = jj_parse(x->doc, x->len, &err);
+  jj_doc *doc = jj_parse_opts(x->doc, x->len, x->parse_flags, 0, &err);
   if (!doc) return report(&err);
   const jj_schema *schema = jj_doc_schema(doc);
   for (int c = 0; c < BENCH_COLUMNS; c++) {
@@ -202,6 +204,20 @@ static void check_reader_checks(void) {
   if (!ok) bench_die("%s", "jalapenojson no longer checks dates or integers as README.md says");
 }
 
+/* The row scanner JJ_SIMD asks for: off (the portable scalar code), sse2,
+** avx2, or auto (unset or empty: the library's own choice, the widest the
+** CPU has).  A path the CPU lacks falls back to a narrower one, so the
+** path taken is printed to stderr for the record. */
+static unsigned simd_flags(void) {
+  static const char *const names[] = {"auto", "off", "sse2", "avx2"};
+  const char *v = getenv("JJ_SIMD");
+  if (!v || !*v) return 0;
+  for (unsigned i = 0; i < 4; i++)
+    if (strcmp(v, names[i]) == 0) return JJ_PARSE_SCAN(i);
+  bench_die("JJ_SIMD=%s: expected off, sse2, avx2 or auto", v);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *tasks = "all price city middle write nested";
   if (argc != 5 || strcmp(argv[2], "jj") != 0 || !strstr(tasks, argv[1]))
@@ -211,6 +227,15 @@ int main(int argc, char **argv) {
   ctx x;
   memset(&x, 0, sizeof x);
   x.task = argv[1];
+  x.parse_flags = simd_flags();
+  if (getenv("JJ_SIMD")) {
+    static const char *const names[] = {"auto", "off", "sse2", "avx2"};
+    static const char doc[] = "{\"jalapenojson\":1,\"columns\":[\"n\"],\"types\":[\"i\"],"
+                              "\"rows\":[]}";
+    jj_doc *d = jj_parse_opts(doc, sizeof doc - 1, x.parse_flags, 0, NULL);
+    fprintf(stderr, "c_jj: JJ_SIMD=%s: scanner %s\n", getenv("JJ_SIMD"), names[jj_doc_scan(d)]);
+    jj_doc_free(d);
+  }
   if (strcmp(x.task, "write") == 0) {
     x.rows = mem_rows_load(argv[3]);
     x.expect = expect_doc_load(argv[4]);

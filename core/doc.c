@@ -45,7 +45,7 @@ jj_doc *jj_doc_new(const jj_doc *parent, int64_t row, size_t col,
   d->count = -1;                       /* top level: jj_parse may set it */
   d->count_at = JJ_NO_OFFSET;
   d->max_depth = !parent ? max_depth : parent->max_depth > 2 ? parent->max_depth - 2 : 0;
-  d->portable = parent ? parent->portable : 0;
+  d->scan = parent ? parent->scan : JJ_SCAN_SCALAR; /* top level: jj_parse_opts */
   d->index = NULL;
   d->nindex = d->icap = 0;
   d->total = -1;

@@ -35,9 +35,11 @@ struct jj_doc {
   int64_t count;      /* the header's "count", -1 when absent */
   size_t count_at;    /* offset of the "count" value (for JJ_ERR_COUNT) */
   unsigned max_depth; /* nesting allowed inside one value of a row */
-  int portable;       /* 1: scan with the portable scalar code even where
-                      ** SIMD is compiled in (tests compare the two paths);
-                      ** nested documents inherit it */
+  jj_scan scan;       /* the row scanner (JJ_SCAN_SCALAR, _SSE2 or _AVX2,
+                      ** never AUTO): chosen by jj_parse_opts with
+                      ** jj_scan_choose, so one document always takes one
+                      ** path (tests compare the paths); nested documents
+                      ** inherit it */
 
   /* Row index: offsets (from base) of the '[' of rows 1..nindex, appended by
   ** any cursor that scans a row past the frontier.  total is the number of
@@ -85,6 +87,16 @@ typedef struct jj_chunk {
   /* cap bytes follow */
 } jj_chunk;
 
+/* The byte masks of 64 bytes, bit k for byte k (rowscan.c, rowmask.h). */
+typedef struct jj_masks {
+  uint64_t quote; /* '"' */
+  uint64_t comma; /* ',' */
+  uint64_t close; /* ']' */
+  uint64_t odd;   /* '\\' or a byte below 0x20: the mask paths give up */
+  uint64_t high;  /* bytes >= 0x80 */
+  uint64_t num;   /* number bytes ('0'-'9' '+' '-' '.' 'e' 'E') */
+} jj_masks;
+
 enum { JJ_CUR_BEFORE = 0, JJ_CUR_ROW = 1, JJ_CUR_END = 2, JJ_CUR_LOST = 3 };
 
 struct jj_cursor {
@@ -99,9 +111,9 @@ struct jj_cursor {
   int state;           /* JJ_CUR_*: LOST after an error in a row */
   jj_chunk *chunks;    /* scratch memory (owned), cur = first with room */
   jj_chunk *cur;
-  int wide;            /* the last row scanned was longer than the 64-byte
-                       ** window of rowscan.c's one-window path: the next
-                       ** row is likely to be as well, so skip that path */
+  int wide;            /* the last row scanned was longer than the two
+                       ** 64-byte windows of rowscan.c's mask path: the
+                       ** next row is likely to be as well, so skip it */
   jj_buf object;       /* jj_cursor_object's row text (owned), reused for
                        ** every row so a record scan allocates once */
 };
@@ -110,13 +122,13 @@ struct jj_cursor {
 ** to the struct gets its value for top-level and nested documents alike
 ** (doc.c).
 **   parent NULL: the top-level document over begin..end.  It owns a new,
-**     empty schema for jj_parse to fill (jj_parse also sets `rows` and the
-**     header's count); max_depth is the parse's depth limit.
+**     empty schema for jj_parse to fill (jj_parse also sets `rows`, the
+**     header's count and the row scanner); max_depth is the parse's depth limit.
 **   parent set: the nested table value begin..end (its '[' at begin) of
 **     column `col` of the parent's row `row`.  It borrows the parent's
 **     bytes and that column's nested schema, inherits the parent's settings
 **     (its depth limit less the two levels the value's rows take, the
-**     portable flag) and records its place for messages (path, outer row
+**     row scanner) and records its place for messages (path, outer row
 **     and column); max_depth is not used.
 ** NULL when out of memory (*err filled).  The caller frees it with
 ** jj_doc_free, a nested one before its parent. */
@@ -144,6 +156,11 @@ char *jj_cursor_scratch(jj_cursor *c, size_t n);
 /* Scan row `row` whose '[' is at p into c->v (one span per column) and set
 ** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
+
+/* The scanner a document asks for (JJ_SCAN_AUTO: the widest) that this
+** build and CPU have: the asked one, else the widest below it
+** (rowscan.c). */
+jj_scan jj_scan_choose(jj_scan want);
 
 /* Skip JSON whitespace; inline because the common case is "none". */
 static inline const char *jj_ws(const char *p, const char *end) {

@@ -285,6 +285,26 @@ typedef struct jj_cursor jj_cursor;
 /* Options for jj_parse_opts. */
 #define JJ_PARSE_VALIDATE 0x1u  /* check every row and value during parse */
 
+/* The code that finds the structure of each row (every row's structure is
+** checked before its values are returned, on every path; the paths accept
+** the same rows and give the same values and the same errors, only their
+** speed differs).  JJ_SCAN_AUTO, the default, takes the widest this
+** build and CPU have; the others force a path, for tests and benchmarks:
+** the portable scalar code, SSE2 (x86-64's baseline), AVX2 (x86 with a
+** CPU that has it, checked at run time).  A path the build or CPU lacks
+** gives the widest below it; jj_doc_scan says which one a document took. */
+typedef enum jj_scan {
+  JJ_SCAN_AUTO = 0,
+  JJ_SCAN_SCALAR = 1,
+  JJ_SCAN_SSE2 = 2,
+  JJ_SCAN_AVX2 = 3
+} jj_scan;
+/* The jj_parse_opts flag asking for scanner s (a jj_scan), e.g.
+** jj_parse_opts(data, len, JJ_PARSE_SCAN(JJ_SCAN_SCALAR), 0, &err).  No
+** such flag: JJ_SCAN_AUTO.  Nested tables read from the document use the
+** same path. */
+#define JJ_PARSE_SCAN(s) (((unsigned)(s) & 3u) << 4)
+
 /* Default limit of nested arrays/objects inside one value. */
 #define JJ_DEFAULT_MAX_DEPTH 64
 
@@ -298,6 +318,9 @@ jj_doc *jj_parse(const char *data, size_t len, jj_error *err);
 ** with its error) and a depth limit (0: JJ_DEFAULT_MAX_DEPTH). */
 jj_doc *jj_parse_opts(const char *data, size_t len, unsigned flags,
                       unsigned max_depth, jj_error *err);
+/* The row scanner the document uses (never JJ_SCAN_AUTO; JJ_SCAN_SCALAR
+** for NULL). */
+jj_scan jj_doc_scan(const jj_doc *doc);
 /* Free a document: its schema and row index, never the bytes it borrows.
 ** NULL is a no-op.  Free its cursors and the nested tables read from it
 ** (jj_cursor_table) first. */

@@ -371,6 +371,7 @@ jj_doc *jj_parse_opts(const char *data, size_t len, unsigned flags,
   }
   jj_doc *doc = jj_doc_new(NULL, 0, 0, data, data + len, h.max_depth, err);
   if (!doc) return NULL;
+  doc->scan = jj_scan_choose((jj_scan)((flags >> 4) & 3u));
 
   if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
     h_fail(&h, JJ_ERR_SYNTAX, data, "a byte order mark is not allowed");
@@ -415,6 +416,9 @@ fail:
   jj_doc_free(doc);
   return NULL;
 }
+
+/* See jalapenojson.h. */
+jj_scan jj_doc_scan(const jj_doc *doc) { return doc ? doc->scan : JJ_SCAN_SCALAR; }
 
 /* jj_parse_opts with no flags and the default depth. */
 jj_doc *jj_parse(const char *data, size_t len, jj_error *err) {

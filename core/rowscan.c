@@ -19,13 +19,15 @@
 **     whose every value it can vouch for and gives then the same spans and
 **     flags as scan_row_with; for anything else, errors included, it
 **     declines and scan_row_with runs.
-**   - scan_row_window (SSE2 only) goes first: the commonest row, strings
-**     and numbers that fit in one 64-byte window, checked all at once on
-**     the masks, so the values cost only the writing of their spans.  It
-**     declines to scan_row_blocks (literals, longer rows) the same way.
+**   - the mask path (rowmask.h; SSE2 or AVX2) goes first: the commonest
+**     rows, strings and numbers whose ']' is within 64 bytes (one window)
+**     or 128 (two), checked all at once on the masks, so the values cost
+**     only the writing of their spans.  It declines to scan_row_blocks
+**     (literals, longer rows) the same way.
 ** A string notes whether it holds a byte >= 0x80 (JJ_SPAN_HIGH), so pure
-** ASCII text skips the UTF-8 check when read.  A document's `portable` flag
-** selects the scalar code (tests compare both paths on the same input).
+** ASCII text skips the UTF-8 check when read.  Each document chose its
+** instance when it was parsed (doc->scan: scalar, SSE2 or AVX2, see
+** jj_scan_choose); tests and fuzz_scan_paths compare all on the same input.
 */
 #include <string.h>
 
@@ -34,7 +36,17 @@
 #if defined(__SSE2__) && !defined(JJ_NO_SIMD)
 #include <emmintrin.h>
 #define JJ_SSE2 1
+/* AVX2 is compiled in on x86 with gcc or clang (functions under
+** target("avx2"), the rest of the build stays baseline x86-64) and used
+** only when the CPU says it has it (jj_scan_choose).  Not on WebAssembly,
+** whose build maps the SSE2 intrinsics only (js/sse2). */
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define JJ_AVX2 1
 #endif
+#endif
+#include "rowmask.h"
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                     \
     (defined(__GNUC__) || defined(__clang__))
@@ -277,128 +289,6 @@ bad_value:
 }
 
 #ifdef JJ_SSE2
-/* Bit k of each mask describes byte k of a 64-byte window. */
-typedef struct row_masks {
-  uint64_t quote; /* '"' */
-  uint64_t comma; /* ',' */
-  uint64_t close; /* ']' */
-  uint64_t odd;   /* '\\' or a byte below 0x20: the fast path gives up */
-  uint64_t high;  /* bytes >= 0x80 */
-  uint64_t num;   /* number bytes (num_byte) */
-} row_masks;
-
-/* The masks of 16 bytes at w, shifted to bit sh of the window's masks. */
-static inline void chunk_masks(const char *w, int sh, row_masks *m) {
-  const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)w);
-  const __m128i comma = _mm_set1_epi8(','), c1f = _mm_set1_epi8(0x1f);
-  const __m128i is_comma = _mm_cmpeq_epi8(x, comma);
-  m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << sh;
-  m->comma |= (uint64_t)(unsigned)_mm_movemask_epi8(is_comma) << sh;
-  m->close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(']'))) << sh;
-  m->odd |= (uint64_t)(unsigned)_mm_movemask_epi8(
-                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
-                             _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f))) << sh;
-  m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(x) << sh;
-  /* '+' ',' '-' '.' '/' '0'-'9' are 0x2b-0x39: all but ',' and '/'; and e E */
-  const __m128i y = _mm_sub_epi8(x, _mm_set1_epi8(0x2b));
-  __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(14)), y);
-  in = _mm_andnot_si128(_mm_or_si128(is_comma, _mm_cmpeq_epi8(x, _mm_set1_epi8('/'))), in);
-  in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
-                                       _mm_set1_epi8('e')));
-  m->num |= (uint64_t)(unsigned)_mm_movemask_epi8(in) << sh;
-}
-
-/* The masks of w[0..64) (the caller checked the 64 bytes exist). */
-static inline void window_masks(const char *w, row_masks *m) {
-  *m = (row_masks){0, 0, 0, 0, 0, 0};
-  chunk_masks(w, 0, m);
-  chunk_masks(w + 16, 16, m);
-  chunk_masks(w + 32, 32, m);
-  chunk_masks(w + 48, 48, m);
-}
-
-/* Bits from the first '"' of each pair up to (not including) its mate:
-** "inside a string" for a window that starts outside one, as long as no
-** backslash comes first. */
-static inline uint64_t prefix_xor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
-
-/* Bytes a value the block paths accept may start with: a string's quote or
-** a number's first byte. */
-static const unsigned char value_start[256] = {
-    ['"'] = 1, ['-'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1};
-
-/* The commonest row of all, in one window: strings and numbers only,
-** separated by ',' with no whitespace, the ']' within the 64 bytes at w
-** (the byte after the '['), whose masks are m.  The row is checked with a
-** few operations on whole masks instead of value by value:
-**   - the row's bytes R run up to the first ']' outside strings, and its
-**     terminators T are the ','s outside strings before it;
-**   - no backslash or control byte in R;
-**   - every '"' in R is the first or the last byte of a value: then, as
-**     the terminators are those outside strings, each quote opens a value
-**     that starts with one and closes it at its last byte, and a value
-**     that does not start with a quote holds none;
-**   - every byte of R outside strings and terminators is a number byte;
-**   - every value starts with '"', '-' or a digit (checked as the spans are
-**     written: this also refuses empty values), and there are n of them.
-** Those are exactly the rows of strings and numbers scan_row_with accepts
-** without whitespace, with the same spans and flags.  Returns 1 with every
-** span and c->pos set, or 0 (nothing reported; spans may be overwritten). */
-static inline int scan_row_window(jj_cursor *c, const char *w, const row_masks *m) {
-  jj_span *const v = c->v;
-  const size_t n = c->ncol;
-  if (!m->close) return 0; /* a longer row (the common case of not fitting) */
-  const uint64_t in = prefix_xor(m->quote); /* opening quote .. before closing */
-  const uint64_t closes = m->close & ~in;
-  const uint64_t cb = closes & (0 - closes); /* the row's ']' */
-  const uint64_t row = cb - 1;               /* the row's bytes before it */
-  const uint64_t term = m->comma & ~in & row;
-  const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
-  if (!cb || (m->odd & row) || (m->quote & row & ~(first | last)) ||
-      (row & ~term & ~(in | m->quote) & ~m->num))
-    return 0;
-  uint64_t t = term, high = m->high & row;
-  unsigned start = 0, ok = 1, e;
-  size_t i = 0;
-  if (!high) { /* pure ASCII: no flags to work out */
-    for (; t; t &= t - 1, i++) {
-      e = (unsigned)__builtin_ctzll(t);
-      if (i == n) return 0;
-      ok &= value_start[(unsigned char)w[start]];
-      v[i].p = w + start;
-      v[i].n = e - start;
-      start = e + 1;
-    }
-  } else {
-    for (; t; t &= t - 1, i++) {
-      const uint64_t hv = high & ((t & (0 - t)) - 1); /* the value's bytes >= 0x80 */
-      e = (unsigned)__builtin_ctzll(t);
-      if (i == n) return 0;
-      ok &= value_start[(unsigned char)w[start]];
-      v[i].p = w + start;
-      v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
-      high ^= hv;
-      start = e + 1;
-    }
-  }
-  /* the last value, up to the ']' */
-  e = (unsigned)__builtin_ctzll(cb);
-  if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
-  v[i].p = w + start;
-  v[i].n = (size_t)(e - start) | (high ? JJ_SPAN_HIGH : 0);
-  c->pos = w + e + 1;
-  return 1;
-}
-
 /* The row at p ('[') the fast way, for the common row: values separated
 ** by ',' with no whitespace, no backslash or control byte, no nested value,
 ** no value longer than about 60 bytes, at least 64 bytes left.  The masks
@@ -416,7 +306,7 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
   const char *w = p + 1; /* a window starts at a value's first byte */
   size_t i = 0;
   for (;;) {
-    row_masks m;
+    jj_masks m;
     if (end - w < 64) return 0;
     window_masks(w, &m);
     uint64_t term = (m.comma | m.close) & ~prefix_xor(m.quote), done = 0;
@@ -457,31 +347,86 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
 }
 #endif
 
-/* The two instances of scan_row_with. */
+/* The two instances of scan_row_with (the SIMD one where SSE2 is). */
+#ifdef JJ_SSE2
 static jj_code scan_row_simd(jj_cursor *c, const char *p, int64_t row,
                              jj_error *err) {
   return scan_row_with(c, p, row, err, 1);
 }
+#endif
 static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
                                  jj_error *err) {
   return scan_row_with(c, p, row, err, 0);
 }
 
-/* See doc.h: the one-window path, then the block path, where they are
-** compiled in and allowed, else (or when they decline) the value-by-value
-** scan. */
-jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
-  if (c->doc->portable) return scan_row_portable(c, p, row, err);
 #ifdef JJ_SSE2
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
-    row_masks m;
-    window_masks(p + 1, &m);
-    if (JJ_LIKELY(scan_row_window(c, p + 1, &m))) return JJ_OK;
-  }
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_NOINLINE __attribute__((noinline))
+#else
+#define JJ_NOINLINE
+#endif
+/* The mask path (when 64 bytes follow the '['), then the block path, then
+** the value-by-value scan: the SSE2 instance, and below the AVX2 one (the
+** same code compiled for AVX2, its masks computed 32 bytes at a time). */
+static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
+                                       jj_error *err,
+                                       void (*masks)(const char *, jj_masks *),
+                                       int (*second)(jj_cursor *, const char *,
+                                                     const jj_masks *, uint64_t)) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
+      JJ_LIKELY(scan_row_masked(c, p, masks, second)))
+    return JJ_OK;
   if (JJ_LIKELY(scan_row_blocks(c, p))) {
-    c->wide = c->pos - p > 65; /* its ']' was past the first window */
+    c->wide = c->pos - p > 129; /* past the two windows of the mask path */
     return JJ_OK;
   }
-#endif
   return scan_row_simd(c, p, row, err);
+}
+static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
+                                   uint64_t in0) {
+  return scan_row_second(c, w, m0, in0, window_masks);
+}
+/* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
+** that saves no registers. */
+static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
+                                         jj_error *err) {
+  return scan_row_fast(c, p, row, err, window_masks, second_sse2);
+}
+#endif
+#ifdef JJ_AVX2
+static JJ_NOINLINE JJ_TARGET_AVX2 int second_avx2(jj_cursor *c, const char *w,
+                                                  const jj_masks *m0, uint64_t in0) {
+  return scan_row_second(c, w, m0, in0, window_masks_avx2);
+}
+static JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p, int64_t row,
+                                            jj_error *err) {
+  return scan_row_fast(c, p, row, err, window_masks_avx2, second_avx2);
+}
+#endif
+
+/* See doc.h. */
+jj_scan jj_scan_choose(jj_scan want) {
+  jj_scan best = JJ_SCAN_SCALAR;
+#ifdef JJ_SSE2
+  best = JJ_SCAN_SSE2;
+#endif
+#ifdef JJ_AVX2
+  /* libgcc's (compiler-rt's) CPU model, probed once by the runtime: it
+  ** also checks that the OS saves the AVX registers */
+  if (__builtin_cpu_supports("avx2")) best = JJ_SCAN_AVX2;
+#endif
+  return want == JJ_SCAN_AUTO || want > best ? best : want;
+}
+
+/* See doc.h: the instance the document chose when it was parsed. */
+jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
+  switch (c->doc->scan) {
+#ifdef JJ_AVX2
+    case JJ_SCAN_AVX2: return scan_row_avx2(c, p, row, err);
+#endif
+#ifdef JJ_SSE2
+    case JJ_SCAN_SSE2: return scan_row_sse2(c, p, row, err);
+#endif
+    default: return scan_row_portable(c, p, row, err);
+  }
 }

@@ -119,12 +119,32 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
+#if JJ_SWAR
+/* short_int's 9 to 16 digits d ending at e (16 bytes before e may be read):
+** two 8-byte words, as short_int reads up to 8.  Out of line, so that the
+** commoner short integers keep short_int's registers to themselves. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int int_16(const char *e, size_t nd, size_t neg, int64_t *out) {
+  const uint64_t keep = ~UINT64_C(0) << (8 * (16 - nd));
+  uint64_t h, v;
+  memcpy(&h, e - 16, 8);
+  memcpy(&v, e - 8, 8);
+  h = (h & keep) | (UINT64_C(0x3030303030303030) & ~keep);
+  if (!jj_num_is_8digits(h) || !jj_num_is_8digits(v)) return 0;
+  v = (uint64_t)jj_num_8digits(h) * 100000000u + jj_num_8digits(v);
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+#endif
+
 /* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
 ** '-'.  Such a number always fits int64 and reads the same as
 ** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
 ** and goes to the full parser.  Up to 8 digits are one 8-byte word ending
-** with the number (bytes before it, from lo on, may be read), so their
-** varying count costs no mispredicted loop exit. */
+** with the number (bytes before it, from lo on, may be read), 9 to 16 two
+** words, so their varying count costs no mispredicted loop exit. */
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
   size_t neg = *p == '-';
   const char *d = p + neg, *e = p + n;
@@ -141,6 +161,7 @@ static inline int short_int(const char *p, size_t n, const char *lo, int64_t *ou
     *out = neg ? -(int64_t)v : (int64_t)v;
     return 1;
   }
+  if (nd <= 16 && e - lo >= 16) return int_16(e, nd, neg, out);
 #else
   (void)lo;
 #endif

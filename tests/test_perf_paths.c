@@ -2,9 +2,10 @@
 ** test_perf_paths.c — the reader's fast paths give exactly what the plain
 ** paths give.  A document scans rows with SIMD (a one-window path for
 ** rows of strings and numbers, a 64-byte block path for other simple rows,
-** SSE2 string and number scanning for the rest) unless its
-** `portable` flag (doc.h) asks for the portable scalar code; both run on
-** the same documents here and must agree on every span, value and error.
+** SSE2 string and number scanning for the rest) unless
+** jj_parse_opts asks for another path (JJ_PARSE_SCAN: scalar, SSE2,
+** AVX2); all run on the same documents here and must agree on every
+** span, value and error.
 ** Also: the ASCII shortcut of text (strings with a byte >= 0x80 at every
 ** position and alignment are still UTF-8 checked), the inline integer,
 ** float and date shortcuts against the full parsers, and seeks on a
@@ -62,16 +63,15 @@ static void header(jj_buf *b, size_t ncol, const char *type) {
 /* Everything a reader sees of a document, as text: per row the move's
 ** result, per column the raw span (offset, length) and the text
 ** accessor's result (bytes or error), and any error in full. */
-static void transcript(const char *doc, size_t len, int portable, jj_buf *out) {
+static void transcript(const char *doc, size_t len, jj_scan scan, jj_buf *out) {
   char line[512];
   jj_error e;
-  jj_doc *d = jj_parse(doc, len, &e);
+  jj_doc *d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
   if (!d) {
     snprintf(line, sizeof line, "parse: %s\n", e.message);
     put(out, line);
     return;
   }
-  d->portable = portable;
   size_t ncol = jj_schema_columns(jj_doc_schema(d));
   jj_cursor *c = jj_cursor_new(d, &e);
   int rc;
@@ -109,17 +109,23 @@ static void transcript(const char *doc, size_t len, int portable, jj_buf *out) {
   jj_doc_free(d);
 }
 
-/* 1 when both paths give the same transcript (the first difference is
-** printed otherwise). */
+/* 1 when every path (scalar, SSE2, AVX2; those this build and CPU lack
+** fall back to a narrower one) gives the scalar path's transcript (the
+** first difference is printed otherwise). */
 static int paths_agree(const char *doc, size_t len) {
-  jj_buf a = {0}, b = {0};
-  transcript(doc, len, 0, &a);
-  transcript(doc, len, 1, &b);
-  int ok = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
-  if (!ok) fprintf(stderr, "     document: %.*s\n     simd:\n%.*s\n     portable:\n%.*s\n",
-                   (int)len, doc, (int)a.len, a.p, (int)b.len, b.p);
+  jj_buf a = {0};
+  int ok = 1;
+  transcript(doc, len, JJ_SCAN_SCALAR, &a);
+  for (jj_scan s = JJ_SCAN_SSE2; s <= JJ_SCAN_AVX2 && ok; s++) {
+    jj_buf b = {0};
+    transcript(doc, len, s, &b);
+    ok = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
+    if (!ok)
+      fprintf(stderr, "     document: %.*s\n     path %d:\n%.*s\n     scalar:\n%.*s\n", (int)len,
+              doc, (int)s, (int)b.len, b.p, (int)a.len, a.p);
+    jj_buf_free(&b);
+  }
   jj_buf_free(&a);
-  jj_buf_free(&b);
   return ok;
 }
 
@@ -255,10 +261,9 @@ TEST(text_with_a_high_byte_at_every_position_is_utf8_checked) {
         for (size_t i = 0; i < k; i++) put(&b, "b");
         put(&b, invalid ? "\xff" : "\xc3\xa9");
         put(&b, "c\"],\n[\"x\",\"y\"]\n]}");
-        for (int portable = 0; portable < 2; portable++) {
+        for (jj_scan scan = JJ_SCAN_SCALAR; scan <= JJ_SCAN_AVX2; scan++) {
           jj_error e;
-          jj_doc *d = jj_parse(b.p, b.len, &e);
-          d->portable = portable;
+          jj_doc *d = jj_parse_opts(b.p, b.len, JJ_PARSE_SCAN(scan), 0, &e);
           jj_cursor *c = jj_cursor_new(d, &e);
           const char *p;
           size_t n;
@@ -534,10 +539,9 @@ TEST(seeks_on_a_pretty_printed_document_find_the_stepped_rows) {
     put(&b, v);
   }
   put(&b, "\n  ]\n}\n");
-  for (int portable = 0; portable < 2; portable++) {
+  for (jj_scan scan = JJ_SCAN_SCALAR; scan <= JJ_SCAN_AVX2; scan++) {
     jj_error e;
-    jj_doc *d = jj_parse(b.p, b.len, &e);
-    d->portable = portable;
+    jj_doc *d = jj_parse_opts(b.p, b.len, JJ_PARSE_SCAN(scan), 0, &e);
     jj_cursor *c = jj_cursor_new(d, &e);
     static const int order[] = {150, 3, 299, 300, 1, 200, 151, 2};
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {

@@ -1,0 +1,306 @@
+/*
+** rowmask.h — the mask paths of the row scan: byte masks of 64-byte blocks
+** (SSE2, or AVX2 where the CPU has it) and the check of a whole row of up
+** to 128 bytes on those masks.
+** Included by rowscan.c only (after it has decided JJ_SSE2 and JJ_AVX2),
+** so everything here is static inline: rowscan.c instantiates the row
+** check once per instruction set (an AVX2 instance under
+** __attribute__((target("avx2"))), chosen per document at parse time, see
+** jj_scan_choose).
+**
+** Why: a row's structure is found from six masks of its bytes (quotes,
+** commas, ']', bytes that stop the fast path, bytes >= 0x80, number
+** bytes), then a few operations on whole masks check every value at once.
+** Rows of 65-128 bytes (the high-entropy benchmark rows) used to fall to
+** the block path, which walks value by value; now they are checked in two
+** windows at once.  (Keeping each 64-byte block's masks in the cursor
+** from row to row, instead of classifying the 64 or 128 bytes after each
+** row's '[', was tried and measured slower: the bookkeeping and the
+** shifting of twelve cached words cost more than the classifying saved.)
+*/
+#ifndef JJ_ROWMASK_H
+#define JJ_ROWMASK_H
+
+#ifdef JJ_SSE2
+#include <string.h>
+
+#include "doc.h"
+
+/* The masks of 16 bytes at w, shifted to bit sh of the block's masks. */
+static inline void chunk_masks(const char *w, int sh, jj_masks *m) {
+  const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)w);
+  const __m128i comma = _mm_set1_epi8(','), c1f = _mm_set1_epi8(0x1f);
+  const __m128i is_comma = _mm_cmpeq_epi8(x, comma);
+  m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << sh;
+  m->comma |= (uint64_t)(unsigned)_mm_movemask_epi8(is_comma) << sh;
+  m->close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(']'))) << sh;
+  m->odd |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+                             _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f))) << sh;
+  m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(x) << sh;
+  /* '+' ',' '-' '.' '/' '0'-'9' are 0x2b-0x39: all but ',' and '/'; and e E */
+  const __m128i y = _mm_sub_epi8(x, _mm_set1_epi8(0x2b));
+  __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(14)), y);
+  in = _mm_andnot_si128(_mm_or_si128(is_comma, _mm_cmpeq_epi8(x, _mm_set1_epi8('/'))), in);
+  in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+                                       _mm_set1_epi8('e')));
+  m->num |= (uint64_t)(unsigned)_mm_movemask_epi8(in) << sh;
+}
+
+/* The masks of w[0..64) (the caller checked the 64 bytes exist), SSE2.
+** A loop, not four calls in a row: gcc interleaves four inlined chunks
+** and spills their vectors to the stack (measured 6% slower). */
+static JJ_INLINE void window_masks(const char *w, jj_masks *m) {
+  jj_masks r = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < 64; k += 16) chunk_masks(w + k, k, &r);
+  *m = r;
+}
+
+#ifdef JJ_AVX2
+/* The same masks with AVX2, 32 bytes at a time: bit for bit what
+** window_masks gives (test_simd_paths compares the paths). */
+#define JJ_TARGET_AVX2 __attribute__((target("avx2")))
+static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
+  return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
+         (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+}
+static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *m) {
+  const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
+  const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
+  const __m256i quote = _mm256_set1_epi8('"'), comma = _mm256_set1_epi8(',');
+  const __m256i close = _mm256_set1_epi8(']'), bs = _mm256_set1_epi8('\\');
+  const __m256i c1f = _mm256_set1_epi8(0x1f), k2b = _mm256_set1_epi8(0x2b);
+  const __m256i k14 = _mm256_set1_epi8(14), slash = _mm256_set1_epi8('/');
+  const __m256i k20 = _mm256_set1_epi8(0x20), e = _mm256_set1_epi8('e');
+  const __m256i ca = _mm256_cmpeq_epi8(a, comma), cb = _mm256_cmpeq_epi8(b, comma);
+  m->quote = avx2_bits(_mm256_cmpeq_epi8(a, quote), _mm256_cmpeq_epi8(b, quote));
+  m->comma = avx2_bits(ca, cb);
+  m->close = avx2_bits(_mm256_cmpeq_epi8(a, close), _mm256_cmpeq_epi8(b, close));
+  m->odd = avx2_bits(_mm256_or_si256(_mm256_cmpeq_epi8(a, bs),
+                                     _mm256_cmpeq_epi8(_mm256_max_epu8(a, c1f), c1f)),
+                     _mm256_or_si256(_mm256_cmpeq_epi8(b, bs),
+                                     _mm256_cmpeq_epi8(_mm256_max_epu8(b, c1f), c1f)));
+  m->high = avx2_bits(a, b);
+  const __m256i ya = _mm256_sub_epi8(a, k2b), yb = _mm256_sub_epi8(b, k2b);
+  __m256i na = _mm256_cmpeq_epi8(_mm256_min_epu8(ya, k14), ya);
+  __m256i nb = _mm256_cmpeq_epi8(_mm256_min_epu8(yb, k14), yb);
+  na = _mm256_andnot_si256(_mm256_or_si256(ca, _mm256_cmpeq_epi8(a, slash)), na);
+  nb = _mm256_andnot_si256(_mm256_or_si256(cb, _mm256_cmpeq_epi8(b, slash)), nb);
+  na = _mm256_or_si256(na, _mm256_cmpeq_epi8(_mm256_or_si256(a, k20), e));
+  nb = _mm256_or_si256(nb, _mm256_cmpeq_epi8(_mm256_or_si256(b, k20), e));
+  m->num = avx2_bits(na, nb);
+}
+#endif
+
+/* Bits from the first '"' of each pair up to (not including) its mate:
+** "inside a string" for a window that starts outside one, as long as no
+** backslash comes first. */
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* Bytes a value the mask paths accept may start with: a string's quote or
+** a number's first byte. */
+static const unsigned char value_start[256] = {
+    ['"'] = 1, ['-'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1};
+
+/* The commonest row of all, in one window: strings and numbers only,
+** separated by ',' with no whitespace, the ']' within the 64 bytes at w
+** (the byte after the '['), whose masks are m and whose "inside a string"
+** bits (prefix_xor of the quotes) are in.  The row is checked with a few
+** operations on whole masks instead of value by value:
+**   - the row's bytes R run up to the first ']' outside strings, and its
+**     terminators T are the ','s outside strings before it;
+**   - no backslash or control byte in R;
+**   - every '"' in R is the first or the last byte of a value: then, as
+**     the terminators are those outside strings, each quote opens a value
+**     that starts with one and closes it at its last byte, and a value
+**     that does not start with a quote holds none;
+**   - every byte of R outside strings and terminators is a number byte;
+**   - every value starts with '"', '-' or a digit (checked as the spans are
+**     written: this also refuses empty values), and there are n of them.
+** Those are exactly the rows of strings and numbers scan_row_with accepts
+** without whitespace, with the same spans and flags.  The caller has
+** checked that a ']' lies outside strings in the window.  Returns 1 with
+** every span and c->pos set, or 0 (nothing reported; spans may be
+** overwritten). */
+static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks *m,
+                                     uint64_t in) {
+  jj_span *const v = c->v;
+  const size_t n = c->ncol;
+  const uint64_t closes = m->close & ~in;
+  const uint64_t cb = closes & (0 - closes); /* the row's ']' */
+  const uint64_t row = cb - 1;               /* the row's bytes before it */
+  const uint64_t term = m->comma & ~in & row;
+  const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
+  if ((m->odd & row) || (m->quote & row & ~(first | last)) ||
+      (row & ~term & ~(in | m->quote) & ~m->num))
+    return 0;
+  uint64_t t = term, high = m->high & row;
+  unsigned start = 0, ok = 1, e;
+  size_t i = 0;
+  if (!high) { /* pure ASCII: no flags to work out */
+    for (; t; t &= t - 1, i++) {
+      e = (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = e - start;
+      start = e + 1;
+    }
+  } else {
+    for (; t; t &= t - 1, i++) {
+      const uint64_t hv = high & ((t & (0 - t)) - 1); /* the value's bytes >= 0x80 */
+      e = (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+      high ^= hv;
+      start = e + 1;
+    }
+  }
+  /* the last value, up to the ']' */
+  e = (unsigned)__builtin_ctzll(cb);
+  if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
+  v[i].p = w + start;
+  v[i].n = (size_t)(e - start) | (high ? JJ_SPAN_HIGH : 0);
+  c->pos = w + e + 1;
+  return 1;
+}
+
+/* The same check for a row whose ']' lies in the second window: the 128
+** bits are the pairs (a, b), a the first 64 bytes at w, b the next 64;
+** in0/in1 "inside a string", carried across the windows by the caller;
+** cb the ']''s bit in b.  Every operation of scan_row_window, done on two
+** words (shifts carry a bit across), so the same rows are accepted with
+** the same spans.  Returns 1 or 0 as scan_row_window. */
+static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_masks *a,
+                                      const jj_masks *b, uint64_t in0, uint64_t in1,
+                                      uint64_t cb) {
+  jj_span *const v = c->v;
+  const size_t n = c->ncol;
+  const uint64_t row1 = cb - 1; /* the first window is all row */
+  const uint64_t t0 = a->comma & ~in0, t1 = b->comma & ~in1 & row1;
+  const uint64_t first0 = (t0 << 1) | 1, first1 = (t1 << 1) | (t0 >> 63);
+  const uint64_t tc1 = t1 | cb;
+  const uint64_t last0 = (t0 >> 1) | (tc1 << 63), last1 = tc1 >> 1;
+  if (((a->odd | (b->odd & row1)) != 0) ||
+      (a->quote & ~(first0 | last0)) || (b->quote & row1 & ~(first1 | last1)) ||
+      (~t0 & ~(in0 | a->quote) & ~a->num) || (row1 & ~t1 & ~(in1 | b->quote) & ~b->num))
+    return 0;
+  uint64_t h0 = a->high, h1 = b->high & row1;
+  unsigned start = 0, ok = 1, e;
+  size_t i = 0;
+  if (!(h0 | h1)) { /* pure ASCII: no flags to work out */
+    for (uint64_t t = t0; t; t &= t - 1, i++) {
+      e = (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = e - start;
+      start = e + 1;
+    }
+    for (uint64_t t = t1; t; t &= t - 1, i++) {
+      e = 64 + (unsigned)__builtin_ctzll(t);
+      if (i == n) return 0;
+      ok &= value_start[(unsigned char)w[start]];
+      v[i].p = w + start;
+      v[i].n = e - start;
+      start = e + 1;
+    }
+    e = 64 + (unsigned)__builtin_ctzll(cb);
+    if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
+    v[i].p = w + start;
+    v[i].n = e - start;
+    c->pos = w + e + 1;
+    return 1;
+  }
+  /* values ending in the first window, then those ending in the second;
+  ** a value's bytes >= 0x80 are those below its end not yet taken */
+  for (uint64_t t = t0; t; t &= t - 1, i++) {
+    const uint64_t below = (t & (0 - t)) - 1, hv = h0 & below;
+    e = (unsigned)__builtin_ctzll(t);
+    if (i == n) return 0;
+    ok &= value_start[(unsigned char)w[start]];
+    v[i].p = w + start;
+    v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+    h0 ^= hv;
+    start = e + 1;
+  }
+  for (uint64_t t = t1; t; t &= t - 1, i++) {
+    const uint64_t below = (t & (0 - t)) - 1, hv = h0 | (h1 & below);
+    e = 64 + (unsigned)__builtin_ctzll(t);
+    if (i == n) return 0;
+    ok &= value_start[(unsigned char)w[start]];
+    v[i].p = w + start;
+    v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+    h0 = 0;
+    h1 &= ~below;
+    start = e + 1;
+  }
+  e = 64 + (unsigned)__builtin_ctzll(cb);
+  if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
+  v[i].p = w + start;
+  v[i].n = (size_t)(e - start) | ((h0 | h1) ? JJ_SPAN_HIGH : 0);
+  c->pos = w + e + 1;
+  return 1;
+}
+
+/* The masks of the 64 bytes at w + at, of which avail - at exist (none
+** when avail <= at): those past the end are classified as NUL bytes,
+** control bytes, so no row the paths accept can reach into them. */
+static JJ_INLINE void masks_from(const char *w, size_t avail, size_t at, jj_masks *m,
+                                 void (*masks)(const char *, jj_masks *)) {
+  if (JJ_LIKELY(avail >= at + 64)) {
+    masks(w + at, m);
+  } else {
+    char pad[64];
+    memset(pad, 0, sizeof pad);
+    if (avail > at) memcpy(pad, w + at, avail - at);
+    masks(pad, m);
+  }
+}
+
+/* The row whose first value is at w, when the 64 bytes there (masks m0,
+** "inside a string" in0) hold no ']' outside strings: checked in two
+** windows when its ']' is in the next 64 bytes.  Returns 1 with every
+** span and c->pos set, or 0 as scan_row_window.  rowscan.c keeps each
+** instance out of line, so that the one-window path stays small. */
+static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks *m0,
+                                     uint64_t in0, void (*masks)(const char *, jj_masks *)) {
+  jj_masks m1;
+  masks_from(w, (size_t)(c->doc->end - w), 64, &m1, masks);
+  const uint64_t in1 = prefix_xor(m1.quote) ^ (0 - (in0 >> 63));
+  const uint64_t closes = m1.close & ~in1;
+  if (!closes) return 0;
+  return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes));
+}
+
+/* The row at p ('['), checked on the masks of the 64 bytes after the '['
+** when its ']' is among them, else (`second`: an instance of
+** scan_row_second) on those of 128 bytes.  Needs 64 bytes after the '['.
+** Returns 1 with every span and c->pos set, or 0 (the row is longer than
+** 128 bytes, or not of strings and numbers without whitespace, or has an
+** error: the caller's slower paths decide). */
+static JJ_INLINE int scan_row_masked(jj_cursor *c, const char *p,
+                                     void (*masks)(const char *, jj_masks *),
+                                     int (*second)(jj_cursor *, const char *,
+                                                   const jj_masks *, uint64_t)) {
+  const char *const w = p + 1;
+  jj_masks m0;
+  masks(w, &m0);
+  const uint64_t in0 = prefix_xor(m0.quote);
+  if (JJ_LIKELY(m0.close & ~in0)) return scan_row_window(c, w, &m0, in0);
+  return second(c, w, &m0, in0);
+}
+
+#endif /* JJ_SSE2 */
+#endif /* JJ_ROWMASK_H */

@@ -1,0 +1,343 @@
+/*
+** test_simd_paths.c — the row scanners forced with JJ_PARSE_SCAN (scalar,
+** SSE2, AVX2) agree: the byte masks of rowmask.h against a byte-by-byte
+** reference, and every path's spans, values, errors (code, row, column,
+** byte offset, message) and row counts against the scalar path's, on rows
+** of every length around the 16/32/64/128-byte windows, at every
+** alignment, with escapes, quotes, backslashes, newlines in strings,
+** bytes >= 0x80 and one broken byte at every position.  On a CPU or build
+** without AVX2 the AVX2 runs take the widest path there is
+** (jj_doc_scan says which; checked too).  test_perf_paths.c runs the same
+** comparison on random documents.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "test.h"
+
+#if defined(__SSE2__) && !defined(JJ_NO_SIMD)
+#include <emmintrin.h>
+#define JJ_SSE2 1
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define JJ_AVX2 1
+#endif
+#endif
+#include "rowmask.h"
+
+static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
+static uint64_t rnd(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1DULL;
+}
+static size_t pick(size_t n) { return (size_t)(rnd() % n); }
+
+static void put(jj_buf *b, const char *s) {
+  if (jj_buf_append(b, s, strlen(s))) abort();
+}
+
+#ifdef JJ_SSE2
+/* The masks of w[0..64) byte by byte, as doc.h defines them. */
+static void reference_masks(const unsigned char *w, jj_masks *m) {
+  memset(m, 0, sizeof *m);
+  for (int k = 0; k < 64; k++) {
+    const uint64_t bit = UINT64_C(1) << k;
+    const unsigned char x = w[k];
+    if (x == '"') m->quote |= bit;
+    if (x == ',') m->comma |= bit;
+    if (x == ']') m->close |= bit;
+    if (x == '\\' || x < 0x20) m->odd |= bit;
+    if (x >= 0x80) m->high |= bit;
+    if ((x >= '0' && x <= '9') || x == '+' || x == '-' || x == '.' || x == 'e' || x == 'E')
+      m->num |= bit;
+  }
+}
+
+static int same_masks(const jj_masks *a, const jj_masks *b) {
+  return a->quote == b->quote && a->comma == b->comma && a->close == b->close &&
+         a->odd == b->odd && a->high == b->high && a->num == b->num;
+}
+
+#ifdef JJ_AVX2
+static JJ_TARGET_AVX2 void avx2_masks(const char *w, jj_masks *m) { window_masks_avx2(w, m); }
+#endif
+
+/* Every byte value at every position of a block, and random blocks. */
+TEST(block_masks_match_the_bytewise_reference) {
+  unsigned char w[64];
+  jj_masks want, got;
+#ifdef JJ_AVX2
+  const int avx2 = __builtin_cpu_supports("avx2");
+#endif
+  for (int k = 0; k < 64 * 256 + 4000; k++) {
+    for (int i = 0; i < 64; i++) w[i] = (unsigned char)"\"\\,]0e-x\x80\x1f "[pick(11)];
+    if (k < 64 * 256) w[k / 256] = (unsigned char)(k % 256);
+    else
+      for (int i = 0; i < 64; i++) w[i] = (unsigned char)rnd();
+    reference_masks(w, &want);
+    window_masks((const char *)w, &got);
+    if (!CHECK(same_masks(&want, &got))) break;
+#ifdef JJ_AVX2
+    if (avx2) {
+      avx2_masks((const char *)w, &got);
+      if (!CHECK(same_masks(&want, &got))) break;
+    }
+#endif
+  }
+}
+#endif
+
+/* A header with ncol columns of type "s" (names c0, c1, ...). */
+static void header(jj_buf *b, size_t ncol) {
+  char name[32];
+  put(b, "{\"jalapenojson\":1,\"columns\":[");
+  for (size_t i = 0; i < ncol; i++) {
+    snprintf(name, sizeof name, "%s\"c%zu\"", i ? "," : "", i);
+    put(b, name);
+  }
+  put(b, "],\"types\":[");
+  for (size_t i = 0; i < ncol; i++) put(b, i ? ",\"s\"" : "\"s\"");
+  put(b, "],\"rows\":[\n");
+}
+
+/* What a reader sees, as text: per row every raw span and text value (or
+** its error), then how the walk ended, then jj_doc_rows on a fresh parse
+** (its count or error).  Errors in full: code, row, column, offset, message. */
+static void transcript(const char *doc, size_t len, jj_scan scan, jj_buf *out) {
+  char line[600];
+  jj_error e;
+  jj_doc *d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
+  if (!d) {
+    snprintf(line, sizeof line, "parse %d %s\n", (int)e.code, e.message);
+    put(out, line);
+    return;
+  }
+  size_t ncol = jj_schema_columns(jj_doc_schema(d));
+  jj_cursor *c = jj_cursor_new(d, &e);
+  int rc;
+  while ((rc = jj_cursor_next(c, &e)) == 1) {
+    snprintf(line, sizeof line, "row %lld:", (long long)jj_cursor_row(c));
+    put(out, line);
+    for (size_t col = 0; col < ncol; col++) {
+      const char *p;
+      size_t n;
+      int r = jj_cursor_raw(c, col, &p, &n, &e);
+      snprintf(line, sizeof line, " [%d %zu %zu", r, r == 1 ? (size_t)(p - doc) : 0, r == 1 ? n : 0);
+      put(out, line);
+      r = jj_cursor_text(c, col, &p, &n, &e);
+      if (r == 1) snprintf(line, sizeof line, " %.*s]", (int)n, p);
+      else snprintf(line, sizeof line, " %d %d %lld %s]", r, (int)e.code, (long long)e.offset, e.message);
+      put(out, line);
+    }
+    put(out, "\n");
+  }
+  snprintf(line, sizeof line, "end %d %d %lld %lld %d %s\n", rc, rc < 0 ? (int)e.code : 0,
+           rc < 0 ? (long long)e.offset : 0, rc < 0 ? (long long)e.row : 0, rc < 0 ? e.column : 0,
+           rc < 0 ? e.message : "");
+  put(out, line);
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
+  int64_t rows = jj_doc_rows(d, &e);
+  snprintf(line, sizeof line, "rows %lld %s\n", (long long)rows, rows < 0 ? e.message : "");
+  put(out, line);
+  jj_doc_free(d);
+}
+
+/* Every path gives the scalar path's transcript; the document is copied
+** to a buffer of its exact size, so a read past its end shows under ASan. */
+static int paths_agree(const char *src, size_t len) {
+  char *doc = malloc(len);
+  memcpy(doc, src, len);
+  jj_buf a = {0};
+  int ok = 1;
+  transcript(doc, len, JJ_SCAN_SCALAR, &a);
+  for (jj_scan s = JJ_SCAN_SSE2; s <= JJ_SCAN_AVX2 && ok; s++) {
+    jj_buf b = {0};
+    transcript(doc, len, s, &b);
+    ok = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
+    if (!ok)
+      fprintf(stderr, "     document: %.*s\n     path %d:\n%.*s\n     scalar:\n%.*s\n", (int)len,
+              doc, (int)s, (int)b.len, b.p, (int)a.len, a.p);
+    jj_buf_free(&b);
+  }
+  jj_buf_free(&a);
+  free(doc);
+  return ok;
+}
+
+/* One row of ncol values whose text is exactly len bytes from '[' to ']'
+** (len >= 2 + 3 * ncol - 1 + ... is arranged by the caller: short rows
+** get fewer columns), made of strings and numbers; when `odd`, some
+** strings hold an escape, "é" or ",]", and when odd is 2 also invalid
+** UTF-8 or a raw newline and tab (which the reader refuses). */
+static void row_of_length(jj_buf *b, size_t ncol, size_t len, int odd) {
+  size_t inner = len - 2 - (ncol - 1); /* bytes of the values */
+  put(b, "[");
+  for (size_t i = 0; i < ncol; i++) {
+    size_t share = i + 1 == ncol ? inner : inner / (ncol - i);
+    inner -= share;
+    if (i) put(b, ",");
+    if (share < 2 || pick(3) == 0) { /* a number of share digits */
+      for (size_t k = 0; k < share; k++) put(b, k == 0 && share > 1 && pick(4) == 0 ? "-" : "7");
+    } else {
+      put(b, "\"");
+      for (size_t k = 0; k + 2 < share; k++) {
+        if (odd && k + 4 < share && pick(8) == 0) {
+          static const char *const two[] = {"\\\"", "\\\\", "\\n",  "\xc3\xa9",
+                                            ",]",     "\"\"",   "\xff\xfe", "\n\t"};
+          const char *t = two[pick(odd > 1 ? 8 : 6)];
+          if (t[0] == '"') t = "ab";
+          put(b, t);
+          k++;
+        } else {
+          put(b, "x");
+        }
+      }
+      put(b, "\"");
+    }
+  }
+  put(b, "]");
+}
+
+/* Rows of every length 2..200 (so ending on both sides of the 16, 32, 64
+** and 128-byte edges), after a first row that shifts them to every
+** alignment, with 1..9 columns, plain and with escapes and high bytes;
+** the last row also ends the document, so the second window runs past
+** the end. */
+TEST(paths_agree_on_rows_of_every_length) {
+  int bad = 0;
+  for (size_t len = 2; len <= 200 && bad < 5; len++) {
+    for (size_t ncol = 1; ncol <= 9; ncol++) {
+      if (2 + (ncol - 1) + ncol > len) break;
+      for (int odd = 0; odd < 3; odd++) {
+        jj_buf b = {0};
+        header(&b, ncol);
+        size_t lead = pick(70);
+        if (ncol * 3 + 1 <= lead + 2) row_of_length(&b, ncol, lead + 2 + ncol * 3, 0);
+        else row_of_length(&b, ncol, ncol * 3 + 1, 0);
+        for (int r = 0; r < 4; r++) {
+          put(&b, ",\n");
+          row_of_length(&b, ncol, len, odd);
+        }
+        put(&b, "\n]}");
+        if (!CHECK(paths_agree(b.p, b.len))) bad++;
+        jj_buf_free(&b);
+      }
+    }
+  }
+}
+
+/* One byte of a valid row of 40..140 bytes replaced, at every position,
+** by each byte that matters to the scanners: every path accepts the same
+** rows and reports the same error at the same row, column and byte. */
+TEST(paths_agree_on_one_broken_byte_anywhere) {
+  static const char subst[] = {'"', '\\', ']', '[', ',', '\x01', ' ', '\n', 'x', '\xff', '0', '}'};
+  int bad = 0;
+  for (size_t len = 40; len <= 140 && bad < 5; len += 9) {
+    jj_buf b = {0};
+    header(&b, 5);
+    row_of_length(&b, 5, 30, 0);
+    put(&b, ",\n");
+    const size_t at = b.len;
+    row_of_length(&b, 5, len, 2);
+    put(&b, ",\n");
+    row_of_length(&b, 5, 70, 0);
+    put(&b, "\n]}");
+    for (size_t k = 0; k < len && bad < 5; k++) {
+      for (size_t s = 0; s < sizeof subst; s++) {
+        const char keep = b.p[at + k];
+        b.p[at + k] = subst[s];
+        if (!CHECK(paths_agree(b.p, b.len))) bad++;
+        b.p[at + k] = keep;
+      }
+    }
+    jj_buf_free(&b);
+  }
+}
+
+/* Random canonical documents of rows near the window sizes: the row
+** count of every path is exact, and agrees with the header's "count"
+** check (a wrong count is the same JJ_ERR_COUNT on every path). */
+TEST(row_counts_are_exact_on_every_path) {
+  for (int k = 0; k < 300; k++) {
+    jj_buf b = {0};
+    const size_t ncol = 1 + pick(7), rows = pick(60);
+    const int wrong = pick(4) == 0;
+    char head[64];
+    header(&b, ncol);
+    b.len -= strlen(",\"rows\":[\n");
+    snprintf(head, sizeof head, ",\"count\":%zu,\"rows\":[\n", rows + (size_t)wrong);
+    put(&b, head);
+    for (size_t r = 0; r < rows; r++) {
+      if (r) put(&b, ",\n");
+      size_t len = 2 + 3 * ncol + pick(150);
+      row_of_length(&b, ncol, len, (int)pick(2));
+    }
+    put(&b, "\n]}");
+    for (jj_scan s = JJ_SCAN_SCALAR; s <= JJ_SCAN_AVX2; s++) {
+      jj_error e;
+      jj_doc *d = jj_parse_opts(b.p, b.len, JJ_PARSE_SCAN(s), 0, &e);
+      int64_t n = jj_doc_rows(d, &e);
+      if (wrong) {
+        CHECK_EQ_INT(n, -1);
+        CHECK_EQ_INT(e.code, JJ_ERR_COUNT);
+      } else {
+        CHECK_EQ_INT(n, (int64_t)rows);
+      }
+      jj_doc_free(d);
+    }
+    CHECK(paths_agree(b.p, b.len));
+    jj_buf_free(&b);
+  }
+}
+
+/* The option picks the path: scalar when asked, never AUTO, never wider
+** than asked, the widest when not asked; nested tables inherit it. */
+TEST(parse_option_chooses_the_path) {
+  static const char doc[] = "{\"jalapenojson\":1,\"columns\":[\"t\"],"
+                            "\"types\":[{\"columns\":[\"n\"],\"types\":[\"i\"]}],"
+                            "\"rows\":[\n[[[1],[2]]]\n]}";
+  jj_scan widest = JJ_SCAN_SCALAR;
+  for (jj_scan s = JJ_SCAN_AUTO; s <= JJ_SCAN_AVX2; s++) {
+    jj_error e;
+    jj_doc *d = jj_parse_opts(doc, sizeof doc - 1, JJ_PARSE_SCAN(s), 0, &e);
+    if (!CHECK(d != NULL)) return;
+    jj_scan got = jj_doc_scan(d);
+    CHECK(got != JJ_SCAN_AUTO);
+    if (s == JJ_SCAN_AUTO) widest = got;
+    else CHECK(got <= s);
+    if (s == JJ_SCAN_SCALAR) CHECK_EQ_INT(got, JJ_SCAN_SCALAR);
+    if (s != JJ_SCAN_AUTO) CHECK(got <= widest);
+    jj_cursor *c = jj_cursor_new(d, &e);
+    jj_doc *sub = NULL;
+    CHECK_EQ_INT(jj_cursor_next(c, &e), 1);
+    CHECK_EQ_INT(jj_cursor_table(c, 0, &sub, &e), 1);
+    CHECK_EQ_INT(jj_doc_scan(sub), got);
+    CHECK_EQ_INT(jj_doc_rows(sub, &e), 2);
+    jj_doc_free(sub);
+    jj_cursor_free(c);
+    jj_doc_free(d);
+  }
+#ifdef JJ_SSE2
+  CHECK(widest >= JJ_SCAN_SSE2);
+#endif
+#ifdef JJ_AVX2
+  CHECK_EQ_INT(widest == JJ_SCAN_AVX2, __builtin_cpu_supports("avx2") != 0);
+#endif
+  CHECK_EQ_INT(jj_doc_scan(NULL), JJ_SCAN_SCALAR);
+}
+
+int main(void) {
+#ifdef JJ_SSE2
+  RUN(block_masks_match_the_bytewise_reference);
+#endif
+  RUN(paths_agree_on_rows_of_every_length);
+  RUN(paths_agree_on_one_broken_byte_anywhere);
+  RUN(row_counts_are_exact_on_every_path);
+  RUN(parse_option_chooses_the_path);
+  return test_summary("simd_paths");
+}
