@@ -15,10 +15,9 @@
 ** (callgrind, 7 columns).  A value is copied without being read when its
 ** bytes alone prove it valid and canonical (raw_is_valid: a short integer,
 ** a plain decimal, a string without escapes, a date that exists, a
-** literal); else
-** it is read by its accessor, then copied when its text is what printing
-** would give (raw_is_output) or printed (escapes, numbers in another
-** spelling, nested tables).  The keys are escaped once per cursor
+** literal); else it is read by its accessor, then copied when its text is
+** what printing would give (raw_is_output) or printed (escapes, numbers in
+** another spelling, nested tables).  The keys are escaped once per cursor
 ** (keys_table).  tests/test_object.c compares the output and the errors
 ** with an independent model that prints every value, over random documents
 ** of every type and spelling.
