@@ -28,7 +28,6 @@
 ** object behind in the output.
 */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "doc.h"
@@ -307,32 +306,25 @@ static jj_code put_row(jj_cursor *c, out *o, jj_error *err) {
 ** 1 + i: where the key of column i ends; column 0's key starts right after
 ** the table), then every key as put_key writes it.  Only this file uses
 ** c->object (cursor.c frees it), so the table stays until the cursor is
-** freed: it is built whole the first time the buffer is allocated, and
-** c->object.p != NULL says it is there.  A record scan then copies each
-** key instead of escaping the column name again for every row. */
+** freed: it is built when the buffer is allocated, and a build that
+** fails frees the buffer again, so c->object.p != NULL says it is there.
+** A record scan then copies each key instead of escaping the column name
+** again for every row. */
 static jj_code keys_table(jj_cursor *c, jj_error *err) {
   if (c->object.p) return JJ_OK;
   const jj_schema *s = jj_doc_schema(c->doc);
-  size_t n = c->ncol, head = (n + 1) * sizeof(size_t);
-  size_t *at = malloc(head);
-  jj_buf keys = {NULL, 0, 0, NULL};
-  out k = {&keys, NULL, NULL};
-  jj_code code = at ? JJ_OK : jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
-  for (size_t col = 0; col < n && !code; col++) {
+  size_t head = (c->ncol + 1) * sizeof(size_t), at;
+  out k = {&c->object, NULL, NULL};
+  jj_code code = room(&k, head + 256, err);
+  if (!code) c->object.len = head;
+  for (size_t col = 0; col < c->ncol && !code; col++) {
     code = put_key(s, col, &k, err);
-    at[col + 1] = head + keys.len;
+    at = c->object.len;
+    if (!code) memcpy(c->object.p + (col + 1) * sizeof(size_t), &at, sizeof at);
   }
-  if (!code) {
-    at[0] = head + keys.len;
-    if (jj_buf_reserve(&c->object, at[0] + 256)) {
-      code = jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
-    } else {
-      memcpy(c->object.p, at, head);
-      if (keys.len) memcpy(c->object.p + head, keys.p, keys.len);
-    }
-  }
-  free(at);
-  jj_buf_free(&keys);
+  at = c->object.len;
+  if (!code) memcpy(c->object.p, &at, sizeof at);
+  else jj_buf_free(&c->object); /* half a table: built again next time */
   return code;
 }
 
