@@ -461,13 +461,16 @@ extern const sqlite3_module jjx_open_module;   /* vtab.c */
 ** table.  1 with *pxFunc set for those names, else 0. */
 int jjx_record_find(int nArg, const char *zName,
                     void (**pxFunc)(sqlite3_context *, int, sqlite3_value **));
-/* vtab.c: the cursor of `table` (a record-form jjx_table) whose current
+/* column.c: the cursor of `table` (a record-form jjx_table) whose current
 ** row's record text is exactly text[0..len), or NULL (text may be NULL).
 ** *slots (never left unset) is the fallback statements' slots of the
 ** cursor that built a record last (its own until it closes), or NULL. */
 #define JJX_RECORD_SLOTS 3
 jj_cursor *jjx_record_match(void *table, const char *text, size_t len,
                             sqlite3_stmt ***slots);
+/* column.c: where record.c keeps, for `table`, how this SQLite's JSON
+** functions turn a JSON number into a double (0 until record.c asks). */
+int *jjx_record_float_mode(void *table);
 extern const sqlite3_module jjx_schema_module; /* schema_vtab.c */
 extern const sqlite3_module jjx_cache_module;  /* cache.c */
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);

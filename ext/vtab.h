@@ -35,6 +35,8 @@ typedef struct jjx_table {
   int glob;               /* typed: the declared SOURCE is a pattern */
   struct jjx_cursor *rec_last; /* record form: the cursor that built a
                           ** record last (record.c's fast path), or NULL */
+  int rec_float;          /* record form: record.c's float_mode, 0 until
+                          ** asked */
 } jjx_table;
 
 typedef struct jjx_cursor {
