@@ -78,18 +78,24 @@ const ms = (ns) => (ns >= 1e7 ? (ns / 1e6).toFixed(1) : (ns / 1e6).toFixed(2)) +
 
 function sizes() {
   const rows = [];
-  for (const [file, what] of [
-    ['js/dist/jalapenojson-reader.wasm', 'reader only (-Oz, no SIMD)'],
-    ['js/dist/jalapenojson.wasm', 'reader + writer (-O2, SIMD)'],
-  ]) {
-    const bytes = fs.readFileSync(path.join(ROOT, file));
-    rows.push({ file, what, raw: bytes.length, gz: zlib.gzipSync(bytes, { level: 9 }).length, br: zlib.brotliCompressSync(bytes).length });
-  }
-  const js = fs.readdirSync(path.join(ROOT, 'js/lib')).map((f) => `js/lib/${f}`).concat(['js/jalapenojson.js']);
-  const jsBytes = Buffer.concat(js.map((f) => fs.readFileSync(path.join(ROOT, f))));
-  rows.push({ file: 'js/jalapenojson.js + js/lib/*.js', what: 'the ES module (not minified)', raw: jsBytes.length, gz: zlib.gzipSync(jsBytes, { level: 9 }).length, br: zlib.brotliCompressSync(jsBytes).length });
+  const row = (file, what, bytes) => ({ file, what, raw: bytes.length, gz: zlib.gzipSync(bytes, { level: 9 }).length, br: zlib.brotliCompressSync(bytes).length });
+  const read = (f) => fs.readFileSync(path.join(ROOT, f));
+  rows.push(row('js/dist/jalapenojson-reader.wasm', 'reader only (-Oz, LTO, no SIMD; floats past its fast path parsed by lib/number.js)', read('js/dist/jalapenojson-reader.wasm')));
+  rows.push(row('js/dist/jalapenojson.wasm', 'reader + writer (-O2, SIMD; the default)', read('js/dist/jalapenojson.wasm')));
+  const js = fs.readdirSync(path.join(ROOT, 'js/lib')).sort().map((f) => `js/lib/${f}`).concat(['js/jalapenojson.js']);
+  rows.push(row('js/jalapenojson.js + js/lib/*.js', 'the ES module (not minified; it imports all of lib/, writer too), one file', Buffer.concat(js.map(read))));
+  // what a reader-only page downloads: the two, each compressed on its own
+  const [reader, , esm] = rows;
+  rows.push({ file: 'reader page: the reader .wasm + the ES module', what: 'the sum of the two rows above it', raw: reader.raw + esm.raw, gz: reader.gz + esm.gz, br: reader.br + esm.br });
   return rows;
 }
+
+// The issue's size target: the seed's reader module, 34 KB and 13 KB
+// gzipped (KB taken as 1,000 bytes, the stricter reading).
+const SIZE_TARGETS = [
+  { key: 'raw', need: 34000, what: 'the reader module (.wasm) at most 34 KB' },
+  { key: 'gz', need: 13000, what: 'the reader module (.wasm) at most 13 KB gzipped (gzip -9)' },
+];
 
 // ---- The report --------------------------------------------------------------
 
@@ -112,11 +118,18 @@ function report(results, started) {
   lines.push('## The module', '');
   lines.push('| file | what | bytes | gzip -9 | brotli |', '|---|---|---|---|---|');
   for (const s of sizes()) lines.push(`| ${s.file} | ${s.what} | ${s.raw.toLocaleString('en')} | ${s.gz.toLocaleString('en')} | ${s.br.toLocaleString('en')} |`);
-  lines.push('', 'The issue\'s size target is the seed\'s reader: at most 34 KB and 13 KB gzipped.', '');
+  lines.push('', 'Sizes are deterministic (the same sources and Debian packages give the same bytes); timings are not: the machine is shared and noisy, so each timing below is compared only with its JSON peer of the same run (the ratio), every measurement in its own process, rounds interleaved in a shuffled order.', '');
   lines.push('## Targets', '');
   lines.push('| target | set | rows | measured (ratio = JSON time ÷ jj time) | needed | result |', '|---|---|---|---|---|---|');
   let met = 0;
   let total = 0;
+  const reader = sizes()[0];
+  for (const t of SIZE_TARGETS) {
+    const ok = reader[t.key] <= t.need;
+    met += ok;
+    total++;
+    lines.push(`| ${t.what} | | | ${reader[t.key].toLocaleString('en')} bytes | ≤ ${t.need.toLocaleString('en')} | ${ok ? 'met' : '**not met**'} |`);
+  }
   for (const t of TARGETS)
     for (const set of SETS)
       for (const n of [50000, 1000]) {
