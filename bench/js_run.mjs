@@ -178,11 +178,15 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
   process.stderr.write(`bench-js: round ${round} of ${ROUNDS} took ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
-// keep the task order of TASKS in the tables
-for (const key of Object.keys(results)) {
-  const n = key.split('-')[1];
-  results[key] = Object.fromEntries(TASKS[n].map((t) => [t, results[key][t]]));
-}
+// the sets and sizes in a fixed order, the tasks in TASKS's
+const ordered = {};
+for (const set of SETS)
+  for (const n of Object.keys(TASKS).sort((a, b) => b - a)) {
+    const key = `${set}-${n}`;
+    if (results[key]) ordered[key] = Object.fromEntries(TASKS[n].map((t) => [t, results[key][t]]));
+  }
+Object.keys(results).forEach((k) => delete results[k]);
+Object.assign(results, ordered);
 const text = report(results, started);
 fs.writeFileSync(path.join(ROOT, 'bench/JS_RESULTS.md'), text);
 process.stdout.write(text);
