@@ -307,21 +307,26 @@ python-warnings:
 # file.c or atomic.c (zlib and brotli are not built for wasm32 in Debian;
 # the module gunzips with the platform's zlib or DecompressionStream) and
 # no numtables.c (js/wasm_numtables.c says why); js/ brings the ABI
-# (wasm.c) and small replacements of wasi-libc's printf and malloc.
+# (wasm.c) and small replacements of wasi-libc's printf and malloc (and,
+# in the reader-only module, of memchr, strlen and the float parser).
 WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
 WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
 WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
                  rowscan schema text types validate value
 WASM_WRITER   := writer encode copy
-WASM_GLUE     := wasm wasm_printf wasm_malloc wasm_numtables
+# The glue: the ABI, printf and malloc, and the numbers: the table of
+# powers of five for the core's parser and printer (reader and writer), or
+# a parser that leaves the hard cases to JS (reader only: see its file).
+WASM_GLUE     := wasm wasm_printf wasm_malloc
 WASM_RT       := $(shell $(WASM_CC) -print-libgcc-file-name 2>/dev/null)
 WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int \
                  --enable-sign-ext --enable-mutable-globals --enable-simd \
-                 --strip-producers --strip-target-features
+                 --strip-debug --strip-producers --strip-target-features
 WASM_FULL_OBJ   := $(WASM_READER:%=build/js/full/core/%.o) $(WASM_WRITER:%=build/js/full/core/%.o) \
-                   $(WASM_GLUE:%=build/js/full/js/%.o)
-WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o)
+                   $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_numtables.o
+WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o) \
+                   build/js/reader/js/wasm_numparse.o build/js/reader/js/wasm_string.o
 .PHONY: js js-deps bench-js
 
 js: js-deps js/dist/jalapenojson.wasm js/dist/jalapenojson-reader.wasm build/js/jjdump
@@ -336,16 +341,26 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/sse2/emmintrin.h
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -Ijs/sse2) -c $< -o $@
 
-# The small build: -Oz, no SIMD, no writer.
+# The small build: -Oz, no SIMD, no writer; link-time optimization across
+# files (-flto: the objects are LLVM bitcode that wasm-ld optimizes
+# together, inlining and dropping across files); JJ_SWAR=0: no 8-bytes-at-
+# a-time number paths (num.h inlines its short-float path into two callers,
+# with tables, about 2 KB); the core's jj_num_parse_double renamed out of
+# the way of js/wasm_numparse.c's (nothing calls it, so --gc-sections drops
+# it and its Eisel-Lemire and big-integer helpers).
 build/js/reader/%.o: %.c $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_CFLAGS) -Oz -DJJW_NO_WRITER -c $< -o $@
+	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJW_NO_WRITER -DJJ_SWAR=0 \
+	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core) -c $< -o $@
 
 # The stack first, so that overflowing it traps at once instead of
 # overwriting data; 1 MiB, enough for the deepest nesting the depth limit
-# allows (js/lib/read.js caps maxDepth to keep it so).
+# allows (js/lib/read.js caps maxDepth to keep it so).  __wasm_call_ctors
+# exported (js/lib/instance.js calls it once): otherwise wasm-ld wraps
+# every export in a function that calls it first.
 build/js/%.wasm:
-	wasm-ld --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
+	wasm-ld --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 \
+	  --export=__wasm_call_ctors -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
 
 build/js/full.wasm: $(WASM_FULL_OBJ)
 build/js/reader.wasm: $(WASM_READER_OBJ)
@@ -354,9 +369,10 @@ js/dist/jalapenojson.wasm: build/js/full.wasm
 	@mkdir -p $(dir $@)
 	$(WASM_OPT) -O2 $< -o $@
 
+# --converge: -Oz again until the module stops shrinking.
 js/dist/jalapenojson-reader.wasm: build/js/reader.wasm
 	@mkdir -p $(dir $@)
-	$(WASM_OPT) -Oz $< -o $@
+	$(WASM_OPT) -Oz --converge $< -o $@
 
 # The tests' C side: dumps a document's values, copies it through the C
 # writer, writes random documents (js/test/jjdump.c).

@@ -22,25 +22,17 @@ typedef struct out {
   size_t n, len; /* capacity, length the whole output would have */
 } out;
 
-static void put(out *o, char c) {
-  if (o->len + 1 < o->n) o->p[o->len] = c;
-  o->len++;
-}
-
-static void put_uint(out *o, uint64_t v, int neg) {
-  char digits[20];
-  int k = 0;
-  do digits[k++] = (char)('0' + v % 10);
-  while ((v /= 10) != 0);
-  if (neg) put(o, '-');
-  while (k) put(o, digits[--k]);
+/* Append s[0..k): what fits of it, while len counts it all. */
+static void put(out *o, const char *s, size_t k) {
+  for (size_t i = 0; i < k; i++, o->len++)
+    if (o->len + 1 < o->n) o->p[o->len] = s[i];
 }
 
 int vsnprintf(char *restrict buf, size_t n, const char *restrict fmt, va_list ap) {
   out o = {buf, n, 0};
   for (const char *f = fmt; *f; f++) {
     if (*f != '%') {
-      put(&o, *f);
+      put(&o, f, 1);
       continue;
     }
     f++;
@@ -61,35 +53,60 @@ int vsnprintf(char *restrict buf, size_t n, const char *restrict fmt, va_list ap
     int lng = 0; /* 0 int, 1 long, 2 long long, 3 size_t */
     if (*f == 'z') lng = 3, f++;
     while (*f == 'l') lng++, f++;
+    char num[21]; /* a 64-bit integer in decimal, its sign, from the end */
+    char *end = num + sizeof num;
+    const char *s = end;
+    size_t k = 0;
     switch (*f) {
-      case 's': {
-        const char *s = va_arg(ap, const char *);
+      case 's':
+        s = va_arg(ap, const char *);
         if (!s) s = "(null)";
-        for (size_t i = 0; i < prec && s[i]; i++) put(&o, s[i]);
+        while (k < prec && s[k]) k++;
         break;
-      }
-      case 'c': put(&o, (char)va_arg(ap, int)); break;
+      case 'c':
+        num[0] = (char)va_arg(ap, int);
+        s = num;
+        k = 1;
+        break;
       case 'd':
-      case 'i': {
-        int64_t v = lng == 0 ? va_arg(ap, int)
-                    : lng == 1 ? va_arg(ap, long)
-                    : lng == 2 ? va_arg(ap, long long)
-                               : (int64_t)va_arg(ap, ptrdiff_t);
-        put_uint(&o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
-        break;
-      }
+      case 'i':
       case 'u': {
-        uint64_t v = lng == 0 ? va_arg(ap, unsigned)
-                     : lng == 1 ? va_arg(ap, unsigned long)
-                     : lng == 2 ? va_arg(ap, unsigned long long)
-                                : va_arg(ap, size_t);
-        put_uint(&o, v, 0);
+        uint64_t v;
+        int neg = 0;
+        if (*f == 'u') {
+          v = lng == 0   ? va_arg(ap, unsigned)
+              : lng == 1 ? va_arg(ap, unsigned long)
+              : lng == 2 ? va_arg(ap, unsigned long long)
+                         : va_arg(ap, size_t);
+        } else {
+          int64_t x = lng == 0   ? va_arg(ap, int)
+                      : lng == 1 ? va_arg(ap, long)
+                      : lng == 2 ? va_arg(ap, long long)
+                                 : (int64_t)va_arg(ap, ptrdiff_t);
+          neg = x < 0;
+          v = neg ? 0 - (uint64_t)x : (uint64_t)x;
+        }
+        char *q = end;
+        do *--q = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        if (neg) *--q = '-';
+        s = q;
+        k = (size_t)(end - q);
         break;
       }
-      case '%': put(&o, '%'); break;
-      case '\0': f--; break;
-      default: put(&o, '?'); break;
+      case '%':
+        s = "%";
+        k = 1;
+        break;
+      case '\0':
+        f--;
+        break;
+      default:
+        s = "?";
+        k = 1;
+        break;
     }
+    put(&o, s, k);
   }
   if (n) buf[o.len < n ? o.len : n - 1] = '\0';
   return (int)o.len;

@@ -2,7 +2,8 @@
 """test_js.py BUILD_DIR — the JavaScript module's tests (js/test/), for
 tests/run.sh: `node --test js/test/` (every type, SPEC.md's errors, the
 JSONTestSuite cases, the round trip against C, hostile input, the browser
-test in headless Chromium, `npm pack`), and the check that README.md lists
+test in headless Chromium, `npm pack`, and the reader-only module's own
+run of the reading checks, its floats bit for bit against C), and the check that README.md lists
 the browser test's packages as tools/deps.sh does.  Prints the skipped
 tests with their reasons, the failures, and one line
 "js: N passed, M failed".
@@ -52,7 +53,7 @@ def main():
             print("  SKIPPED " + s.split(" - ", 1)[-1])
         elif s.startswith("not ok"):
             print("  FAIL " + s.split(" - ", 1)[-1])
-        elif re.match(r"^# (conformance|browser|pack):", s):
+        elif re.match(r"^# (conformance|browser|pack|reader: conformance):", s):
             print("  " + s[2:])
     passed = counts.get("pass", 0)
     failed = counts.get("fail", 0) + counts.get("cancelled", 0)

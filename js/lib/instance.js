@@ -9,6 +9,7 @@
 // the generation it was made in and refuses to work in a later one.
 
 import { JJError } from './errors.js';
+import { parseNumber } from './number.js';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 // Node reads the .wasm file synchronously, so decode() works without init();
@@ -52,8 +53,35 @@ function fillPow5(exports, memory) {
   }
 }
 
+// What a module imports: the reader-only one leaves the numbers its fast
+// path does not take to JS (js/wasm_numparse.c, lib/number.js); the
+// function reads them from the memory of the instance being made, which
+// only exists once it is made, hence the box.
+function imports() {
+  const box = { memory: null };
+  const jjw_number = (p, len) => parseNumber(decoder.decode(new Uint8Array(box.memory.buffer, p >>> 0, len >>> 0)));
+  return { box, env: { jjw_number } };
+}
+
+function instantiate(compiled) {
+  const { box, env } = imports();
+  const instance = new WebAssembly.Instance(compiled, { env });
+  box.memory = instance.exports.memory;
+  return instance;
+}
+
+async function instantiateAsync(compiled) {
+  const { box, env } = imports();
+  const instance = await WebAssembly.instantiate(compiled, { env });
+  box.memory = instance.exports.memory;
+  return instance;
+}
+
 function start(compiled, instance) {
   const exports = instance.exports;
+  // the C constructors (none today: wasm-ld makes an empty function),
+  // exported to be run once here rather than before every export
+  if (typeof exports.__wasm_call_ctors === 'function') exports.__wasm_call_ctors();
   if (typeof exports.jjw_pow5 === 'function') fillPow5(exports, exports.memory);
   module = compiled;
   inst = { exports, memory: exports.memory };
@@ -83,7 +111,7 @@ export async function init(options = {}) {
         compiled = await WebAssembly.compileStreaming(res);
       else compiled = await WebAssembly.compile(await res.arrayBuffer());
     }
-    start(compiled, await WebAssembly.instantiate(compiled, {}));
+    start(compiled, await instantiateAsync(compiled));
   })();
   pending = run;
   try {
@@ -98,7 +126,7 @@ export function wasm() {
   if (inst) return inst;
   if (!nodeFs) throw new Error('jalapenojson: call `await init()` before using the module');
   const compiled = new WebAssembly.Module(nodeFs.readFileSync(DEFAULT_URL));
-  start(compiled, new WebAssembly.Instance(compiled, {}));
+  start(compiled, instantiate(compiled));
   return inst;
 }
 
@@ -113,10 +141,10 @@ function reset() {
   const compiled = module;
   inst = null; // the next start() bumps the generation
   try {
-    start(compiled, new WebAssembly.Instance(compiled, {}));
+    start(compiled, instantiate(compiled));
   } catch {
     module = compiled;
-    pending = WebAssembly.instantiate(compiled, {}).then(
+    pending = instantiateAsync(compiled).then(
       (i) => start(compiled, i),
       () => {},
     );
