@@ -212,6 +212,7 @@ static int jjOpenClose(sqlite3_vtab_cursor *cur) {
   for (int i = 0; i < JJX_RECORD_SLOTS; i++) sqlite3_finalize(c->rec_fb[i]);
   cursor_reset(c);
   jjx_buf_free(&c->buf);
+  jjx_buf_free(&c->text);
   sqlite3_free(c->umap);
   jjx_poll_end(&c->poll); /* before the statement ends: see jjx_poll */
   sqlite3_free(c);

@@ -53,6 +53,7 @@ typedef struct jjx_cursor {
   int irow;                 /* next entry of rows[] to visit */
   int64_t remaining;        /* LIMIT: rows still to return; -1: no limit */
   jjx_buf buf;              /* record JSON, nested tables; reused per row */
+  jjx_buf text;             /* a text value NUL-terminated (column.c) */
   jjx_files files;          /* a pattern's files and the filename filter */
   int multi;                /* 1: reading files[] one after another */
   int declared;             /* 1: files[] are the typed table's own */
