@@ -2,7 +2,9 @@
 ** validate.c — whole-document walks over the rows: counting them
 ** (jj_doc_rows) and checking every value (jj_doc_validate).  Each drives a
 ** private cursor, so it sits above the cursor (cursor.c) and the accessors
-** (value.c); jj_parse reaches it only for JJ_PARSE_VALIDATE.
+** (value.c); jj_parse reaches it only for JJ_PARSE_VALIDATE.  A validation
+** polls its caller's interrupt callback about every MiB of rows checked
+** (jj_doc_validate_poll), as file.c and compress.c poll while reading.
 */
 #include <stdint.h>
 
@@ -21,9 +23,48 @@ int64_t jj_doc_rows(jj_doc *doc, jj_error *err) {
   return rc < 0 ? -1 : doc->total;
 }
 
+/* The rows whose place is known (the row index's frontier): a seek to
+** one of them is immediate, one past them scans the rows between. */
+int64_t jj_doc_rows_known(const jj_doc *doc, uint64_t *at) {
+  size_t n = doc ? doc->nindex : 0;
+  if (at) *at = n ? (uint64_t)doc->index[n - 1] : 0;
+  return (int64_t)n;
+}
+
+/* Poll the caller's callback after this many bytes of rows checked. */
+#define POLL_EVERY (1u << 20)
+
+/* A walk's interrupt polling, shared by the nested tables it validates:
+** `mark` is the furthest row end seen (nested rows lie inside their
+** outer row, so positions only grow), `work` the bytes since the last
+** poll. */
+typedef struct walk {
+  jj_interrupt interrupt; /* NULL: never polled */
+  void *interrupt_ctx;
+  size_t mark, work;
+} walk;
+
+/* Count the bytes up to the end of c's row; every POLL_EVERY bytes ask
+** the callback whether to go on. */
+static jj_code tick(walk *w, const jj_cursor *c, jj_error *err) {
+  if (!w->interrupt || !c->pos) return JJ_OK;
+  size_t at = (size_t)(c->pos - c->doc->base);
+  if (at <= w->mark) return JJ_OK;
+  w->work += at - w->mark;
+  w->mark = at;
+  if (w->work < POLL_EVERY) return JJ_OK;
+  w->work = 0;
+  if (w->interrupt(w->interrupt_ctx))
+    return jj_fail(err, JJ_ERR_INTERRUPTED, NULL, "interrupted");
+  return JJ_OK;
+}
+
+static jj_code validate(jj_doc *doc, walk *w, jj_error *err);
+
 /* Read value `col` of c's row, checked as its accessor checks it; a
 ** nested table is validated in turn. */
-static jj_code validate_value(jj_cursor *c, size_t col, jj_error *err) {
+static jj_code validate_value(jj_cursor *c, size_t col, walk *w,
+                              jj_error *err) {
   jj_value v;
   jj_code code = JJ_OK;
   int r = jj_cursor_value(c, col, &v, err);
@@ -37,7 +78,7 @@ static jj_code validate_value(jj_cursor *c, size_t col, jj_error *err) {
     case JJ_BOOL:
     case JJ_BYTES: break; /* read is checked */
     case JJ_TABLE:
-      code = jj_doc_validate(v.u.table, err);
+      code = validate(v.u.table, w, err);
       jj_doc_free(v.u.table);
       break;
   }
@@ -46,11 +87,7 @@ static jj_code validate_value(jj_cursor *c, size_t col, jj_error *err) {
 
 /* Every row, every value, the end and "count": a private cursor reads it
 ** all and the first error is returned. */
-jj_code jj_doc_validate(jj_doc *doc, jj_error *err) {
-  jj_error local;
-  if (!err) err = &local;
-  jj_error_clear(err);
-  if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document");
+static jj_code validate(jj_doc *doc, walk *w, jj_error *err) {
   jj_cursor *c = jj_cursor_new(doc, err);
   if (!c) return err->code;
   size_t ncol = doc->schema->n;
@@ -61,9 +98,25 @@ jj_code jj_doc_validate(jj_doc *doc, jj_error *err) {
       code = err->code;
       break;
     }
+    code = tick(w, c, err);
     for (size_t i = 0; i < ncol && code == JJ_OK; i++)
-      code = validate_value(c, i, err);
+      code = validate_value(c, i, w, err);
   }
   jj_cursor_free(c);
   return code;
+}
+
+jj_code jj_doc_validate_poll(jj_doc *doc, int (*interrupt)(void *ctx),
+                             void *interrupt_ctx, jj_error *err) {
+  jj_error local;
+  walk w = {interrupt, interrupt_ctx, 0, 0};
+  if (!err) err = &local;
+  jj_error_clear(err);
+  if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document");
+  w.mark = (size_t)(doc->rows - doc->base);
+  return validate(doc, &w, err);
+}
+
+jj_code jj_doc_validate(jj_doc *doc, jj_error *err) {
+  return jj_doc_validate_poll(doc, NULL, NULL, err);
 }

@@ -313,11 +313,13 @@ void jjx_source_close(jjx_source *s);
 ** succeeds, up to JJX_HEADER_LIMIT; nothing blocks (regular files only) and
 ** the rows are never looked at.  Errors as jjx_source_open_value.
 ** union_by_name: read every header of a glob (else the first file's) and
-** merge them (union.c, names folded as SQL does) into h->uni. */
+** merge them (union.c, names folded as SQL does) into h->uni.
+** db (may be NULL): tick its progress handler and poll its interrupt for
+** every file of a glob whose header is read ("interrupted" when stopped). */
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     char **pzErr);
+                     sqlite3 *db, char **pzErr);
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    char **pzErr);
+                    sqlite3 *db, char **pzErr);
 void jjx_header_free(jjx_header *h);
 
 /* Open one file by name (label = the path), as a SOURCE naming it. */

@@ -1,5 +1,6 @@
 """test_progress.py BUILD_DIR — SQLite's progress handler during the
-extension's long work (ext/settings.c's jjx_poll, ext/scan.c, ext/export.c).
+extension's long work (ext/settings.c's jjx_poll, ext/scan.c, ext/export.c,
+ext/source.c, ext/write.c).
 
 For each kind of long work, a handler set with set_progress_handler(cb, N)
 (sqlite3_progress_handler) must be called while it runs, and a handler
@@ -12,7 +13,14 @@ connection usable:
   (c) the first scan's load of a big document inside xFilter, where no VM
       step of the query runs: a .gz and a .br file (typed table and record
       form), a plain file, and a gzip BLOB;
-  (d) a glob over many files that have no rows (few VM steps of its own).
+  (d) a glob over many files that have no rows (few VM steps of its own);
+  (e) validate=1's check of the whole document when a scan opens it;
+  (f) the first seek to a far row (rowid = N, rowid IN, OFFSET), which
+      scans the rows before it;
+  (g) jj_write(path, document): checking and writing (plain, .gz, .br),
+      which must leave the old file and no temporary file when stopped;
+  (h) CREATE of a union_by_name table over a glob, and jj_schema with
+      union_by_name, which read every file's header.
 
 Calls during a load are counted by what the extension promises (a MiB read
 or decompressed counts as 100 VM steps, a glob's file as 10), so the checks
@@ -209,6 +217,137 @@ def test_glob(conn, d):
     conn.execute("DROP TABLE many")
 
 
+def test_validate_and_seek(conn, paths):
+    """(e) validate=1 checks the whole document when a scan first opens it,
+    and (f) the first seek to a far row scans the rows before it: both
+    inside xFilter, both tick every MiB.  mmap=1 maps the file, so the load
+    itself ticks nothing and every call counted is the validation's or the
+    seek's."""
+    p = paths[""]
+    mib = os.path.getsize(p) >> 20
+    conn.execute("SELECT jj_cache_size(0)")
+
+    def fresh(opts):
+        def make():
+            conn.execute("DROP TABLE IF EXISTS temp.v")
+            conn.execute(f"CREATE VIRTUAL TABLE temp.v USING "
+                         f"jj_open({q(p)}, mmap=1{opts})")
+        return make
+
+    # the baseline: a near row of a mapped file is a handful of calls
+    fresh("")()
+    h = Handler(conn, 50)
+    err, rows = run(conn, "SELECT id FROM v WHERE rowid = 5")
+    conn.set_progress_handler(None, 0)
+    check("mapped_near_row_is_few_calls", err is None and rows == [(5,)]
+          and h.calls < mib // 2, f"{h.calls} calls, {err!r}")
+    # (e) validate=1: a MiB checked is two calls at N = 50
+    ticks_and_stops(conn, "validate", "SELECT id FROM v WHERE rowid = 5",
+                    n=50, at_least=mib, prepare=fresh(", validate=1"))
+    fresh(", validate=1")()
+    err, rows = run(conn, "SELECT id FROM v WHERE rowid = 5")
+    check("validate_still_reads", err is None and rows == [(5,)],
+          repr((err, rows)))
+    # (f) the first seek to the last row passes over every row before it
+    ticks_and_stops(conn, "far_rowid", f"SELECT id FROM v WHERE rowid = "
+                    f"{ROWS}", n=50, at_least=mib, prepare=fresh(""))
+    ticks_and_stops(conn, "far_offset", f"SELECT id FROM v LIMIT 1 OFFSET "
+                    f"{ROWS - 1}", n=50, at_least=mib, prepare=fresh(""))
+    ticks_and_stops(conn, "far_rowid_in", f"SELECT id FROM v WHERE rowid "
+                    f"IN (3, {ROWS - 7})", n=50, at_least=mib,
+                    prepare=fresh(""))
+    fresh("")()
+    err, rows = run(conn, f"SELECT id FROM v WHERE rowid IN (2, {ROWS}, "
+                    f"{ROWS + 1})")
+    check("far_rowid_right_rows", err is None and rows == [(2,), (ROWS,)],
+          repr((err, rows)))
+    err, rows = run(conn, f"SELECT id FROM v LIMIT 2 OFFSET {ROWS - 1}")
+    check("far_offset_right_rows", err is None and rows == [(ROWS,)],
+          repr((err, rows)))
+    # a seek to rows already found is immediate: a cached document keeps
+    # its row index, and the second far seek counts no MiB
+    conn.execute("SELECT jj_cache_size(268435456)")
+    conn.execute("DROP TABLE temp.v")
+    conn.execute(f"CREATE VIRTUAL TABLE temp.v USING jj_open({q(p)})")
+    first = Handler(conn, 50)
+    err1, _ = run(conn, f"SELECT id FROM v WHERE rowid = {ROWS}")
+    again = Handler(conn, 50)
+    err2, rows = run(conn, f"SELECT id FROM v WHERE rowid = {ROWS}")
+    conn.set_progress_handler(None, 0)
+    check("known_row_seek_is_immediate", err1 is None and err2 is None and
+          rows == [(ROWS,)] and first.calls >= 2 * mib and again.calls <= 1,
+          f"{first.calls} then {again.calls} calls, {err1!r} {err2!r}")
+    conn.execute("DROP TABLE temp.v")
+
+
+def test_write(conn, d, paths):
+    """(g) jj_write(path, document): checking the document and writing it
+    (compressed or not) tick every MiB; an interrupt keeps the old file and
+    leaves no temporary file, whether it comes while the document is
+    checked or while the file is written."""
+    with open(paths[""], "rb") as f:
+        doc = f.read()
+    mib = len(doc) >> 20
+    out_dir = os.path.join(d, "written")
+    os.makedirs(out_dir, exist_ok=True)
+    old = b"the old file\n"
+    for suffix in ("", ".gz", ".br"):
+        out = os.path.join(out_dir, "w.jj" + suffix)
+        name = "write" + suffix.replace(".", "_")
+        sql = "SELECT jj_write(?, ?)"
+        h = Handler(conn, 50)
+        err, rows = run(conn, sql, (out, doc))
+        conn.set_progress_handler(None, 0)
+        size = os.path.getsize(out) if os.path.exists(out) else -1
+        check(name + "_runs", err is None and rows == [(size,)],
+              repr((err, rows, size)))
+        # checked and written: two MiB of work per MiB, two calls each
+        total = h.calls
+        check(name + "_ticks", total >= 2 * mib, f"{total} calls")
+        for when, stop_at in (("checking", STOP_AT), ("writing", total - 3)):
+            with open(out, "wb") as f:
+                f.write(old)
+            h = Handler(conn, 50, stop_at=stop_at)
+            err, _ = run(conn, sql, (out, doc))
+            conn.set_progress_handler(None, 0)
+            label = f"{name}_{when}"
+            check(label + "_interrupted", err == "interrupted", repr(err))
+            check(label + "_stops_at_that_call",
+                  stop_at <= h.calls <= stop_at + 1, f"{h.calls} calls")
+            with open(out, "rb") as f:
+                check(label + "_old_file_kept", f.read() == old)
+            left = [n for n in os.listdir(out_dir) if "jj-tmp" in n]
+            check(label + "_no_temporary_file", left == [], repr(left))
+            usable(conn, label)
+
+
+def test_union_create(conn, d):
+    """(h) CREATE of a union_by_name table over a glob reads every file's
+    header: each counts as a file opened (10 steps); an interrupt fails the
+    CREATE, and no table is left.  jj_schema(..., 'union_by_name=1') does
+    the same reading."""
+    g = os.path.join(d, "many")
+    pat = os.path.join(g, "*.jj*")
+    files = len(os.listdir(g))
+
+    def drop():
+        conn.execute("DROP TABLE IF EXISTS temp.u")
+    ticks_and_stops(conn, "union_create", f"CREATE VIRTUAL TABLE temp.u "
+                    f"USING jj_open({q(pat)}, union_by_name=1)", n=10,
+                    at_least=files, prepare=drop)
+    err, rows = run(conn, "SELECT count(*) FROM sqlite_temp_master WHERE "
+                    "name = 'u'")
+    check("union_create_interrupted_leaves_no_table", rows == [(0,)],
+          repr((err, rows)))
+    err, _ = run(conn, f"CREATE VIRTUAL TABLE temp.u USING "
+                 f"jj_open({q(pat)}, union_by_name=1)")
+    check("union_create_after_interrupt", err is None, repr(err))
+    drop()
+    ticks_and_stops(conn, "union_schema", "SELECT count(*) FROM "
+                    "jj_schema(?, 'union_by_name=1')", (pat,), n=10,
+                    at_least=files)
+
+
 def main():
     ext = jjtest.extension_path(jjtest.build_dir(sys.argv))
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,6 +356,9 @@ def main():
             paths = test_scans(conn, tmp)
             test_export(conn, tmp, paths)
             test_glob(conn, tmp)
+            test_validate_and_seek(conn, paths)
+            test_write(conn, tmp, paths)
+            test_union_create(conn, tmp)
         except Exception as e:  # a crash fails the script, visibly
             check("progress", False, f"raised {e!r}")
         conn.close()
