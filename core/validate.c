@@ -34,26 +34,22 @@ int64_t jj_doc_rows_known(const jj_doc *doc, uint64_t *at) {
 /* Poll the caller's callback after this many bytes of rows checked. */
 #define POLL_EVERY (1u << 20)
 
-/* A walk's interrupt polling, shared by the nested tables it validates:
-** `mark` is the furthest row end seen (nested rows lie inside their
-** outer row, so positions only grow), `work` the bytes since the last
-** poll. */
+/* A walk's interrupt polling, shared by the nested tables it validates
+** (nested rows lie inside their outer row, so the end of the last row
+** checked only moves forward): the callback is asked again once a row ends
+** at or past `next`, a byte offset; SIZE_MAX when there is no callback, so
+** the cost per row is one comparison. */
 typedef struct walk {
-  jj_interrupt interrupt; /* NULL: never polled */
+  jj_interrupt interrupt;
   void *interrupt_ctx;
-  size_t mark, work;
+  size_t next;
 } walk;
 
-/* Count the bytes up to the end of c's row; every POLL_EVERY bytes ask
-** the callback whether to go on. */
+/* c is on a row: poll when it ends POLL_EVERY bytes past the last poll. */
 static jj_code tick(walk *w, const jj_cursor *c, jj_error *err) {
-  if (!w->interrupt || !c->pos) return JJ_OK;
   size_t at = (size_t)(c->pos - c->doc->base);
-  if (at <= w->mark) return JJ_OK;
-  w->work += at - w->mark;
-  w->mark = at;
-  if (w->work < POLL_EVERY) return JJ_OK;
-  w->work = 0;
+  if (JJ_LIKELY(at < w->next)) return JJ_OK;
+  w->next = at + POLL_EVERY;
   if (w->interrupt(w->interrupt_ctx))
     return jj_fail(err, JJ_ERR_INTERRUPTED, NULL, "interrupted");
   return JJ_OK;
@@ -109,11 +105,11 @@ static jj_code validate(jj_doc *doc, walk *w, jj_error *err) {
 jj_code jj_doc_validate_poll(jj_doc *doc, int (*interrupt)(void *ctx),
                              void *interrupt_ctx, jj_error *err) {
   jj_error local;
-  walk w = {interrupt, interrupt_ctx, 0, 0};
+  walk w = {interrupt, interrupt_ctx, SIZE_MAX};
   if (!err) err = &local;
   jj_error_clear(err);
   if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document");
-  w.mark = (size_t)(doc->rows - doc->base);
+  if (interrupt) w.next = (size_t)(doc->rows - doc->base) + POLL_EVERY;
   return validate(doc, &w, err);
 }
 
