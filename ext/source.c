@@ -438,8 +438,9 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
   for (int i = 0; rc == SQLITE_OK && i < (union_by_name ? f.n : 1); i++) {
     jjx_header one;
     /* A header read is little work, but a glob of thousands of files is
-    ** much: each counts as a glob's file opened does in a scan. */
-    if (jjx_poll_tick(&poll, JJX_TICK_FILE)) {
+    ** much: each after the first counts as JJX_TICK_HEADER steps (the
+    ** first alone, as for one file, prepares no probe). */
+    if (i > 0 && jjx_poll_tick(&poll, JJX_TICK_HEADER)) {
       *pzErr = sqlite3_mprintf("interrupted");
       rc = *pzErr ? SQLITE_INTERRUPT : SQLITE_NOMEM;
       break;

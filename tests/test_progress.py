@@ -323,29 +323,40 @@ def test_write(conn, d, paths):
 
 def test_union_create(conn, d):
     """(h) CREATE of a union_by_name table over a glob reads every file's
-    header: each counts as a file opened (10 steps); an interrupt fails the
-    CREATE, and no table is left.  jj_schema(..., 'union_by_name=1') does
-    the same reading."""
+    header: each after the first counts as one VM step (a header is a few
+    KiB read), so with N = 1 the handler hears of each; one returning 1
+    halfway through the files fails the CREATE there, and no table is left.
+    jj_schema(..., 'union_by_name=1') does the same reading."""
     g = os.path.join(d, "many")
     pat = os.path.join(g, "*.jj*")
     files = len(os.listdir(g))
-
-    def drop():
+    create = (f"CREATE VIRTUAL TABLE temp.u USING jj_open({q(pat)}, "
+              f"union_by_name=1)")
+    schema = ("SELECT count(*) FROM jj_schema(?, 'union_by_name=1')", (pat,))
+    for name, sql, params in (("union_create", create, ()),
+                              ("union_schema",) + schema):
         conn.execute("DROP TABLE IF EXISTS temp.u")
-    ticks_and_stops(conn, "union_create", f"CREATE VIRTUAL TABLE temp.u "
-                    f"USING jj_open({q(pat)}, union_by_name=1)", n=10,
-                    at_least=files, prepare=drop)
-    err, rows = run(conn, "SELECT count(*) FROM sqlite_temp_master WHERE "
-                    "name = 'u'")
-    check("union_create_interrupted_leaves_no_table", rows == [(0,)],
-          repr((err, rows)))
-    err, _ = run(conn, f"CREATE VIRTUAL TABLE temp.u USING "
-                 f"jj_open({q(pat)}, union_by_name=1)")
+        h = Handler(conn, 1)
+        err, _ = run(conn, sql, params)
+        conn.set_progress_handler(None, 0)
+        check(name + "_runs", err is None, repr(err))
+        check(name + "_ticks", h.calls >= files - 1, f"{h.calls} calls")
+        conn.execute("DROP TABLE IF EXISTS temp.u")
+        half = files // 2
+        h = Handler(conn, 1, stop_at=half)
+        err, _ = run(conn, sql, params)
+        conn.set_progress_handler(None, 0)
+        check(name + "_interrupted", err == "interrupted", repr(err))
+        check(name + "_stops_at_that_call", half <= h.calls <= half + 1,
+              f"{h.calls} calls")
+        err, rows = run(conn, "SELECT count(*) FROM sqlite_temp_master "
+                        "WHERE name = 'u'")
+        check(name + "_interrupted_leaves_no_table", rows == [(0,)],
+              repr((err, rows)))
+        usable(conn, name)
+    err, _ = run(conn, create)
     check("union_create_after_interrupt", err is None, repr(err))
-    drop()
-    ticks_and_stops(conn, "union_schema", "SELECT count(*) FROM "
-                    "jj_schema(?, 'union_by_name=1')", (pat,), n=10,
-                    at_least=files)
+    conn.execute("DROP TABLE IF EXISTS temp.u")
 
 
 def main():
