@@ -20,7 +20,8 @@ connection usable:
   (g) jj_write(path, document): checking and writing (plain, .gz, .br),
       which must leave the old file and no temporary file when stopped;
   (h) CREATE of a union_by_name table over a glob, and jj_schema with
-      union_by_name, which read every file's header.
+      union_by_name, which read every file's header;
+  (i) jj_from_json and jj_from_csv converting a big input.
 
 Calls during a load are counted by what the extension promises (a MiB read
 or decompressed counts as 100 VM steps, a glob's file as 10), so the checks
@@ -256,6 +257,11 @@ def test_validate_and_seek(conn, paths):
     ticks_and_stops(conn, "far_rowid_in", f"SELECT id FROM v WHERE rowid "
                     f"IN (3, {ROWS - 7})", n=50, at_least=mib,
                     prepare=fresh(""))
+    # the record form's row = N: the load (a MiB read, two calls) and the
+    # seek (a MiB passed over, two more) both tick
+    ticks_and_stops(conn, "far_row_record", f"SELECT record->>'id' FROM "
+                    f"jj_open(?) WHERE row = {ROWS}", (p,), n=50,
+                    at_least=4 * mib - 4)
     fresh("")()
     err, rows = run(conn, f"SELECT id FROM v WHERE rowid IN (2, {ROWS}, "
                     f"{ROWS + 1})")
@@ -321,6 +327,21 @@ def test_write(conn, d, paths):
             usable(conn, label)
 
 
+def test_convert(conn):
+    """(i) jj_from_json and jj_from_csv convert inside one VM step: every
+    MiB of input ticks (100 steps)."""
+    js = conn.execute("SELECT json_group_array(json_object('id', id, "
+                      "'name', name, 'price', price)) FROM (" + BIG +
+                      ")").fetchone()[0]
+    csv = "id,name,price\n" + "".join(
+        f"{i},user-{i:08d}-padding,{i * 0.5}\n" for i in range(1, ROWS + 1))
+    for name, fn, text in (("from_json", "jj_from_json", js),
+                           ("from_csv", "jj_from_csv", csv)):
+        mib = len(text) >> 20
+        ticks_and_stops(conn, name, f"SELECT length({fn}(?))", (text,),
+                        n=50, at_least=mib)
+
+
 def test_union_create(conn, d):
     """(h) CREATE of a union_by_name table over a glob reads every file's
     header: each after the first counts as one VM step (a header is a few
@@ -357,6 +378,24 @@ def test_union_create(conn, d):
     err, _ = run(conn, create)
     check("union_create_after_interrupt", err is None, repr(err))
     conn.execute("DROP TABLE IF EXISTS temp.u")
+    # a table kept in a database file connects (reads the headers again)
+    # while SQLite prepares the first statement that uses it: that ticks
+    # and stops as well, and the next statement connects again
+    ext = jjtest.extension_path(jjtest.build_dir(sys.argv))
+    db = os.path.join(d, "kept.db")
+    keep = jjtest.connect(ext, db)
+    keep.execute(create.replace("temp.u", "main.u"))
+    keep.close()
+    other = jjtest.connect(ext, db)
+    h = Handler(other, 1, stop_at=files // 2)
+    err, _ = run(other, "SELECT count(*) FROM u")
+    check("union_connect_interrupted", err == "interrupted" and
+          files // 2 <= h.calls <= files // 2 + 1, repr((err, h.calls)))
+    other.set_progress_handler(None, 0)
+    err, rows = run(other, "SELECT count(*) FROM u")
+    check("union_connect_after_interrupt", err is None and rows == [(0,)],
+          repr((err, rows)))
+    other.close()
 
 
 def main():
@@ -370,6 +409,7 @@ def main():
             test_validate_and_seek(conn, paths)
             test_write(conn, tmp, paths)
             test_union_create(conn, tmp)
+            test_convert(conn)
         except Exception as e:  # a crash fails the script, visibly
             check("progress", False, f"raised {e!r}")
         conn.close()
