@@ -338,6 +338,20 @@ int64_t jj_doc_rows(jj_doc *doc, jj_error *err);
 /* Check every row and every value.  JJ_OK or the first error (JJ_ERR_USAGE
 ** for NULL). */
 jj_code jj_doc_validate(jj_doc *doc, jj_error *err);
+/* jj_doc_validate that calls interrupt(interrupt_ctx) about every MiB of
+** rows checked (nested tables' included); a nonzero return stops it with
+** JJ_ERR_INTERRUPTED ("interrupted").  interrupt NULL: jj_doc_validate.
+** The callback is a jj_interrupt (declared with the compressors, below).
+** Nothing is allocated for the caller; err may be NULL. */
+jj_code jj_doc_validate_poll(jj_doc *doc, int (*interrupt)(void *ctx),
+                             void *interrupt_ctx, jj_error *err);
+/* How many rows, from the first, have a known place: seeking to one of
+** them (jj_cursor_seek) takes constant time, seeking past them scans the
+** structure of the rows in between.  Grows as cursors scan; 0 for NULL.
+** *at (may be NULL) receives the byte offset in the document where the
+** last of them starts (0 when none is known), so a caller seeking far in
+** steps can tell how many bytes each step scanned. */
+int64_t jj_doc_rows_known(const jj_doc *doc, uint64_t *at);
 /* The bytes the document reads, borrowed from the caller of jj_parse (for a
 ** nested table, its part of them); the length goes to *len (len may be
 ** NULL).  NULL for NULL (*len untouched). */

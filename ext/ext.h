@@ -176,8 +176,8 @@ void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* Interrupt polling and progress ticks for long reads.  SQLite calls the
 ** progress handler only between virtual machine steps of the statement
 ** running, and a load inside xFilter (reading, decompressing a document)
-** runs none: jjx_poll_tick runs steps of a nested "SELECT 1" on the same
-** connection.  Its VM-step counter accumulates across steps (SQLite keeps
+** runs none: jjx_poll_tick runs steps of a nested "SELECT 1, 2, ..., 40"
+** on the same connection.  Its VM-step counter accumulates across steps (SQLite keeps
 ** it through sqlite3_reset), so the handler runs every N of those steps,
 ** as for any statement; a handler returning nonzero makes the step fail
 ** with SQLITE_INTERRUPT, and so does sqlite3_interrupt().  The statement
@@ -186,10 +186,15 @@ void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 ** from closing the connection (a scan's lives as long as its cursor). */
 #define JJX_TICK_MIB 100 /* VM steps a MiB read or decompressed counts as */
 #define JJX_TICK_FILE 10 /* VM steps a glob's file opened counts as */
+#define JJX_TICK_HEADER 1 /* ... and one whose header only is read (CREATE
+                          ** of union_by_name, jj_schema): a few KiB read,
+                          ** where 10 steps would cost ~5% more */
 typedef struct jjx_poll {
   sqlite3 *db;         /* NULL: never interrupted, no ticks */
-  sqlite3_stmt *probe; /* "SELECT 1", or NULL */
+  sqlite3_stmt *probe; /* "SELECT 1, 2, ..., 40", or NULL */
   int tried;           /* the probe's prepare was tried */
+  int owed;            /* steps counted minus steps the probe ran (<= 0
+                       ** after a tick: it runs ahead, never behind) */
 } jjx_poll;
 void jjx_poll_begin(jjx_poll *p, sqlite3 *db);
 /* Count `steps` VM steps toward the progress handler: 1 when the
@@ -313,11 +318,13 @@ void jjx_source_close(jjx_source *s);
 ** succeeds, up to JJX_HEADER_LIMIT; nothing blocks (regular files only) and
 ** the rows are never looked at.  Errors as jjx_source_open_value.
 ** union_by_name: read every header of a glob (else the first file's) and
-** merge them (union.c, names folded as SQL does) into h->uni. */
+** merge them (union.c, names folded as SQL does) into h->uni.
+** db (may be NULL): tick its progress handler and poll its interrupt for
+** every file of a glob whose header is read ("interrupted" when stopped). */
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     char **pzErr);
+                     sqlite3 *db, char **pzErr);
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    char **pzErr);
+                    sqlite3 *db, char **pzErr);
 void jjx_header_free(jjx_header *h);
 
 /* Open one file by name (label = the path), as a SOURCE naming it. */

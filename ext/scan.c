@@ -18,8 +18,10 @@
 **
 ** Long reads poll sqlite3_interrupt() and tick the progress handler through
 ** the cursor's jjx_poll (settings.c): every MiB read or decompressed, and
-** every file of a glob opened, so a scan that spends its time in xFilter
-** or between rows (a glob of empty files) can be watched and stopped.
+** every file of a glob opened, every MiB of rows a far seek passes over
+** (jjx_scan_seek), so a scan that spends its time in xFilter or between
+** rows (a glob of empty files, rowid = 900000 on a fresh document) can be
+** watched and stopped.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,9 @@ int jjx_scan_collect(jjx_cursor *c, sqlite3_value *list) {
 /* Fail the scan with the core's error, prefixed with the source's name. */
 static int scan_error(jjx_cursor *c, const jj_error *err) {
   if (err->code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
+  if (err->code == JJ_ERR_INTERRUPTED)
+    return jjx_vtab_take(c->base.pVtab, sqlite3_mprintf("interrupted"),
+                         SQLITE_INTERRUPT);
   return jjx_cursor_err(&c->base, "%s: %s", c->label, err->message);
 }
 
@@ -131,6 +136,43 @@ static int check_file(jjx_cursor *c, const char *label,
   return rc == SQLITE_OK ? rc : jjx_vtab_take(&t->base, msg, rc);
 }
 
+/* A seek past the rows whose place is known scans the structure of the
+** rows in between inside one VM step: it goes in steps of about a MiB
+** (SEEK_FIRST rows at first, then as many as the last step's bytes say),
+** ticking the progress handler between them.  Within SEEK_FIRST rows of
+** the known ones, and to a known row, it is one jj_cursor_seek. */
+#define SEEK_FIRST 4096
+#define SEEK_MIB ((uint64_t)1 << 20)
+
+int jjx_scan_seek(jjx_cursor *c, int64_t row, jj_error *err) {
+  jj_doc *doc = jj_cursor_doc(c->cur);
+  uint64_t at, now, work = 0;
+  int64_t step = SEEK_FIRST;
+  int64_t known = jj_doc_rows_known(doc, &at);
+  while (row - known > step) {
+    int r = jj_cursor_seek(c->cur, known + step, err);
+    if (r <= 0) return r;
+    known = jj_doc_rows_known(doc, &now);
+    uint64_t did = now > at ? now - at : 0;
+    at = now;
+    work += did;
+    /* the next step: about a MiB of rows like these, 16 to 1M rows */
+    step = did ? (int64_t)((uint64_t)step * SEEK_MIB / did) : step * 2;
+    step = step < 16 ? 16 : step > (1 << 20) ? (1 << 20) : step;
+    if (work >= SEEK_MIB) {
+      int ticks = (int)(work / SEEK_MIB);
+      work %= SEEK_MIB;
+      if (jjx_poll_tick(&c->poll, ticks * JJX_TICK_MIB)) {
+        memset(err, 0, sizeof *err);
+        err->code = JJ_ERR_INTERRUPTED;
+        memcpy(err->message, "interrupted", sizeof "interrupted");
+        return -1;
+      }
+    }
+  }
+  return jj_cursor_seek(c->cur, row, err);
+}
+
 int jjx_scan_advance(jjx_cursor *c) {
   jj_error err;
   int r;
@@ -146,7 +188,7 @@ int jjx_scan_advance(jjx_cursor *c) {
       if (c->irow < c->nrows && (!c->by_rowid ||
                                  c->rows[c->irow] >> JJX_ROWID_SHIFT ==
                                      c->file_index))
-        r = jj_cursor_seek(c->cur, c->rows[c->irow++] & JJX_ROW_MASK, &err);
+        r = jjx_scan_seek(c, c->rows[c->irow++] & JJX_ROW_MASK, &err);
     } else {
       r = jj_cursor_next(c->cur, &err);
     }

@@ -34,6 +34,13 @@
 #define COL_SOURCE 5
 #define COL_OPTIONS 6
 
+/* The table: its connection, whose progress handler a glob's headers
+** tick. */
+typedef struct schema_table {
+  sqlite3_vtab base; /* base class, first */
+  sqlite3 *db;
+} schema_table;
+
 typedef struct schema_cursor {
   sqlite3_vtab_cursor base; /* base class, first */
   jjx_header src;           /* the header listed */
@@ -59,10 +66,11 @@ static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
     rc = sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
     if (rc != SQLITE_OK) return rc;
   }
-  sqlite3_vtab *t = sqlite3_malloc(sizeof *t);
+  schema_table *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;
   memset(t, 0, sizeof *t);
-  *ppVtab = t;
+  t->db = db;
+  *ppVtab = &t->base;
   return SQLITE_OK;
 }
 
@@ -160,7 +168,8 @@ static int jjSchemaFilter(sqlite3_vtab_cursor *cur, int idxNum,
     c->options = sqlite3_mprintf("%s", text);
     if (!c->options) return SQLITE_NOMEM;
   }
-  rc = jjx_header_value(&c->src, argv[0], o.union_by_name, &msg);
+  rc = jjx_header_value(&c->src, argv[0], o.union_by_name,
+                        ((schema_table *)cur->pVtab)->db, &msg);
   if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
   c->schema = c->src.schema;
   return SQLITE_OK;

@@ -118,10 +118,26 @@ void jjx_source_close(jjx_source *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Parse s->data[0..len) as the source's document. */
-static int parse(jjx_source *s, unsigned flags, char **pzErr) {
+/* Parse s->data[0..len) as the source's document.  JJ_PARSE_VALIDATE
+** (validate=1) is done here rather than by jj_parse_opts, so that it polls
+** the interrupt and ticks the progress handler every MiB checked. */
+static int parse(jjx_source *s, const jjx_limits *lim, char **pzErr) {
   jj_error err;
-  s->doc = jj_parse_opts(s->data, s->len, flags, 0, &err);
+  unsigned flags = lim->parse_flags;
+  s->doc = jj_parse_opts(s->data, s->len, flags & ~JJ_PARSE_VALIDATE, 0,
+                         &err);
+  if (s->doc && (flags & JJ_PARSE_VALIDATE)) {
+    jjx_poll own, *poll = lim->poll ? lim->poll : &own;
+    jjx_poll_begin(&own, lim->db);
+    jj_code code = jj_doc_validate_poll(s->doc, poll->db ? jjx_poll_check
+                                                         : NULL,
+                                        poll, &err);
+    jjx_poll_end(&own);
+    if (code != JJ_OK) {
+      jj_doc_free(s->doc);
+      s->doc = NULL;
+    }
+  }
   if (s->doc) return SQLITE_OK;
   return fail(s->label, &err, NULL, pzErr);
 }
@@ -224,7 +240,7 @@ static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
       s->heap = c.out.p;
       s->data = s->heap ? s->heap : "";
       s->len = len;
-      return parse(s, lim->parse_flags, pzErr);
+      return parse(s, lim, pzErr);
     }
   }
   if (lim->max_size && len > lim->max_size)
@@ -234,7 +250,7 @@ static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
   if (len) memcpy(s->heap, data, len);
   s->data = s->heap;
   s->len = len;
-  return parse(s, lim->parse_flags, pzErr);
+  return parse(s, lim, pzErr);
 }
 
 /* A file: read (or mapped, or decompressed) by the core, which refuses
@@ -275,7 +291,7 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
   s->is_file = 1;
   s->data = s->file.data;
   s->len = s->file.len;
-  int rc = parse(s, lim->parse_flags, pzErr);
+  int rc = parse(s, lim, pzErr);
   if (rc != SQLITE_OK || !cache) return rc;
   jjx_centry *e = jjx_cache_put(cache, path, lim->parse_flags, &s->file,
                                 s->doc);
@@ -397,7 +413,7 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr);
 ** file it matches (an error when none does), or with union_by_name every
 ** one's, merged into h->uni (the files of a glob are in name order). */
 static int header_raw(jjx_header *h, const raw *r, int union_by_name,
-                      char **pzErr) {
+                      sqlite3 *db, char **pzErr) {
   h->nfiles = 1;
   h->uni.fold = 1; /* a CREATE's columns: SQL names */
   if (!r->glob && !union_by_name) return header_one(h, r, pzErr);
@@ -417,8 +433,18 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
   }
   h->nfiles = f.n;
   int64_t est = 0;
+  jjx_poll poll;
+  jjx_poll_begin(&poll, db);
   for (int i = 0; rc == SQLITE_OK && i < (union_by_name ? f.n : 1); i++) {
     jjx_header one;
+    /* A header read is little work, but a glob of thousands of files is
+    ** much: each after the first counts as JJX_TICK_HEADER steps (the
+    ** first alone, as for one file, prepares no probe). */
+    if (i > 0 && jjx_poll_tick(&poll, JJX_TICK_HEADER)) {
+      *pzErr = sqlite3_mprintf("interrupted");
+      rc = *pzErr ? SQLITE_INTERRUPT : SQLITE_NOMEM;
+      break;
+    }
     raw file = *r;
     file.glob = 0;
     file.path = f.name[i];
@@ -435,6 +461,7 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
     }
     jj_schema_free(one.schema);
   }
+  jjx_poll_end(&poll);
   /* Estimates: the sum of every file's, else the first one's for each. */
   h->est_rows = union_by_name ? est : est * f.n;
   if (rc == SQLITE_OK && union_by_name) {
@@ -511,25 +538,27 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr) {
 }
 
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     char **pzErr) {
+                     sqlite3 *db, char **pzErr) {
   raw r;
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   int rc = value_raw(v, &r, &h->label, pzErr);
   h->is_file = r.kind == JJX_DECL_PATH;
-  if (rc == SQLITE_OK && r.kind) rc = header_raw(h, &r, union_by_name, pzErr);
+  if (rc == SQLITE_OK && r.kind)
+    rc = header_raw(h, &r, union_by_name, db, pzErr);
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    char **pzErr) {
+                    sqlite3 *db, char **pzErr) {
   raw r = decl_raw(d);
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   h->is_file = d->kind == JJX_DECL_PATH;
   h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, union_by_name, pzErr) : SQLITE_NOMEM;
+  int rc = h->label ? header_raw(h, &r, union_by_name, db, pzErr)
+                     : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }

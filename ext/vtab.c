@@ -88,7 +88,7 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   int rc = jjx_parse_options(argc - 4, argv + 4, &t->opt, pzErr);
   if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
   if (rc == SQLITE_OK)
-    rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, pzErr);
+    rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, db, pzErr);
   if (rc != SQLITE_OK) return rc;
   t->typed = 1;
   t->declared = h.schema; /* the table owns it now, and the union */
@@ -314,10 +314,12 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   /* OFFSET: a scan of one document jumps (rows seen before are found in
   ** constant time); a list or a pattern's files skip their first rows. */
   if (offset > 0 && !c->list && !c->multi) {
-    int r = jj_cursor_seek(c->cur, offset, &err);
+    int r = jjx_scan_seek(c, offset, &err);
     if (r < 0)
-      return err.code == JJ_ERR_NOMEM
-                 ? SQLITE_NOMEM
+      return err.code == JJ_ERR_NOMEM ? SQLITE_NOMEM
+             : err.code == JJ_ERR_INTERRUPTED
+                 ? jjx_vtab_take(cur->pVtab, sqlite3_mprintf("interrupted"),
+                                 SQLITE_INTERRUPT)
                  : jjx_cursor_err(cur, "%s: %s", c->label, err.message);
     if (r == 0) return SQLITE_OK; /* fewer rows than the offset */
     offset = 0;

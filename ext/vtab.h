@@ -99,6 +99,10 @@ int jjx_scan_open_single(jjx_cursor *c, sqlite3_value *source);
 int jjx_scan_next_file(jjx_cursor *c);
 /* Move to the next wanted row, or to eof (the next file of a glob). */
 int jjx_scan_advance(jjx_cursor *c);
+/* jj_cursor_seek(c->cur, row, err), ticking the progress handler every MiB
+** of rows scanned to reach it: -1 with err JJ_ERR_INTERRUPTED ("interrupted")
+** when stopped. */
+int jjx_scan_seek(jjx_cursor *c, int64_t row, jj_error *err);
 
 /* xColumn and xRowid (column.c); vtab.c's xColumn maps union columns and
 ** answers the options column before calling jjx_open_column. */

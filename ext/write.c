@@ -15,13 +15,81 @@
 ** replaced (a symbolic link's target is), keeping its mode and owner; the
 ** core's errors pass through as "jj_write: ...".  A NULL path or document returns NULL and
 ** writes nothing, as SQL functions do with NULL.
+**
+** Checking and writing a big document takes a while inside one VM step:
+** both poll sqlite3_interrupt() and tick the progress handler every MiB
+** (jjx_poll, settings.c), and an interrupted write is a failed one: the
+** temporary file is removed, the old file kept, the error "interrupted".
 */
+#include <stdio.h>
 #include <string.h>
+
+#define CHUNK ((size_t)1 << 20) /* bytes written between polls */
 
 #include "ext.h"
 
+/* The atomic file as a jj_sink, remembering whether it failed (its own
+** error is the one to report then, through jj_atomic_commit). */
+typedef struct out {
+  jj_atomic *a;
+  uint64_t bytes; /* written to the file */
+  int failed;
+} out;
+
+static int out_sink(void *ctx, const char *p, size_t len) {
+  out *o = ctx;
+  int r = jj_atomic_sink(o->a, p, len);
+  if (r)
+    o->failed = 1;
+  else
+    o->bytes += len;
+  return r;
+}
+
+/* jj_file_write, fed a MiB at a time with a poll between: write
+** data[0..len) to `path` atomically, compressed as `kind`.  JJ_OK with
+** *written set, or an error in *err (the old file kept, no temporary file
+** left). */
+static jj_code write_file(const char *path, const char *data, size_t len,
+                          jj_compression kind, jjx_poll *poll,
+                          uint64_t *written, jj_error *err) {
+  jj_deflater *z = NULL;
+  out o = {NULL, 0, 0};
+  *written = 0;
+  o.a = jj_atomic_open(path, err);
+  if (!o.a) return err->code;
+  if (kind != JJ_PLAIN) {
+    z = jj_deflate_new(kind, -1, out_sink, &o, err);
+    if (!z) goto fail;
+  }
+  for (size_t at = 0; at < len && !o.failed; at += CHUNK) {
+    size_t part = len - at < CHUNK ? len - at : CHUNK;
+    if (at > 0 && jjx_poll_tick(poll, JJX_TICK_MIB)) {
+      err->code = JJ_ERR_INTERRUPTED;
+      snprintf(err->message, sizeof err->message, "interrupted");
+      goto fail;
+    }
+    if (z)
+      jj_deflate_sink(z, data + at, part);
+    else
+      out_sink(&o, data + at, part);
+  }
+  /* A write error inside the compressor reaches here as "write failed";
+  ** the atomic file holds the real reason and its commit reports it. */
+  if (z && jj_deflate_finish(z, err) != JJ_OK && !o.failed) goto fail;
+  jj_deflate_free(z);
+  jj_code code = jj_atomic_commit(o.a, err);
+  if (code == JJ_OK) *written = o.bytes;
+  return code;
+fail:
+  jj_deflate_free(z);
+  jj_atomic_abort(o.a);
+  return err->code;
+}
+
 void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   jj_error err;
+  jjx_poll poll;
   uint64_t written = 0;
   (void)argc;
   int pt = sqlite3_value_type(argv[0]), dt = sqlite3_value_type(argv[1]);
@@ -52,25 +120,33 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     jjx_ctx_err(ctx, "jj_write: %s", err.message);
     return;
   }
+  if (!data) data = "";
+  jjx_poll_begin(&poll, sqlite3_context_db_handle(ctx));
   /* Refuse anything that is not a whole, valid document first. */
-  jj_doc *doc = jj_parse_opts(data ? data : "", len, JJ_PARSE_VALIDATE, 0,
-                              &err);
-  if (!doc) {
+  jj_code code = JJ_OK;
+  jj_doc *doc = jj_parse(data, len, &err);
+  if (doc) {
+    code = jj_doc_validate_poll(doc, jjx_poll_check, &poll, &err);
+    jj_doc_free(doc);
+  }
+  if (!doc || code != JJ_OK) {
+    jjx_poll_end(&poll);
     if (err.code == JJ_ERR_NOMEM)
       sqlite3_result_error_nomem(ctx);
+    else if (err.code == JJ_ERR_INTERRUPTED)
+      sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     else
       jjx_ctx_err(ctx, "jj_write: not a valid document: %s", err.message);
     return;
   }
-  jj_doc_free(doc);
-  jj_code code = jj_file_write(path, data ? data : "", len, kind, -1,
-                               &written, &err);
-  if (code != JJ_OK) {
-    if (code == JJ_ERR_NOMEM)
-      sqlite3_result_error_nomem(ctx);
-    else
-      jjx_ctx_err(ctx, "jj_write: %s", err.message);
-    return;
-  }
-  sqlite3_result_int64(ctx, (sqlite3_int64)written);
+  code = write_file(path, data, len, kind, &poll, &written, &err);
+  jjx_poll_end(&poll);
+  if (code == JJ_ERR_NOMEM)
+    sqlite3_result_error_nomem(ctx);
+  else if (code == JJ_ERR_INTERRUPTED)
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+  else if (code != JJ_OK)
+    jjx_ctx_err(ctx, "jj_write: %s", err.message);
+  else
+    sqlite3_result_int64(ctx, (sqlite3_int64)written);
 }

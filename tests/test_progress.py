@@ -1,5 +1,6 @@
 """test_progress.py BUILD_DIR — SQLite's progress handler during the
-extension's long work (ext/settings.c's jjx_poll, ext/scan.c, ext/export.c).
+extension's long work (ext/settings.c's jjx_poll, ext/scan.c, ext/export.c,
+ext/source.c, ext/write.c).
 
 For each kind of long work, a handler set with set_progress_handler(cb, N)
 (sqlite3_progress_handler) must be called while it runs, and a handler
@@ -12,7 +13,15 @@ connection usable:
   (c) the first scan's load of a big document inside xFilter, where no VM
       step of the query runs: a .gz and a .br file (typed table and record
       form), a plain file, and a gzip BLOB;
-  (d) a glob over many files that have no rows (few VM steps of its own).
+  (d) a glob over many files that have no rows (few VM steps of its own);
+  (e) validate=1's check of the whole document when a scan opens it;
+  (f) the first seek to a far row (rowid = N, rowid IN, OFFSET), which
+      scans the rows before it;
+  (g) jj_write(path, document): checking and writing (plain, .gz, .br),
+      which must leave the old file and no temporary file when stopped;
+  (h) CREATE of a union_by_name table over a glob, and jj_schema with
+      union_by_name, which read every file's header;
+  (i) jj_from_json and jj_from_csv converting a big input.
 
 Calls during a load are counted by what the extension promises (a MiB read
 or decompressed counts as 100 VM steps, a glob's file as 10), so the checks
@@ -209,6 +218,186 @@ def test_glob(conn, d):
     conn.execute("DROP TABLE many")
 
 
+def test_validate_and_seek(conn, paths):
+    """(e) validate=1 checks the whole document when a scan first opens it,
+    and (f) the first seek to a far row scans the rows before it: both
+    inside xFilter, both tick every MiB.  mmap=1 maps the file, so the load
+    itself ticks nothing and every call counted is the validation's or the
+    seek's."""
+    p = paths[""]
+    mib = os.path.getsize(p) >> 20
+    conn.execute("SELECT jj_cache_size(0)")
+
+    def fresh(opts):
+        def make():
+            conn.execute("DROP TABLE IF EXISTS temp.v")
+            conn.execute(f"CREATE VIRTUAL TABLE temp.v USING "
+                         f"jj_open({q(p)}, mmap=1{opts})")
+        return make
+
+    # the baseline: a near row of a mapped file is a handful of calls
+    fresh("")()
+    h = Handler(conn, 50)
+    err, rows = run(conn, "SELECT id FROM v WHERE rowid = 5")
+    conn.set_progress_handler(None, 0)
+    check("mapped_near_row_is_few_calls", err is None and rows == [(5,)]
+          and h.calls < mib // 2, f"{h.calls} calls, {err!r}")
+    # (e) validate=1: a MiB checked is two calls at N = 50
+    ticks_and_stops(conn, "validate", "SELECT id FROM v WHERE rowid = 5",
+                    n=50, at_least=mib, prepare=fresh(", validate=1"))
+    fresh(", validate=1")()
+    err, rows = run(conn, "SELECT id FROM v WHERE rowid = 5")
+    check("validate_still_reads", err is None and rows == [(5,)],
+          repr((err, rows)))
+    # (f) the first seek to the last row passes over every row before it
+    ticks_and_stops(conn, "far_rowid", f"SELECT id FROM v WHERE rowid = "
+                    f"{ROWS}", n=50, at_least=mib, prepare=fresh(""))
+    ticks_and_stops(conn, "far_offset", f"SELECT id FROM v LIMIT 1 OFFSET "
+                    f"{ROWS - 1}", n=50, at_least=mib, prepare=fresh(""))
+    ticks_and_stops(conn, "far_rowid_in", f"SELECT id FROM v WHERE rowid "
+                    f"IN (3, {ROWS - 7})", n=50, at_least=mib,
+                    prepare=fresh(""))
+    # the record form's row = N: the load (a MiB read, two calls) and the
+    # seek (a MiB passed over, two more) both tick
+    ticks_and_stops(conn, "far_row_record", f"SELECT record->>'id' FROM "
+                    f"jj_open(?) WHERE row = {ROWS}", (p,), n=50,
+                    at_least=4 * mib - 4)
+    fresh("")()
+    err, rows = run(conn, f"SELECT id FROM v WHERE rowid IN (2, {ROWS}, "
+                    f"{ROWS + 1})")
+    check("far_rowid_right_rows", err is None and rows == [(2,), (ROWS,)],
+          repr((err, rows)))
+    err, rows = run(conn, f"SELECT id FROM v LIMIT 2 OFFSET {ROWS - 1}")
+    check("far_offset_right_rows", err is None and rows == [(ROWS,)],
+          repr((err, rows)))
+    # a seek to rows already found is immediate: a cached document keeps
+    # its row index, and the second far seek counts no MiB
+    conn.execute("SELECT jj_cache_size(268435456)")
+    conn.execute("DROP TABLE temp.v")
+    conn.execute(f"CREATE VIRTUAL TABLE temp.v USING jj_open({q(p)})")
+    first = Handler(conn, 50)
+    err1, _ = run(conn, f"SELECT id FROM v WHERE rowid = {ROWS}")
+    again = Handler(conn, 50)
+    err2, rows = run(conn, f"SELECT id FROM v WHERE rowid = {ROWS}")
+    conn.set_progress_handler(None, 0)
+    check("known_row_seek_is_immediate", err1 is None and err2 is None and
+          rows == [(ROWS,)] and first.calls >= 2 * mib and again.calls <= 1,
+          f"{first.calls} then {again.calls} calls, {err1!r} {err2!r}")
+    conn.execute("DROP TABLE temp.v")
+
+
+def test_write(conn, d, paths):
+    """(g) jj_write(path, document): checking the document and writing it
+    (compressed or not) tick every MiB; an interrupt keeps the old file and
+    leaves no temporary file, whether it comes while the document is
+    checked or while the file is written."""
+    with open(paths[""], "rb") as f:
+        doc = f.read()
+    mib = len(doc) >> 20
+    out_dir = os.path.join(d, "written")
+    os.makedirs(out_dir, exist_ok=True)
+    old = b"the old file\n"
+    for suffix in ("", ".gz", ".br"):
+        out = os.path.join(out_dir, "w.jj" + suffix)
+        name = "write" + suffix.replace(".", "_")
+        sql = "SELECT jj_write(?, ?)"
+        h = Handler(conn, 50)
+        err, rows = run(conn, sql, (out, doc))
+        conn.set_progress_handler(None, 0)
+        size = os.path.getsize(out) if os.path.exists(out) else -1
+        check(name + "_runs", err is None and rows == [(size,)],
+              repr((err, rows, size)))
+        # checked and written: two MiB of work per MiB, two calls each
+        total = h.calls
+        check(name + "_ticks", total >= 2 * mib, f"{total} calls")
+        for when, stop_at in (("checking", STOP_AT), ("writing", total - 3)):
+            with open(out, "wb") as f:
+                f.write(old)
+            h = Handler(conn, 50, stop_at=stop_at)
+            err, _ = run(conn, sql, (out, doc))
+            conn.set_progress_handler(None, 0)
+            label = f"{name}_{when}"
+            check(label + "_interrupted", err == "interrupted", repr(err))
+            check(label + "_stops_at_that_call",
+                  stop_at <= h.calls <= stop_at + 1, f"{h.calls} calls")
+            with open(out, "rb") as f:
+                check(label + "_old_file_kept", f.read() == old)
+            left = [n for n in os.listdir(out_dir) if "jj-tmp" in n]
+            check(label + "_no_temporary_file", left == [], repr(left))
+            usable(conn, label)
+
+
+def test_convert(conn):
+    """(i) jj_from_json and jj_from_csv convert inside one VM step: every
+    MiB of input ticks (100 steps)."""
+    js = conn.execute("SELECT json_group_array(json_object('id', id, "
+                      "'name', name, 'price', price)) FROM (" + BIG +
+                      ")").fetchone()[0]
+    csv = "id,name,price\n" + "".join(
+        f"{i},user-{i:08d}-padding,{i * 0.5}\n" for i in range(1, ROWS + 1))
+    for name, fn, text in (("from_json", "jj_from_json", js),
+                           ("from_csv", "jj_from_csv", csv)):
+        mib = len(text) >> 20
+        ticks_and_stops(conn, name, f"SELECT length({fn}(?))", (text,),
+                        n=50, at_least=mib)
+
+
+def test_union_create(conn, d):
+    """(h) CREATE of a union_by_name table over a glob reads every file's
+    header: each after the first counts as one VM step (a header is a few
+    KiB read), so with N = 1 the handler hears of each; one returning 1
+    halfway through the files fails the CREATE there, and no table is left.
+    jj_schema(..., 'union_by_name=1') does the same reading."""
+    g = os.path.join(d, "many")
+    pat = os.path.join(g, "*.jj*")
+    files = len(os.listdir(g))
+    create = (f"CREATE VIRTUAL TABLE temp.u USING jj_open({q(pat)}, "
+              f"union_by_name=1)")
+    schema = ("SELECT count(*) FROM jj_schema(?, 'union_by_name=1')", (pat,))
+    for name, sql, params in (("union_create", create, ()),
+                              ("union_schema",) + schema):
+        conn.execute("DROP TABLE IF EXISTS temp.u")
+        h = Handler(conn, 1)
+        err, _ = run(conn, sql, params)
+        conn.set_progress_handler(None, 0)
+        check(name + "_runs", err is None, repr(err))
+        check(name + "_ticks", h.calls >= files - 1, f"{h.calls} calls")
+        conn.execute("DROP TABLE IF EXISTS temp.u")
+        half = files // 2
+        h = Handler(conn, 1, stop_at=half)
+        err, _ = run(conn, sql, params)
+        conn.set_progress_handler(None, 0)
+        check(name + "_interrupted", err == "interrupted", repr(err))
+        check(name + "_stops_at_that_call", half <= h.calls <= half + 1,
+              f"{h.calls} calls")
+        err, rows = run(conn, "SELECT count(*) FROM sqlite_temp_master "
+                        "WHERE name = 'u'")
+        check(name + "_interrupted_leaves_no_table", rows == [(0,)],
+              repr((err, rows)))
+        usable(conn, name)
+    err, _ = run(conn, create)
+    check("union_create_after_interrupt", err is None, repr(err))
+    conn.execute("DROP TABLE IF EXISTS temp.u")
+    # a table kept in a database file connects (reads the headers again)
+    # while SQLite prepares the first statement that uses it: that ticks
+    # and stops as well, and the next statement connects again
+    ext = jjtest.extension_path(jjtest.build_dir(sys.argv))
+    db = os.path.join(d, "kept.db")
+    keep = jjtest.connect(ext, db)
+    keep.execute(create.replace("temp.u", "main.u"))
+    keep.close()
+    other = jjtest.connect(ext, db)
+    h = Handler(other, 1, stop_at=files // 2)
+    err, _ = run(other, "SELECT count(*) FROM u")
+    check("union_connect_interrupted", err == "interrupted" and
+          files // 2 <= h.calls <= files // 2 + 1, repr((err, h.calls)))
+    other.set_progress_handler(None, 0)
+    err, rows = run(other, "SELECT count(*) FROM u")
+    check("union_connect_after_interrupt", err is None and rows == [(0,)],
+          repr((err, rows)))
+    other.close()
+
+
 def main():
     ext = jjtest.extension_path(jjtest.build_dir(sys.argv))
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,6 +406,10 @@ def main():
             paths = test_scans(conn, tmp)
             test_export(conn, tmp, paths)
             test_glob(conn, tmp)
+            test_validate_and_seek(conn, paths)
+            test_write(conn, tmp, paths)
+            test_union_create(conn, tmp)
+            test_convert(conn)
         except Exception as e:  # a crash fails the script, visibly
             check("progress", False, f"raised {e!r}")
         conn.close()
