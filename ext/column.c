@@ -42,7 +42,7 @@ static void result_text(sqlite3_context *ctx, jjx_cursor *c,
                         const jjx_table *t, const char *p, size_t n) {
   int in_doc = t->src.data && p >= t->src.data && p < t->src.data + t->src.len;
   if (n == 0) {
-    sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+    sqlite3_result_text(ctx, "", -1, SQLITE_STATIC); /* terminated */
     return;
   }
   if ((in_doc || !memchr(p, 0, n)) && n < 0x7fffffff) {

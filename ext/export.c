@@ -135,9 +135,14 @@ static jj_code write_nested(exporter *e, int c) {
                       ? sqlite3_column_blob(e->st, c)
                       : (const char *)sqlite3_column_text(e->st, c);
   size_t n = (size_t)sqlite3_column_bytes(e->st, c);
-  jj_doc *doc = jj_parse_opts(p ? p : "", n, JJ_PARSE_VALIDATE, 0, &err);
+  jj_doc *doc = jjx_parse_checked(sqlite3_db_handle(e->st), p ? p : "", n,
+                                  &err);
   jj_cursor *cur = NULL;
   jj_code code;
+  if (!doc && err.code == JJ_ERR_INTERRUPTED) {
+    sqlite3_result_error_code(e->ctx, SQLITE_INTERRUPT);
+    return err.code;
+  }
   if (!doc) {
     char msg[400];
     sqlite3_snprintf(sizeof msg, msg, "not a jalapenojson document: %s",

@@ -204,6 +204,14 @@ int jjx_poll_tick(jjx_poll *p, int steps);
 ** jjx_poll_tick(poll, JJX_TICK_MIB). */
 int jjx_poll_check(void *poll);
 void jjx_poll_end(jjx_poll *p);
+/* The document at p[0..n) parsed and checked whole (what JJ_PARSE_VALIDATE
+** checks), polling db's interrupt and ticking its progress handler every
+** MiB checked (db NULL: neither): a nested jj value of jj_group or
+** jj_export can be as large as a value may be.  Returns the document (the
+** caller frees it with jj_doc_free), or NULL with *err set; stopped by the
+** handler or sqlite3_interrupt(), err->code is JJ_ERR_INTERRUPTED. */
+jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
+                          jj_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Sources (source.c)                                                      */

@@ -134,10 +134,13 @@ static int check_explicit(sqlite3_context *ctx, group_ctx *g, group_col *c,
       const char *p = st == SQLITE_TEXT ? (const char *)sqlite3_value_text(v)
                                         : sqlite3_value_blob(v);
       size_t len = (size_t)sqlite3_value_bytes(v);
-      jj_doc *doc = jj_parse_opts(p ? p : "", len, JJ_PARSE_VALIDATE, 0, &err);
+      jj_doc *doc = jjx_parse_checked(sqlite3_context_db_handle(ctx),
+                                      p ? p : "", len, &err);
       if (!doc) {
         if (err.code == JJ_ERR_NOMEM) {
           sqlite3_result_error_nomem(ctx);
+        } else if (err.code == JJ_ERR_INTERRUPTED) {
+          sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
         } else {
           jjx_ctx_err(ctx, "jj_group: row %lld, column \"%.*s\": not a "
                            "jalapenojson document: %s",

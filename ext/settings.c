@@ -147,3 +147,17 @@ void jjx_poll_end(jjx_poll *p) {
   sqlite3_finalize(p->probe);
   memset(p, 0, sizeof *p);
 }
+
+jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
+                          jj_error *err) {
+  jjx_poll poll;
+  jj_doc *doc = jj_parse(p, n, err);
+  if (!doc) return NULL;
+  jjx_poll_begin(&poll, db);
+  jj_code code = jj_doc_validate_poll(doc, db ? jjx_poll_check : NULL, &poll,
+                                      err);
+  jjx_poll_end(&poll);
+  if (code == JJ_OK) return doc;
+  jj_doc_free(doc);
+  return NULL;
+}

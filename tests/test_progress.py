@@ -21,7 +21,8 @@ connection usable:
       which must leave the old file and no temporary file when stopped;
   (h) CREATE of a union_by_name table over a glob, and jj_schema with
       union_by_name, which read every file's header;
-  (i) jj_from_json and jj_from_csv converting a big input.
+  (i) jj_from_json and jj_from_csv converting a big input;
+  (j) a large nested jj value of jj_export and jj_group, checked whole.
 
 Calls during a load are counted by what the extension promises (a MiB read
 or decompressed counts as 100 VM steps, a glob's file as 10), so the checks
@@ -327,6 +328,55 @@ def test_write(conn, d, paths):
             usable(conn, label)
 
 
+def test_nested_values(conn, d, paths):
+    """(j) a nested jj value of jj_export and jj_group is checked whole
+    before it is written: that check ticks every MiB too, and stopping it
+    is an interrupt (not "not a jalapenojson document"); an interrupted
+    export keeps the old file and leaves no temporary file."""
+    with open(paths[""], "rb") as f:
+        doc = f.read()
+    mib = len(doc) >> 20
+    out_dir = os.path.join(d, "nested")
+    os.makedirs(out_dir, exist_ok=True)
+    out = os.path.join(out_dir, "n.jj")
+    old = b"the old file\n"
+    # jj_export's QUERY takes no parameters: the value waits in a table
+    conn.execute("CREATE TEMP TABLE nested_doc(t)")
+    conn.execute("INSERT INTO nested_doc VALUES (?)", (doc,))
+    cases = (
+        ("nested_export", "SELECT jj_export(?, 'SELECT 1 AS id, t FROM "
+         "nested_doc', 'id:i,t:jj')", (out,)),
+        ("nested_group", "SELECT length(jj_group('id', 1, 't:jj', ?2)) "
+         "FROM (SELECT ?1)", ("unused", doc)),
+    )
+    for name, sql, params in cases:
+        with open(out, "wb") as f:
+            f.write(old)
+        h = Handler(conn, 50)
+        err, rows = run(conn, sql, params)
+        conn.set_progress_handler(None, 0)
+        check(name + "_runs", err is None and rows and rows[0][0],
+              repr((err, rows and rows[0][0])))
+        # the query itself is a few steps: the calls are the check's
+        check(name + "_ticks", h.calls >= mib, f"{h.calls} calls, "
+              f"{mib} MiB")
+        with open(out, "wb") as f:
+            f.write(old)
+        h = Handler(conn, 50, stop_at=2)
+        err, _ = run(conn, sql, params)
+        conn.set_progress_handler(None, 0)
+        check(name + "_interrupted", err == "interrupted", repr(err))
+        check(name + "_stops_at_that_call", 2 <= h.calls <= 3,
+              f"{h.calls} calls")
+        if name == "nested_export":
+            with open(out, "rb") as f:
+                check(name + "_old_file_kept", f.read() == old)
+            left = [n for n in os.listdir(out_dir) if "jj-tmp" in n]
+            check(name + "_no_temporary_file", left == [], repr(left))
+        usable(conn, name)
+    conn.execute("DROP TABLE nested_doc")
+
+
 def test_convert(conn):
     """(i) jj_from_json and jj_from_csv convert inside one VM step: every
     MiB of input ticks (100 steps)."""
@@ -408,6 +458,7 @@ def main():
             test_glob(conn, tmp)
             test_validate_and_seek(conn, paths)
             test_write(conn, tmp, paths)
+            test_nested_values(conn, tmp, paths)
             test_union_create(conn, tmp)
             test_convert(conn)
         except Exception as e:  # a crash fails the script, visibly
