@@ -355,7 +355,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (ok(&typed) && ok(&typed_blob)) REQUIRE(same(&typed, &typed_blob));
     if (ok(&typed) && ok(&rec)) REQUIRE(typed.rows == rec.rows);
 
-    /* validate=1: a table that connects reads every value */
+    /* validate=1: CREATE reads the header only (like any typed table);
+    ** the scan that opens the document checks every value of every row
+    ** first.  So it fails exactly when reading every value does (the
+    ** typed table's SELECT *), and when it succeeds, the typed table and
+    ** the record form read the same rows. */
     sql = sqlite3_mprintf("CREATE VIRTUAL TABLE temp.v USING jj_open(%Q, "
                           "validate=1, " TYPED_OPTIONS ")",
                           path);
@@ -364,10 +368,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sqlite3_free(sql);
     if (valid) {
       run(db, "SELECT * FROM v", NONE, NULL, 0, &other);
-      REQUIRE(ok(&other) || limited(other.rc));
-      REQUIRE(ok(&typed) || limited(typed.rc));
+      if (!limited(other.rc) && !limited(typed.rc))
+        REQUIRE(ok(&other) == ok(&typed));
       if (ok(&other) && ok(&typed)) REQUIRE(same(&typed, &other));
-      REQUIRE(ok(&rec) || limited(rec.rc));
+      if (ok(&other)) REQUIRE(ok(&rec) || limited(rec.rc));
     }
 
     if (trace)
