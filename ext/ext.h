@@ -350,8 +350,9 @@ int jjx_looks_like_document(const char *p, size_t len);
 int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr);
 void jjx_decl_free(jjx_decl *d);
 
-/* An estimate of the rows in a document of `bytes` bytes when its header has
-** no "count": about 60 bytes a row, at least 1. */
+/* Row estimates for the planner (plan.c).  An estimate of the rows in a
+** document of `bytes` bytes when its header has no "count": about 60 bytes
+** a row, at least 1. */
 int64_t jjx_estimate_rows(uint64_t bytes);
 /* Estimate the rows of a SOURCE value known at planning time (a literal
 ** argument): the declared count is not read (that would open the file);

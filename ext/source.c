@@ -569,37 +569,3 @@ void jjx_header_free(jjx_header *h) {
   sqlite3_free(h->label);
   memset(h, 0, sizeof *h);
 }
-
-/* ---------------------------------------------------------------------- */
-/* Planning estimates                                                      */
-/* ---------------------------------------------------------------------- */
-
-int64_t jjx_estimate_rows(uint64_t bytes) {
-  uint64_t n = bytes / 60;
-  if (n < 1) n = 1;
-  return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
-}
-
-/* Planning-time estimate for a literal SOURCE; the file is only stat()ed. */
-int64_t jjx_estimate_value(sqlite3_value *v) {
-  struct stat st;
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_NULL:
-      return 1;
-    case SQLITE_BLOB:
-      return jjx_estimate_rows((uint64_t)sqlite3_value_bytes(v));
-    case SQLITE_TEXT: {
-      const char *p = (const char *)sqlite3_value_text(v);
-      size_t len = (size_t)sqlite3_value_bytes(v);
-      if (!p) return -1;
-      if (jjx_looks_like_document(p, len)) return jjx_estimate_rows(len);
-      if (stat(p, &st) != 0 || st.st_size < 0) return -1;
-      /* A compressed file holds several times its size in rows. */
-      if (jj_compression_for_path(p) != JJ_PLAIN)
-        return jjx_estimate_rows((uint64_t)st.st_size * 8);
-      return jjx_estimate_rows((uint64_t)st.st_size);
-    }
-    default:
-      return -1;
-  }
-}
