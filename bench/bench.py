@@ -299,7 +299,8 @@ def profile(m, env):
             f = re.match(r"\s*([\d,]+) \(\s*([\d.]+)%\)\s+(\S+)(?: \[|$)", line)
             if not f or "PROGRAM TOTALS" in line or float(f.group(2)) > 99.0:
                 continue
-            name = f.group(3)
+            # paths relative to the checkout (callgrind names files as built)
+            name = f.group(3).replace(ROOT + os.sep, "")
             short = name.split(":", 1)[-1]   # inlined copies appear once per file
             if short in seen:
                 continue
