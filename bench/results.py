@@ -189,8 +189,10 @@ def targets(res):
                       "simdjson", 2.0, "≥ 2×")
                 speed("C, one text column: at least 2× simdjson", "c", s, rows, "city", "jj",
                       "simdjson", 2.0, "≥ 2×")
-                speed("C, one row: at least 10× simdjson", "c", s, rows, "middle", "jj", "simdjson",
-                      10.0, "≥ 10×")
+                # issue 13: "No C target beyond faster than simdjson on both
+                # sets; report it.  Do not change the format for it."
+                speed("C, one row: faster than simdjson", "c", s, rows, "middle", "jj", "simdjson",
+                      1.0, "> 1×")
                 speed("C, write every value: at least 3× cJSON's printer", "c", s, rows, "write", "jj",
                       "cjson", 3.0, "≥ 3×")
             for task, label, times in FLOOR_TARGETS:
