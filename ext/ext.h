@@ -204,12 +204,20 @@ int jjx_poll_tick(jjx_poll *p, int steps);
 ** jjx_poll_tick(poll, JJX_TICK_MIB). */
 int jjx_poll_check(void *poll);
 void jjx_poll_end(jjx_poll *p);
-/* The document at p[0..n) parsed and checked whole (what JJ_PARSE_VALIDATE
-** checks), polling db's interrupt and ticking its progress handler every
-** MiB checked (db NULL: neither): a nested jj value of jj_group or
-** jj_export can be as large as a value may be.  Returns the document (the
-** caller frees it with jj_doc_free), or NULL with *err set; stopped by the
-** handler or sqlite3_interrupt(), err->code is JJ_ERR_INTERRUPTED. */
+/* The document at p[0..n) parsed with jj_parse_opts `flags`; with
+** JJ_PARSE_VALIDATE its every value is then checked (what the flag checks)
+** through `poll`: its connection's interrupt polled and its progress
+** handler ticked JJX_TICK_MIB steps every MiB checked (poll NULL or its db
+** NULL: neither).  The caller's poll, so that ticks add up with the rest of
+** its read (a scan's, or jj_write's whose writing follows) and the caller
+** ends it.  Returns the document (the caller frees it with jj_doc_free;
+** it borrows p), or NULL with *err set; stopped by the handler or
+** sqlite3_interrupt(), err->code is JJ_ERR_INTERRUPTED. */
+jj_doc *jjx_parse_polled(const char *p, size_t n, unsigned flags,
+                         jjx_poll *poll, jj_error *err);
+/* jjx_parse_polled(p, n, JJ_PARSE_VALIDATE) with a poll of its own on db
+** (NULL: no polling): a nested jj value of jj_group or jj_export, which
+** can be as large as a value may be. */
 jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
                           jj_error *err);
 

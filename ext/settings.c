@@ -148,16 +148,24 @@ void jjx_poll_end(jjx_poll *p) {
   memset(p, 0, sizeof *p);
 }
 
-jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
-                          jj_error *err) {
-  jjx_poll poll;
-  jj_doc *doc = jj_parse(p, n, err);
-  if (!doc) return NULL;
-  jjx_poll_begin(&poll, db);
-  jj_code code = jj_doc_validate_poll(doc, db ? jjx_poll_check : NULL, &poll,
-                                      err);
-  jjx_poll_end(&poll);
+/* Validation is done here rather than by jj_parse_opts so that it polls:
+** the core's own JJ_PARSE_VALIDATE has no callback. */
+jj_doc *jjx_parse_polled(const char *p, size_t n, unsigned flags,
+                         jjx_poll *poll, jj_error *err) {
+  jj_doc *doc = jj_parse_opts(p, n, flags & ~JJ_PARSE_VALIDATE, 0, err);
+  if (!doc || !(flags & JJ_PARSE_VALIDATE)) return doc;
+  jj_code code = jj_doc_validate_poll(
+      doc, poll && poll->db ? jjx_poll_check : NULL, poll, err);
   if (code == JJ_OK) return doc;
   jj_doc_free(doc);
   return NULL;
+}
+
+jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
+                          jj_error *err) {
+  jjx_poll poll;
+  jjx_poll_begin(&poll, db);
+  jj_doc *doc = jjx_parse_polled(p, n, JJ_PARSE_VALIDATE, &poll, err);
+  jjx_poll_end(&poll);
+  return doc;
 }
