@@ -136,19 +136,9 @@ jjx_centry *jjx_cache_put(jjx_cache *c, const char *path, unsigned flags,
 
 void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   jjx_settings *s = sqlite3_user_data(ctx);
-  sqlite3_int64 old = (sqlite3_int64)s->cache.budget;
-  if (argc == 1) {
-    sqlite3_value *v = argv[0];
-    if (sqlite3_value_type(v) != SQLITE_INTEGER ||
-        sqlite3_value_int64(v) < 0) {
-      jjx_ctx_err(ctx, "jj_cache_size: expected a number of bytes >= 0 "
-                       "(0: no cache)");
-      return;
-    }
-    s->cache.budget = (uint64_t)sqlite3_value_int64(v);
-    jjx_cache_trim(&s->cache, s->cache.budget);
-  }
-  sqlite3_result_int64(ctx, old);
+  if (jjx_byte_setting(ctx, argc, argv, "jj_cache_size", "no cache",
+                       &s->cache.budget))
+    jjx_cache_trim(&s->cache, s->cache.budget); /* a smaller budget */
 }
 
 /* ---------------------------------------------------------------------- */

@@ -161,19 +161,6 @@ static int apply_option(sqlite3_context *ctx, const char *fn, int arg,
 /* The input: TEXT, or a BLOB maybe compressed                             */
 /* ---------------------------------------------------------------------- */
 
-/* The length of the valid UTF-8 sequence at p[0..n), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n) {
-  size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-  if (len == 0 || p[0] > 0xf4 || n < len) return 0;
-  for (size_t i = 1; i < len; i++)
-    if ((p[i] & 0xc0) != 0x80) return 0;
-  if (len == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0)))
-    return 0;
-  if (len == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90)))
-    return 0;
-  return len;
-}
-
 /* 1 when the first 4 KiB of p[0..n) are UTF-8 text (a sequence cut by the
 ** 4 KiB mark counts as good): JSON and CSV are, brotli data is not. */
 static int starts_as_text(const unsigned char *p, size_t n) {
@@ -183,7 +170,7 @@ static int starts_as_text(const unsigned char *p, size_t n) {
       i++;
       continue;
     }
-    size_t k = utf8_len(p + i, n - i);
+    size_t k = jjx_utf8_len(p + i, n - i);
     if (!k) return 0;
     i += k;
   }

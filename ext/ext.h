@@ -168,6 +168,14 @@ jjx_settings *jjx_settings_new(void);
 /* Take / drop a reference; the destructor passed to SQLite is unref. */
 void *jjx_settings_ref(jjx_settings *s);
 void jjx_settings_unref(void *s);
+/* A byte-count setting's function, fn([N]) (jj_max_size, jj_cache_size):
+** the result is the setting's value before the call; with N, an integer >=
+** 0, *setting becomes N and 1 is returned (the caller applies it).  0 when
+** there is no N, or when N is not such an integer: then the call fails
+** with "<fn>: expected a number of bytes >= 0 (0: <zero>)", *setting as it
+** was. */
+int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                     const char *fn, const char *zero, uint64_t *setting);
 /* jj_max_size([N]), SQLITE_DIRECTONLY. */
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* jj_cache_size([N]), SQLITE_DIRECTONLY. */
@@ -204,12 +212,20 @@ int jjx_poll_tick(jjx_poll *p, int steps);
 ** jjx_poll_tick(poll, JJX_TICK_MIB). */
 int jjx_poll_check(void *poll);
 void jjx_poll_end(jjx_poll *p);
-/* The document at p[0..n) parsed and checked whole (what JJ_PARSE_VALIDATE
-** checks), polling db's interrupt and ticking its progress handler every
-** MiB checked (db NULL: neither): a nested jj value of jj_group or
-** jj_export can be as large as a value may be.  Returns the document (the
-** caller frees it with jj_doc_free), or NULL with *err set; stopped by the
-** handler or sqlite3_interrupt(), err->code is JJ_ERR_INTERRUPTED. */
+/* The document at p[0..n) parsed with jj_parse_opts `flags`; with
+** JJ_PARSE_VALIDATE its every value is then checked (what the flag checks)
+** through `poll`: its connection's interrupt polled and its progress
+** handler ticked JJX_TICK_MIB steps every MiB checked (poll NULL or its db
+** NULL: neither).  The caller's poll, so that ticks add up with the rest of
+** its read (a scan's, or jj_write's whose writing follows) and the caller
+** ends it.  Returns the document (the caller frees it with jj_doc_free;
+** it borrows p), or NULL with *err set; stopped by the handler or
+** sqlite3_interrupt(), err->code is JJ_ERR_INTERRUPTED. */
+jj_doc *jjx_parse_polled(const char *p, size_t n, unsigned flags,
+                         jjx_poll *poll, jj_error *err);
+/* jjx_parse_polled(p, n, JJ_PARSE_VALIDATE) with a poll of its own on db
+** (NULL: no polling): a nested jj value of jj_group or jj_export, which
+** can be as large as a value may be. */
 jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
                           jj_error *err);
 
@@ -364,6 +380,10 @@ int64_t jjx_estimate_value(sqlite3_value *v);
 ** escaped, every other byte as \xNN, "..." when cut.  Text that came from
 ** a document or a file never reaches a message any other way. */
 void jjx_show(sqlite3_str *out, const char *p, size_t len);
+/* The length of the valid UTF-8 sequence starting at p[0] (p[0..n), n >= 1:
+** overlong forms, surrogates and code points past U+10FFFF are not), or 0
+** (util.c; jjx_show and convert_sql.c's check that a BLOB is text). */
+size_t jjx_utf8_len(const unsigned char *p, size_t n);
 
 /* ---------------------------------------------------------------------- */
 /* Globs and the filename filter (glob.c)                                  */

@@ -47,20 +47,26 @@ void jjx_settings_unref(void *p) {
   }
 }
 
-void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  jjx_settings *s = sqlite3_user_data(ctx);
-  sqlite3_int64 old = (sqlite3_int64)s->max_size;
+int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                     const char *fn, const char *zero, uint64_t *setting) {
+  sqlite3_int64 old = (sqlite3_int64)*setting;
   if (argc == 1) {
     sqlite3_value *v = argv[0];
     if (sqlite3_value_type(v) != SQLITE_INTEGER ||
         sqlite3_value_int64(v) < 0) {
-      jjx_ctx_err(ctx, "jj_max_size: expected a number of bytes >= 0 "
-                       "(0: no limit)");
-      return;
+      jjx_ctx_err(ctx, "%s: expected a number of bytes >= 0 (0: %s)", fn,
+                  zero);
+      return 0;
     }
-    s->max_size = (uint64_t)sqlite3_value_int64(v);
+    *setting = (uint64_t)sqlite3_value_int64(v);
   }
   sqlite3_result_int64(ctx, old);
+  return argc == 1;
+}
+
+void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  jjx_settings *s = sqlite3_user_data(ctx);
+  jjx_byte_setting(ctx, argc, argv, "jj_max_size", "no limit", &s->max_size);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -148,16 +154,24 @@ void jjx_poll_end(jjx_poll *p) {
   memset(p, 0, sizeof *p);
 }
 
-jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
-                          jj_error *err) {
-  jjx_poll poll;
-  jj_doc *doc = jj_parse(p, n, err);
-  if (!doc) return NULL;
-  jjx_poll_begin(&poll, db);
-  jj_code code = jj_doc_validate_poll(doc, db ? jjx_poll_check : NULL, &poll,
-                                      err);
-  jjx_poll_end(&poll);
+/* Validation is done here rather than by jj_parse_opts so that it polls:
+** the core's own JJ_PARSE_VALIDATE has no callback. */
+jj_doc *jjx_parse_polled(const char *p, size_t n, unsigned flags,
+                         jjx_poll *poll, jj_error *err) {
+  jj_doc *doc = jj_parse_opts(p, n, flags & ~JJ_PARSE_VALIDATE, 0, err);
+  if (!doc || !(flags & JJ_PARSE_VALIDATE)) return doc;
+  jj_code code = jj_doc_validate_poll(
+      doc, poll && poll->db ? jjx_poll_check : NULL, poll, err);
   if (code == JJ_OK) return doc;
   jj_doc_free(doc);
   return NULL;
+}
+
+jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
+                          jj_error *err) {
+  jjx_poll poll;
+  jjx_poll_begin(&poll, db);
+  jj_doc *doc = jjx_parse_polled(p, n, JJ_PARSE_VALIDATE, &poll, err);
+  jjx_poll_end(&poll);
+  return doc;
 }

@@ -118,26 +118,16 @@ void jjx_source_close(jjx_source *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Parse s->data[0..len) as the source's document.  JJ_PARSE_VALIDATE
-** (validate=1) is done here rather than by jj_parse_opts, so that it polls
-** the interrupt and ticks the progress handler every MiB checked. */
+/* Parse s->data[0..len) as the source's document; validate=1
+** (JJ_PARSE_VALIDATE) polls through the scan's poll, or one of the
+** read's own. */
 static int parse(jjx_source *s, const jjx_limits *lim, char **pzErr) {
   jj_error err;
-  unsigned flags = lim->parse_flags;
-  s->doc = jj_parse_opts(s->data, s->len, flags & ~JJ_PARSE_VALIDATE, 0,
-                         &err);
-  if (s->doc && (flags & JJ_PARSE_VALIDATE)) {
-    jjx_poll own, *poll = lim->poll ? lim->poll : &own;
-    jjx_poll_begin(&own, lim->db);
-    jj_code code = jj_doc_validate_poll(s->doc, poll->db ? jjx_poll_check
-                                                         : NULL,
-                                        poll, &err);
-    jjx_poll_end(&own);
-    if (code != JJ_OK) {
-      jj_doc_free(s->doc);
-      s->doc = NULL;
-    }
-  }
+  jjx_poll own;
+  jjx_poll_begin(&own, lim->db);
+  s->doc = jjx_parse_polled(s->data, s->len, lim->parse_flags,
+                            lim->poll ? lim->poll : &own, &err);
+  jjx_poll_end(&own);
   if (s->doc) return SQLITE_OK;
   return fail(s->label, &err, NULL, pzErr);
 }

@@ -89,8 +89,7 @@ int jjx_rc(jj_code code) {
   }
 }
 
-/* The length of the valid UTF-8 sequence at p[0..n), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n) {
+size_t jjx_utf8_len(const unsigned char *p, size_t n) {
   size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
   if (len == 0 || p[0] > 0xf4 || n < len) return 0;
   for (size_t i = 1; i < len; i++)
@@ -113,7 +112,7 @@ void jjx_show(sqlite3_str *out, const char *text, size_t len) {
     if (p[i] >= 0x20 && p[i] < 0x7f) {
       if (p[i] == '"' || p[i] == '\\') sqlite3_str_appendchar(out, 1, '\\');
       sqlite3_str_appendchar(out, 1, (char)p[i++]);
-    } else if (p[i] >= 0x80 && (n = utf8_len(p + i, len - i)) > 0) {
+    } else if (p[i] >= 0x80 && (n = jjx_utf8_len(p + i, len - i)) > 0) {
       sqlite3_str_append(out, (const char *)p + i, (int)n);
       i += n;
     } else {

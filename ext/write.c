@@ -123,13 +123,8 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!data) data = "";
   jjx_poll_begin(&poll, sqlite3_context_db_handle(ctx));
   /* Refuse anything that is not a whole, valid document first. */
-  jj_code code = JJ_OK;
-  jj_doc *doc = jj_parse(data, len, &err);
-  if (doc) {
-    code = jj_doc_validate_poll(doc, jjx_poll_check, &poll, &err);
-    jj_doc_free(doc);
-  }
-  if (!doc || code != JJ_OK) {
+  jj_doc *doc = jjx_parse_polled(data, len, JJ_PARSE_VALIDATE, &poll, &err);
+  if (!doc) {
     jjx_poll_end(&poll);
     if (err.code == JJ_ERR_NOMEM)
       sqlite3_result_error_nomem(ctx);
@@ -139,7 +134,8 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       jjx_ctx_err(ctx, "jj_write: not a valid document: %s", err.message);
     return;
   }
-  code = write_file(path, data, len, kind, &poll, &written, &err);
+  jj_doc_free(doc);
+  jj_code code = write_file(path, data, len, kind, &poll, &written, &err);
   jjx_poll_end(&poll);
   if (code == JJ_ERR_NOMEM)
     sqlite3_result_error_nomem(ctx);

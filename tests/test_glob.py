@@ -356,6 +356,14 @@ def test_cache(so, tmp):
     msg = error_of(conn, "SELECT jj_cache_size(-1)")
     check("cache_size_negative", msg == "jj_cache_size: expected a number "
           "of bytes >= 0 (0: no cache)", repr(msg))
+    # every other kind of value is refused alike, the budget left as it was
+    conn.execute("SELECT jj_cache_size(123456)")
+    for bad in ("1.5", "'10'", "NULL", "x'00'"):
+        msg = error_of(conn, f"SELECT jj_cache_size({bad})")
+        check("cache_size_bad_" + bad, msg == "jj_cache_size: expected a "
+              "number of bytes >= 0 (0: no cache)", repr(msg))
+    got = conn.execute("SELECT jj_cache_size(0)").fetchone()[0]
+    check("cache_size_kept_after_refused", got == 123456, repr(got))
     # jj_max_size still applies to a cached document
     conn.execute("SELECT jj_cache_size(100000000)")
     conn.execute("SELECT count(*) FROM jj_open(?)", (small[1][0],)).fetchall()

@@ -275,6 +275,8 @@ def test_limits(so, tmp, bomb):
         expect_error(conn, "max_size_bad_" + bad, f"SELECT jj_max_size({bad})",
                      (), "jj_max_size: expected a number of bytes >= 0 "
                      "(0: no limit)")
+    check("max_size_kept_after_refused",
+          conn.execute("SELECT jj_max_size()").fetchone()[0] == 5000000)
     hint = " (raise it with SELECT jj_max_size(N))"
     # A bare jj_open of the bomb stops at the connection's limit.
     expect_error(conn, "bomb_stops_at_limit",
