@@ -26,6 +26,19 @@
 
 #include "doc.h"
 
+/* Bits from the first '"' of each pair up to (not including) its mate:
+** "inside a string" for a window that starts outside one, as long as no
+** backslash comes first. */
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
 /* The masks of 16 bytes at w, shifted to bit sh of the block's masks. */
 static inline void chunk_masks(const char *w, int sh, jj_masks *m) {
   const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)w);
@@ -51,59 +64,81 @@ static inline void chunk_masks(const char *w, int sh, jj_masks *m) {
 ** A loop, not four calls in a row: gcc interleaves four inlined chunks
 ** and spills their vectors to the stack (measured 6% slower). */
 static JJ_INLINE void window_masks(const char *w, jj_masks *m) {
-  jj_masks r = {0, 0, 0, 0, 0, 0};
+  jj_masks r = {0, 0, 0, 0, 0, 0, 0};
   for (int k = 0; k < 64; k += 16) chunk_masks(w + k, k, &r);
+  r.str = prefix_xor(r.quote);
   *m = r;
 }
 
 #ifdef JJ_AVX2
 /* The same masks with AVX2, 32 bytes at a time: bit for bit what
 ** window_masks gives (test_simd_paths compares the paths). */
-#define JJ_TARGET_AVX2 __attribute__((target("avx2")))
+/* AVX2 and PCLMUL: jj_scan_choose asks the CPU for both. */
+#define JJ_TARGET_AVX2 __attribute__((target("avx2,pclmul")))
 static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
   return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
          (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
 }
+/* The vector constants of window_masks_avx2, in memory so that each is an
+** operand of the instruction using it: built with _mm256_set1_epi8, gcc
+** made every one again on every call (three instructions each, about 30
+** a window).  The sets of several bytes are looked up by nibble: byte x
+** (< 0x80) is in a set when the set's low-nibble row, at x & 15, has bit
+** x >> 4, the bit the high-nibble row gives at x >> 4; vpshufb gives 0
+** for x >= 0x80, and neither set has such bytes.  Each 16-byte row is
+** there twice, once per 128-bit lane. */
+#define JJ_R8(c) c, c, c, c, c, c, c, c
+#define JJ_R32(c) {JJ_R8(c), JJ_R8(c), JJ_R8(c), JJ_R8(c)}
+#define JJ_LANES(...) {__VA_ARGS__, __VA_ARGS__}
+enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HIBIT, K_NUM, K_ODD };
+static const unsigned char jj_avx2_k[][32] = {
+    JJ_R32('"'), JJ_R32(','), JJ_R32(']'), JJ_R32(0x0f),
+    /* bit x >> 4 of x */
+    JJ_LANES(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
+             0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00),
+    /* number bytes: '+' '-' '.' (0x2_), '0'-'9' (0x3_), 'E' (0x45), 'e' (0x65) */
+    JJ_LANES(0x08, 0x08, 0x08, 0x08, 0x08, 0x58, 0x08, 0x08,
+             0x08, 0x08, 0x00, 0x04, 0x00, 0x04, 0x04, 0x00),
+    /* the odd bytes: 0x00-0x1f, '\\' (0x5c) */
+    JJ_LANES(0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
+             0x03, 0x03, 0x03, 0x03, 0x23, 0x03, 0x03, 0x03)};
+#undef JJ_R8
+#undef JJ_R32
+#undef JJ_LANES
+/* Row i of the table k, which the caller made opaque (the empty asm in
+** window_masks_avx2): gcc folds constant rows it can see back into the
+** three-instruction broadcasts this table is there to avoid. */
+static JJ_INLINE JJ_TARGET_AVX2 __m256i avx2_k(const unsigned char (*k)[32], int i) {
+  return _mm256_loadu_si256((const __m256i *)(const void *)k[i]);
+}
+/* The bits of the bytes of a and b in the set whose low-nibble row is
+** row (ha, hb: the high-nibble row's bytes for a and b). */
+static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_in_set(__m256i a, __m256i b, __m256i ha,
+                                                     __m256i hb, __m256i lo) {
+  const __m256i zero = _mm256_setzero_si256();
+  return ~avx2_bits(
+      _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo, a), ha), zero),
+      _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo, b), hb), zero));
+}
 static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *m) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
   const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
-  const __m256i quote = _mm256_set1_epi8('"'), comma = _mm256_set1_epi8(',');
-  const __m256i close = _mm256_set1_epi8(']'), bs = _mm256_set1_epi8('\\');
-  const __m256i c1f = _mm256_set1_epi8(0x1f), k2b = _mm256_set1_epi8(0x2b);
-  const __m256i k14 = _mm256_set1_epi8(14), slash = _mm256_set1_epi8('/');
-  const __m256i k20 = _mm256_set1_epi8(0x20), e = _mm256_set1_epi8('e');
-  const __m256i ca = _mm256_cmpeq_epi8(a, comma), cb = _mm256_cmpeq_epi8(b, comma);
-  m->quote = avx2_bits(_mm256_cmpeq_epi8(a, quote), _mm256_cmpeq_epi8(b, quote));
-  m->comma = avx2_bits(ca, cb);
-  m->close = avx2_bits(_mm256_cmpeq_epi8(a, close), _mm256_cmpeq_epi8(b, close));
-  m->odd = avx2_bits(_mm256_or_si256(_mm256_cmpeq_epi8(a, bs),
-                                     _mm256_cmpeq_epi8(_mm256_max_epu8(a, c1f), c1f)),
-                     _mm256_or_si256(_mm256_cmpeq_epi8(b, bs),
-                                     _mm256_cmpeq_epi8(_mm256_max_epu8(b, c1f), c1f)));
+  const unsigned char(*k)[32] = jj_avx2_k;
+  __asm__("" : "+r"(k)); /* see avx2_k */
+  const __m256i k0f = avx2_k(k, K_0F), hibit = avx2_k(k, K_HIBIT);
+  const __m256i ha = _mm256_shuffle_epi8(hibit, _mm256_and_si256(_mm256_srli_epi16(a, 4), k0f));
+  const __m256i hb = _mm256_shuffle_epi8(hibit, _mm256_and_si256(_mm256_srli_epi16(b, 4), k0f));
+  m->quote = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_QUOTE)), _mm256_cmpeq_epi8(b, avx2_k(k, K_QUOTE)));
+  m->comma = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_COMMA)), _mm256_cmpeq_epi8(b, avx2_k(k, K_COMMA)));
+  m->close = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_CLOSE)), _mm256_cmpeq_epi8(b, avx2_k(k, K_CLOSE)));
+  m->odd = avx2_in_set(a, b, ha, hb, avx2_k(k, K_ODD));
   m->high = avx2_bits(a, b);
-  const __m256i ya = _mm256_sub_epi8(a, k2b), yb = _mm256_sub_epi8(b, k2b);
-  __m256i na = _mm256_cmpeq_epi8(_mm256_min_epu8(ya, k14), ya);
-  __m256i nb = _mm256_cmpeq_epi8(_mm256_min_epu8(yb, k14), yb);
-  na = _mm256_andnot_si256(_mm256_or_si256(ca, _mm256_cmpeq_epi8(a, slash)), na);
-  nb = _mm256_andnot_si256(_mm256_or_si256(cb, _mm256_cmpeq_epi8(b, slash)), nb);
-  na = _mm256_or_si256(na, _mm256_cmpeq_epi8(_mm256_or_si256(a, k20), e));
-  nb = _mm256_or_si256(nb, _mm256_cmpeq_epi8(_mm256_or_si256(b, k20), e));
-  m->num = avx2_bits(na, nb);
+  m->num = avx2_in_set(a, b, ha, hb, avx2_k(k, K_NUM));
+  /* prefix_xor as one carry-less multiply by all ones */
+  m->str = (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+      _mm_cvtsi64_si128((long long)m->quote), _mm_set1_epi8(-1), 0));
 }
 #endif
-
-/* Bits from the first '"' of each pair up to (not including) its mate:
-** "inside a string" for a window that starts outside one, as long as no
-** backslash comes first. */
-static inline uint64_t prefix_xor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
 
 /* Bytes a value the mask paths accept may start with: a string's quote or
 ** a number's first byte. */
@@ -114,7 +149,7 @@ static const unsigned char value_start[256] = {
 /* The commonest row of all, in one window: strings and numbers only,
 ** separated by ',' with no whitespace, the ']' within the 64 bytes at w
 ** (the byte after the '['), whose masks are m and whose "inside a string"
-** bits (prefix_xor of the quotes) are in.  The row is checked with a few
+** bits (the masks' str) are in.  The row is checked with a few
 ** operations on whole masks instead of value by value:
 **   - the row's bytes R run up to the first ']' outside strings, and its
 **     terminators T are the ','s outside strings before it;
@@ -278,7 +313,7 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
                                      uint64_t in0, void (*masks)(const char *, jj_masks *)) {
   jj_masks m1;
   masks_from(w, (size_t)(c->doc->end - w), 64, &m1, masks);
-  const uint64_t in1 = prefix_xor(m1.quote) ^ (0 - (in0 >> 63));
+  const uint64_t in1 = m1.str ^ (0 - (in0 >> 63));
   const uint64_t closes = m1.close & ~in1;
   if (!closes) return 0;
   return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes));
@@ -297,7 +332,7 @@ static JJ_INLINE int scan_row_masked(jj_cursor *c, const char *p,
   const char *const w = p + 1;
   jj_masks m0;
   masks(w, &m0);
-  const uint64_t in0 = prefix_xor(m0.quote);
+  const uint64_t in0 = m0.str;
   if (JJ_LIKELY(m0.close & ~in0)) return scan_row_window(c, w, &m0, in0);
   return second(c, w, &m0, in0);
 }

@@ -309,7 +309,7 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
     jj_masks m;
     if (end - w < 64) return 0;
     window_masks(w, &m);
-    uint64_t term = (m.comma | m.close) & ~prefix_xor(m.quote), done = 0;
+    uint64_t term = (m.comma | m.close) & ~m.str, done = 0;
     unsigned start = 0;
     while (term) {
       const uint64_t tb = term & (0 - term); /* the next terminator's bit */
@@ -413,7 +413,8 @@ jj_scan jj_scan_choose(jj_scan want) {
 #ifdef JJ_AVX2
   /* libgcc's (compiler-rt's) CPU model, probed once by the runtime: it
   ** also checks that the OS saves the AVX registers */
-  if (__builtin_cpu_supports("avx2")) best = JJ_SCAN_AVX2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul"))
+    best = JJ_SCAN_AVX2;
 #endif
   return want == JJ_SCAN_AUTO || want > best ? best : want;
 }
