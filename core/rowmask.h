@@ -5,18 +5,22 @@
 ** Included by rowscan.c only (after it has decided JJ_SSE2 and JJ_AVX2),
 ** so everything here is static inline: rowscan.c instantiates the row
 ** check once per instruction set (an AVX2 instance under
-** __attribute__((target("avx2"))), chosen per document at parse time, see
-** jj_scan_choose).
+** __attribute__((target("avx2,pclmul"))), chosen per document at parse
+** time, see jj_scan_choose).
 **
 ** Why: a row's structure is found from six masks of its bytes (quotes,
 ** commas, ']', bytes that stop the fast path, bytes >= 0x80, number
-** bytes), then a few operations on whole masks check every value at once.
+** bytes) and the inside of its strings (a prefix xor of the quotes: one
+** carry-less multiply with AVX2), then a few operations on whole masks
+** check every value at once.
 ** Rows of 65-128 bytes (the high-entropy benchmark rows) used to fall to
 ** the block path, which walks value by value; now they are checked in two
 ** windows at once.  (Keeping each 64-byte block's masks in the cursor
 ** from row to row, instead of classifying the 64 or 128 bytes after each
 ** row's '[', was tried and measured slower: the bookkeeping and the
-** shifting of twelve cached words cost more than the classifying saved.)
+** shifting of twelve cached words cost more than the classifying saved;
+** so was checking 64 rows at a time in 64-byte blocks of the document,
+** each byte classified once: see bench/README.md.)
 */
 #ifndef JJ_ROWMASK_H
 #define JJ_ROWMASK_H

@@ -37,8 +37,8 @@
 #include <emmintrin.h>
 #define JJ_SSE2 1
 /* AVX2 is compiled in on x86 with gcc or clang (functions under
-** target("avx2"), the rest of the build stays baseline x86-64) and used
-** only when the CPU says it has it (jj_scan_choose).  Not on WebAssembly,
+** target("avx2,pclmul"), the rest of the build stays baseline x86-64) and
+** used only when the CPU says it has both (jj_scan_choose).  Not on WebAssembly,
 ** whose build maps the SSE2 intrinsics only (js/sse2). */
 #if (defined(__x86_64__) || defined(__i386__)) && \
     (defined(__GNUC__) || defined(__clang__))
