@@ -5,7 +5,7 @@
 ** Included by rowscan.c only (after it has decided JJ_SSE2 and JJ_AVX2),
 ** so everything here is static inline: rowscan.c instantiates the row
 ** check once per instruction set (an AVX2 instance under
-** __attribute__((target("avx2,pclmul"))), chosen per document at parse
+** __attribute__((target("avx2,pclmul,popcnt"))), chosen per document at parse
 ** time, see jj_scan_choose).
 **
 ** Why: a row's structure is found from six masks of its bytes (quotes,
@@ -62,23 +62,38 @@ static inline void chunk_masks(const char *w, int sh, jj_masks *m) {
   in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
                                        _mm_set1_epi8('e')));
   m->num |= (uint64_t)(unsigned)_mm_movemask_epi8(in) << sh;
+  const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+  const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d),
+                                    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')),
+                                                 _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
+  m->lead |= (uint64_t)(unsigned)_mm_movemask_epi8(lead) << sh;
 }
 
 /* The masks of w[0..64) (the caller checked the 64 bytes exist), SSE2.
 ** A loop, not four calls in a row: gcc interleaves four inlined chunks
 ** and spills their vectors to the stack (measured 6% slower). */
 static JJ_INLINE void window_masks(const char *w, jj_masks *m) {
-  jj_masks r = {0, 0, 0, 0, 0, 0, 0};
+  jj_masks r = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int k = 0; k < 64; k += 16) chunk_masks(w + k, k, &r);
   r.str = prefix_xor(r.quote);
   *m = r;
 }
 
+/* The masks of w[0..32) only, in bits 0-31 (bits 32-63 are 0, and str
+** goes on with the parity of the 32 bytes' quotes): for the second window
+** of a row whose ']' is among those 32 bytes, where nothing past the ']'
+** is looked at.  The caller checked the 32 bytes exist. */
+static JJ_INLINE void half_masks(const char *w, jj_masks *m) {
+  jj_masks r = {0, 0, 0, 0, 0, 0, 0, 0};
+  chunk_masks(w, 0, &r);
+  chunk_masks(w + 16, 16, &r);
+  r.str = prefix_xor(r.quote);
+  *m = r;
+}
+
 #ifdef JJ_AVX2
-/* The same masks with AVX2, 32 bytes at a time: bit for bit what
-** window_masks gives (test_simd_paths compares the paths). */
-/* AVX2 and PCLMUL: jj_scan_choose asks the CPU for both. */
-#define JJ_TARGET_AVX2 __attribute__((target("avx2,pclmul")))
+/* AVX2, PCLMUL and POPCNT: jj_scan_choose asks the CPU for all three. */
+#define JJ_TARGET_AVX2 __attribute__((target("avx2,pclmul,popcnt")))
 static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
   return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
          (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
@@ -94,7 +109,7 @@ static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
 #define JJ_R8(c) c, c, c, c, c, c, c, c
 #define JJ_R32(c) {JJ_R8(c), JJ_R8(c), JJ_R8(c), JJ_R8(c)}
 #define JJ_LANES(...) {__VA_ARGS__, __VA_ARGS__}
-enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HIBIT, K_NUM, K_ODD };
+enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HIBIT, K_NUM, K_ODD, K_LEAD };
 static const unsigned char jj_avx2_k[][32] = {
     JJ_R32('"'), JJ_R32(','), JJ_R32(']'), JJ_R32(0x0f),
     /* bit x >> 4 of x */
@@ -105,7 +120,10 @@ static const unsigned char jj_avx2_k[][32] = {
              0x08, 0x08, 0x00, 0x04, 0x00, 0x04, 0x04, 0x00),
     /* the odd bytes: 0x00-0x1f, '\\' (0x5c) */
     JJ_LANES(0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
-             0x03, 0x03, 0x03, 0x03, 0x23, 0x03, 0x03, 0x03)};
+             0x03, 0x03, 0x03, 0x03, 0x23, 0x03, 0x03, 0x03),
+    /* the lead bytes: '"' '-' (0x2_), '0'-'9' (0x3_) */
+    JJ_LANES(0x08, 0x08, 0x0c, 0x08, 0x08, 0x08, 0x08, 0x08,
+             0x08, 0x08, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00)};
 #undef JJ_R8
 #undef JJ_R32
 #undef JJ_LANES
@@ -124,6 +142,13 @@ static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_in_set(__m256i a, __m256i b, __m25
       _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo, a), ha), zero),
       _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo, b), hb), zero));
 }
+/* prefix_xor as one carry-less multiply by all ones. */
+static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_prefix_xor(uint64_t x) {
+  return (uint64_t)_mm_cvtsi128_si64(
+      _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0));
+}
+/* The same masks as window_masks with AVX2, 32 bytes at a time: bit for
+** bit what window_masks gives (test_simd_paths compares the paths). */
 static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *m) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
   const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
@@ -138,17 +163,33 @@ static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *
   m->odd = avx2_in_set(a, b, ha, hb, avx2_k(k, K_ODD));
   m->high = avx2_bits(a, b);
   m->num = avx2_in_set(a, b, ha, hb, avx2_k(k, K_NUM));
-  /* prefix_xor as one carry-less multiply by all ones */
-  m->str = (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
-      _mm_cvtsi64_si128((long long)m->quote), _mm_set1_epi8(-1), 0));
+  m->lead = avx2_in_set(a, b, ha, hb, avx2_k(k, K_LEAD));
+  m->str = avx2_prefix_xor(m->quote);
+}
+/* half_masks with AVX2: one 32-byte load. */
+static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m) {
+  const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
+  const unsigned char(*k)[32] = jj_avx2_k;
+  __asm__("" : "+r"(k)); /* see avx2_k */
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i ha = _mm256_shuffle_epi8(
+      avx2_k(k, K_HIBIT), _mm256_and_si256(_mm256_srli_epi16(a, 4), avx2_k(k, K_0F)));
+#define JJ_BITS32(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
+#define JJ_SET32(row) \
+  ((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8( \
+      _mm256_and_si256(_mm256_shuffle_epi8(avx2_k(k, row), a), ha), zero)))
+  m->quote = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_QUOTE)));
+  m->comma = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_COMMA)));
+  m->close = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_CLOSE)));
+  m->odd = JJ_SET32(K_ODD);
+  m->high = JJ_BITS32(a);
+  m->num = JJ_SET32(K_NUM);
+  m->lead = JJ_SET32(K_LEAD);
+#undef JJ_BITS32
+#undef JJ_SET32
+  m->str = avx2_prefix_xor(m->quote);
 }
 #endif
-
-/* Bytes a value the mask paths accept may start with: a string's quote or
-** a number's first byte. */
-static const unsigned char value_start[256] = {
-    ['"'] = 1, ['-'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-    ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1};
 
 /* The commonest row of all, in one window: strings and numbers only,
 ** separated by ',' with no whitespace, the ']' within the 64 bytes at w
@@ -163,8 +204,9 @@ static const unsigned char value_start[256] = {
 **     that starts with one and closes it at its last byte, and a value
 **     that does not start with a quote holds none;
 **   - every byte of R outside strings and terminators is a number byte;
-**   - every value starts with '"', '-' or a digit (checked as the spans are
-**     written: this also refuses empty values), and there are n of them.
+**   - every value starts with '"', '-' or a digit (the lead mask at the
+**     byte after each terminator: this also refuses empty values), and
+**     there are n of them (counted before any span is written).
 ** Those are exactly the rows of strings and numbers scan_row_with accepts
 ** without whitespace, with the same spans and flags.  The caller has
 ** checked that a ']' lies outside strings in the window.  Returns 1 with
@@ -180,38 +222,36 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   const uint64_t term = m->comma & ~in & row;
   const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
   if ((m->odd & row) || (m->quote & row & ~(first | last)) ||
-      (row & ~term & ~(in | m->quote) & ~m->num))
+      (row & ~term & ~(in | m->quote) & ~m->num) || (first & ~m->lead) ||
+      (size_t)__builtin_popcountll(term) + 1 != n)
     return 0;
+  /* the spans, the count being right: s is the value's first byte, q its
+  ** terminator */
   uint64_t t = term, high = m->high & row;
-  unsigned start = 0, ok = 1, e;
-  size_t i = 0;
+  const char *s = w, *q;
+  jj_span *o = v;
   if (!high) { /* pure ASCII: no flags to work out */
-    for (; t; t &= t - 1, i++) {
-      e = (unsigned)__builtin_ctzll(t);
-      if (i == n) return 0;
-      ok &= value_start[(unsigned char)w[start]];
-      v[i].p = w + start;
-      v[i].n = e - start;
-      start = e + 1;
+    for (; t; t &= t - 1, o++) {
+      q = w + __builtin_ctzll(t);
+      o->p = s;
+      o->n = (size_t)(q - s);
+      s = q + 1;
     }
   } else {
-    for (; t; t &= t - 1, i++) {
+    for (; t; t &= t - 1, o++) {
       const uint64_t hv = high & ((t & (0 - t)) - 1); /* the value's bytes >= 0x80 */
-      e = (unsigned)__builtin_ctzll(t);
-      if (i == n) return 0;
-      ok &= value_start[(unsigned char)w[start]];
-      v[i].p = w + start;
-      v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+      q = w + __builtin_ctzll(t);
+      o->p = s;
+      o->n = (size_t)(q - s) | (hv ? JJ_SPAN_HIGH : 0);
       high ^= hv;
-      start = e + 1;
+      s = q + 1;
     }
   }
   /* the last value, up to the ']' */
-  e = (unsigned)__builtin_ctzll(cb);
-  if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
-  v[i].p = w + start;
-  v[i].n = (size_t)(e - start) | (high ? JJ_SPAN_HIGH : 0);
-  c->pos = w + e + 1;
+  q = w + __builtin_ctzll(cb);
+  o->p = s;
+  o->n = (size_t)(q - s) | (high ? JJ_SPAN_HIGH : 0);
+  c->pos = q + 1;
   return 1;
 }
 
@@ -233,63 +273,55 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
   const uint64_t last0 = (t0 >> 1) | (tc1 << 63), last1 = tc1 >> 1;
   if (((a->odd | (b->odd & row1)) != 0) ||
       (a->quote & ~(first0 | last0)) || (b->quote & row1 & ~(first1 | last1)) ||
-      (~t0 & ~(in0 | a->quote) & ~a->num) || (row1 & ~t1 & ~(in1 | b->quote) & ~b->num))
+      (~t0 & ~(in0 | a->quote) & ~a->num) || (row1 & ~t1 & ~(in1 | b->quote) & ~b->num) ||
+      (first0 & ~a->lead) || (first1 & ~b->lead) ||
+      (size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1 != n)
     return 0;
   uint64_t h0 = a->high, h1 = b->high & row1;
-  unsigned start = 0, ok = 1, e;
-  size_t i = 0;
+  const char *s = w, *q, *const w1 = w + 64;
+  jj_span *o = v;
   if (!(h0 | h1)) { /* pure ASCII: no flags to work out */
-    for (uint64_t t = t0; t; t &= t - 1, i++) {
-      e = (unsigned)__builtin_ctzll(t);
-      if (i == n) return 0;
-      ok &= value_start[(unsigned char)w[start]];
-      v[i].p = w + start;
-      v[i].n = e - start;
-      start = e + 1;
+    for (uint64_t t = t0; t; t &= t - 1, o++) {
+      q = w + __builtin_ctzll(t);
+      o->p = s;
+      o->n = (size_t)(q - s);
+      s = q + 1;
     }
-    for (uint64_t t = t1; t; t &= t - 1, i++) {
-      e = 64 + (unsigned)__builtin_ctzll(t);
-      if (i == n) return 0;
-      ok &= value_start[(unsigned char)w[start]];
-      v[i].p = w + start;
-      v[i].n = e - start;
-      start = e + 1;
+    for (uint64_t t = t1; t; t &= t - 1, o++) {
+      q = w1 + __builtin_ctzll(t);
+      o->p = s;
+      o->n = (size_t)(q - s);
+      s = q + 1;
     }
-    e = 64 + (unsigned)__builtin_ctzll(cb);
-    if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
-    v[i].p = w + start;
-    v[i].n = e - start;
-    c->pos = w + e + 1;
+    q = w1 + __builtin_ctzll(cb);
+    o->p = s;
+    o->n = (size_t)(q - s);
+    c->pos = q + 1;
     return 1;
   }
   /* values ending in the first window, then those ending in the second;
   ** a value's bytes >= 0x80 are those below its end not yet taken */
-  for (uint64_t t = t0; t; t &= t - 1, i++) {
+  for (uint64_t t = t0; t; t &= t - 1, o++) {
     const uint64_t below = (t & (0 - t)) - 1, hv = h0 & below;
-    e = (unsigned)__builtin_ctzll(t);
-    if (i == n) return 0;
-    ok &= value_start[(unsigned char)w[start]];
-    v[i].p = w + start;
-    v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+    q = w + __builtin_ctzll(t);
+    o->p = s;
+    o->n = (size_t)(q - s) | (hv ? JJ_SPAN_HIGH : 0);
     h0 ^= hv;
-    start = e + 1;
+    s = q + 1;
   }
-  for (uint64_t t = t1; t; t &= t - 1, i++) {
+  for (uint64_t t = t1; t; t &= t - 1, o++) {
     const uint64_t below = (t & (0 - t)) - 1, hv = h0 | (h1 & below);
-    e = 64 + (unsigned)__builtin_ctzll(t);
-    if (i == n) return 0;
-    ok &= value_start[(unsigned char)w[start]];
-    v[i].p = w + start;
-    v[i].n = (size_t)(e - start) | (hv ? JJ_SPAN_HIGH : 0);
+    q = w1 + __builtin_ctzll(t);
+    o->p = s;
+    o->n = (size_t)(q - s) | (hv ? JJ_SPAN_HIGH : 0);
     h0 = 0;
     h1 &= ~below;
-    start = e + 1;
+    s = q + 1;
   }
-  e = 64 + (unsigned)__builtin_ctzll(cb);
-  if (i + 1 != n || !(ok & value_start[(unsigned char)w[start]])) return 0;
-  v[i].p = w + start;
-  v[i].n = (size_t)(e - start) | ((h0 | h1) ? JJ_SPAN_HIGH : 0);
-  c->pos = w + e + 1;
+  q = w1 + __builtin_ctzll(cb);
+  o->p = s;
+  o->n = (size_t)(q - s) | ((h0 | h1) ? JJ_SPAN_HIGH : 0);
+  c->pos = q + 1;
   return 1;
 }
 
@@ -310,14 +342,23 @@ static JJ_INLINE void masks_from(const char *w, size_t avail, size_t at, jj_mask
 
 /* The row whose first value is at w, when the 64 bytes there (masks m0,
 ** "inside a string" in0) hold no ']' outside strings: checked in two
-** windows when its ']' is in the next 64 bytes.  Returns 1 with every
+** windows when its ']' is in the next 64 bytes (of which `half` classifies
+** the first 32 alone: most such rows end there).  Returns 1 with every
 ** span and c->pos set, or 0 as scan_row_window.  rowscan.c keeps each
 ** instance out of line, so that the one-window path stays small. */
 static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks *m0,
-                                     uint64_t in0, void (*masks)(const char *, jj_masks *)) {
+                                     uint64_t in0, void (*masks)(const char *, jj_masks *),
+                                     void (*half)(const char *, jj_masks *)) {
   jj_masks m1;
-  masks_from(w, (size_t)(c->doc->end - w), 64, &m1, masks);
-  const uint64_t in1 = m1.str ^ (0 - (in0 >> 63));
+  const size_t avail = (size_t)(c->doc->end - w);
+  const uint64_t carry = 0 - (in0 >> 63);
+  if (JJ_LIKELY(avail >= 96)) { /* rows of 65-96 bytes: 32 more bytes do */
+    half(w + 64, &m1);
+    const uint64_t in1 = m1.str ^ carry, closes = m1.close & ~in1;
+    if (closes) return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes));
+  }
+  masks_from(w, avail, 64, &m1, masks);
+  const uint64_t in1 = m1.str ^ carry;
   const uint64_t closes = m1.close & ~in1;
   if (!closes) return 0;
   return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes));

@@ -37,8 +37,9 @@
 #include <emmintrin.h>
 #define JJ_SSE2 1
 /* AVX2 is compiled in on x86 with gcc or clang (functions under
-** target("avx2,pclmul"), the rest of the build stays baseline x86-64) and
-** used only when the CPU says it has both (jj_scan_choose).  Not on WebAssembly,
+** target("avx2,pclmul,popcnt"), the rest of the build stays baseline
+** x86-64) and used only when the CPU says it has all three
+** (jj_scan_choose).  Not on WebAssembly,
 ** whose build maps the SSE2 intrinsics only (js/sse2). */
 #if (defined(__x86_64__) || defined(__i386__)) && \
     (defined(__GNUC__) || defined(__clang__))
@@ -384,7 +385,7 @@ static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
 }
 static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                    uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks);
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks);
 }
 /* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
 ** that saves no registers. */
@@ -396,7 +397,7 @@ static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t ro
 #ifdef JJ_AVX2
 static JJ_NOINLINE JJ_TARGET_AVX2 int second_avx2(jj_cursor *c, const char *w,
                                                   const jj_masks *m0, uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks_avx2);
+  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2);
 }
 static JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p, int64_t row,
                                             jj_error *err) {
@@ -413,7 +414,8 @@ jj_scan jj_scan_choose(jj_scan want) {
 #ifdef JJ_AVX2
   /* libgcc's (compiler-rt's) CPU model, probed once by the runtime: it
   ** also checks that the OS saves the AVX registers */
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul"))
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
+      __builtin_cpu_supports("popcnt"))
     best = JJ_SCAN_AVX2;
 #endif
   return want == JJ_SCAN_AUTO || want > best ? best : want;

@@ -53,6 +53,7 @@ static void reference_masks(const unsigned char *w, jj_masks *m) {
     if (x >= 0x80) m->high |= bit;
     if ((x >= '0' && x <= '9') || x == '+' || x == '-' || x == '.' || x == 'e' || x == 'E')
       m->num |= bit;
+    if ((x >= '0' && x <= '9') || x == '-' || x == '"') m->lead |= bit;
   }
   /* inside a string: an odd number of quotes at or before each byte */
   int inside = 0;
@@ -64,19 +65,33 @@ static void reference_masks(const unsigned char *w, jj_masks *m) {
 
 static int same_masks(const jj_masks *a, const jj_masks *b) {
   return a->quote == b->quote && a->comma == b->comma && a->close == b->close &&
-         a->odd == b->odd && a->high == b->high && a->num == b->num && a->str == b->str;
+         a->odd == b->odd && a->high == b->high && a->num == b->num && a->lead == b->lead &&
+         a->str == b->str;
+}
+
+/* The half masks of w[0..32): the reference's low 32 bits, zero above,
+** but str, which goes on with the 32 bytes' parity. */
+static int same_half_masks(const jj_masks *want, const jj_masks *got) {
+  const uint64_t lo = 0xffffffffu, par = want->str >> 31 & 1 ? ~lo : 0;
+  return got->quote == (want->quote & lo) && got->comma == (want->comma & lo) &&
+         got->close == (want->close & lo) && got->odd == (want->odd & lo) &&
+         got->high == (want->high & lo) && got->num == (want->num & lo) &&
+         got->lead == (want->lead & lo) && got->str == ((want->str & lo) | par);
 }
 
 #ifdef JJ_AVX2
 static JJ_TARGET_AVX2 void avx2_masks(const char *w, jj_masks *m) { window_masks_avx2(w, m); }
+static JJ_TARGET_AVX2 void avx2_half_masks(const char *w, jj_masks *m) { half_masks_avx2(w, m); }
 #endif
 
-/* Every byte value at every position of a block, and random blocks. */
+/* Every byte value at every position of a block, and random blocks;
+** the whole window and its first half. */
 TEST(block_masks_match_the_bytewise_reference) {
   unsigned char w[64];
   jj_masks want, got;
 #ifdef JJ_AVX2
-  const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul");
+  const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
+                   __builtin_cpu_supports("popcnt");
 #endif
   for (int k = 0; k < 64 * 256 + 4000; k++) {
     for (int i = 0; i < 64; i++) w[i] = (unsigned char)"\"\\,]0e-x\x80\x1f "[pick(11)];
@@ -86,10 +101,14 @@ TEST(block_masks_match_the_bytewise_reference) {
     reference_masks(w, &want);
     window_masks((const char *)w, &got);
     if (!CHECK(same_masks(&want, &got))) break;
+    half_masks((const char *)w, &got);
+    if (!CHECK(same_half_masks(&want, &got))) break;
 #ifdef JJ_AVX2
     if (avx2) {
       avx2_masks((const char *)w, &got);
       if (!CHECK(same_masks(&want, &got))) break;
+      avx2_half_masks((const char *)w, &got);
+      if (!CHECK(same_half_masks(&want, &got))) break;
     }
 #endif
   }
@@ -461,7 +480,8 @@ TEST(parse_option_chooses_the_path) {
 #endif
 #ifdef JJ_AVX2
   CHECK_EQ_INT(widest == JJ_SCAN_AVX2,
-               __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul"));
+               __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
+                   __builtin_cpu_supports("popcnt"));
 #endif
   CHECK_EQ_INT(jj_doc_scan(NULL), JJ_SCAN_SCALAR);
 }
