@@ -158,22 +158,40 @@ static inline int index_row(jj_cursor *c, const char *open, jj_error *err) {
 }
 
 /* Step from the current row (or the start) to the next one. */
+/* The cursor's errors between rows, out of line so that jj_cursor_next's
+** common path keeps no message buffers: p is not where a ',' or ']' ends
+** the last row (after_row) or not a row's '['.  Returns -1 with *err. */
+static JJ_NOINLINE int between_rows_error(jj_cursor *c, const char *p, int after_row,
+                                          jj_error *err) {
+  const char *const end = c->doc->end;
+  c->state = JJ_CUR_LOST;
+  if (after_row) {
+    char s[64];
+    snprintf(s, sizeof s, "',' or ']' after row %lld", (long long)c->row);
+    return jj_cursor_expected(c, err, 0, c->ncol, p, s), -1;
+  }
+  if (p < end && *p && strchr("\"{-0123456789tfn", *p)) {
+    char s[JJ_SHOW_CAP];
+    const char *bad = p, *why = "";
+    jj_code code = JJ_ERR_SYNTAX;
+    const char *q = jj_json_skip(p, end, c->doc->max_depth, &bad, &code, &why);
+    return jj_cursor_fail(c, err, JJ_ERR_ROW, c->row + 1, c->ncol, p,
+                  "a row must be an array, found %s",
+                  jj_show_value(s, p, q ? (size_t)(q - p) : jj_token_len(p, end))), -1;
+  }
+  return jj_cursor_expected(c, err, c->row + 1, c->ncol, p, "a row"), -1;
+}
+
 int jj_cursor_next(jj_cursor *c, jj_error *err) {
   if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
-  jj_doc *d = c->doc;
-  const char *p = c->pos, *const end = d->end;
+  const char *p = c->pos, *const end = c->doc->end;
   if (c->state == JJ_CUR_END) return 0;
   moved(c);
   if (JJ_LIKELY(c->row > 0)) {
     if (JJ_UNLIKELY(p >= end || *p != ',')) {
       p = jj_ws(p, end);
       if (p < end && *p == ']') return finish(c, p, err);
-      if (p >= end || *p != ',') {
-        c->state = JJ_CUR_LOST;
-        char s[64];
-        snprintf(s, sizeof s, "',' or ']' after row %lld", (long long)c->row);
-        return jj_cursor_expected(c, err, 0, c->ncol, p, s), -1;
-      }
+      if (p >= end || *p != ',') return between_rows_error(c, p, 1, err);
     }
     p++;
     if (JJ_LIKELY(p < end && *p == '\n')) p++; /* the canonical ",\n" */
@@ -182,19 +200,7 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
     p = jj_ws(p, end);
     if (p < end && *p == ']') return finish(c, p, err);
   }
-  if (JJ_UNLIKELY(p >= end || *p != '[')) {
-    char s[JJ_SHOW_CAP];
-    c->state = JJ_CUR_LOST;
-    if (p < end && *p && strchr("\"{-0123456789tfn", *p)) {
-      const char *bad = p, *why = "";
-      jj_code code = JJ_ERR_SYNTAX;
-      const char *q = jj_json_skip(p, end, d->max_depth, &bad, &code, &why);
-      return jj_cursor_fail(c, err, JJ_ERR_ROW, c->row + 1, c->ncol, p,
-                    "a row must be an array, found %s",
-                    jj_show_value(s, p, q ? (size_t)(q - p) : jj_token_len(p, end))), -1;
-    }
-    return jj_cursor_expected(c, err, c->row + 1, c->ncol, p, "a row"), -1;
-  }
+  if (JJ_UNLIKELY(p >= end || *p != '[')) return between_rows_error(c, p, 0, err);
   if (jj_row_scan(c, p, c->row + 1, err) != JJ_OK) {
     c->state = JJ_CUR_LOST;
     return -1;

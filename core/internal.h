@@ -38,17 +38,21 @@
 
 /* JJ_INLINE: inline even where the compiler would not, for a hot body that
 ** two callers share (an accessor and jj_cursor_value): with two callers
-** gcc may keep one out-of-line copy, which costs the accessor a call. */
+** gcc may keep one out-of-line copy, which costs the accessor a call.
+** JJ_NOINLINE: a cold path kept out of a hot function, or an instance
+** kept whole (rowscan.c). */
 #if defined(__GNUC__) || defined(__clang__)
 #define JJ_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define JJ_LIKELY(x) __builtin_expect(!!(x), 1)
 #define JJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define JJ_INLINE inline __attribute__((always_inline))
+#define JJ_NOINLINE __attribute__((noinline))
 #else
 #define JJ_PRINTF(fmt, args)
 #define JJ_LIKELY(x) (x)
 #define JJ_UNLIKELY(x) (x)
 #define JJ_INLINE inline
+#define JJ_NOINLINE
 #endif
 
 /* ---------------------------------------------------------------------- */

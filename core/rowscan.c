@@ -361,11 +361,6 @@ static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
 }
 
 #ifdef JJ_SSE2
-#if defined(__GNUC__) || defined(__clang__)
-#define JJ_NOINLINE __attribute__((noinline))
-#else
-#define JJ_NOINLINE
-#endif
 /* The mask path (when 64 bytes follow the '['), then the block path, then
 ** the value-by-value scan: the SSE2 instance, and below the AVX2 one (the
 ** same code compiled for AVX2, its masks computed 32 bytes at a time). */
