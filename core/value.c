@@ -198,15 +198,18 @@ static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
 ** jj_cursor_value so that neither pays for the other's checks (JJ_INLINE:
 ** the accessors must not pay a call for the sharing either). */
 
-/* A JSON integer that fits int64; fractions, exponents and overflow are
-** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
-static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
-                           jj_error *err) {
+/* read_int beyond the inline shortcut: a JSON integer that fits int64;
+** fractions, exponents and overflow are JJ_ERR_RANGE, broken number
+** grammar JJ_ERR_SYNTAX.  Out of line and reached by a tail call, like
+** read_double_full. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+                         jj_error *err) {
   char ch = *s->p;
-  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
-    size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(short_int(s->p, n, c->doc->base, out))) return 1;
-    int r = jj_num_parse_int64(s->p, n, out);
+  if ((ch >= '0' && ch <= '9') || ch == '-') {
+    int r = jj_num_parse_int64(s->p, JJ_SPAN_LEN(*s), out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
   }
@@ -214,15 +217,26 @@ static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_
   return wrong_kind(c, col, s, err);
 }
 
-/* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
-** "-Infinity"; overflow to infinity is JJ_ERR_RANGE. */
-static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
-                              jj_error *err) {
+/* An integer: the common short one inline (short_int checks every byte
+** of it: anything else falls through), the rest by read_int_full. */
+static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+                           jj_error *err) {
+  if (JJ_LIKELY(short_int(s->p, JJ_SPAN_LEN(*s), c->doc->base, out))) return 1;
+  return read_int_full(c, col, s, out, err);
+}
+
+/* read_double beyond the inline shortcut: any JSON number, correctly
+** rounded, or the strings "NaN", "Infinity", "-Infinity"; overflow to
+** infinity is JJ_ERR_RANGE.  Out of line, so that the shortcut's callers
+** keep their registers for it and reach this by a tail call. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *out,
+                            jj_error *err) {
   char ch = *s->p;
-  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
-    size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(jj_num_short_double_in(s->p, n, c->doc->base, c->doc->end, out))) return 1;
-    int r = jj_num_parse_double(s->p, n, out);
+  if ((ch >= '0' && ch <= '9') || ch == '-') {
+    int r = jj_num_parse_double(s->p, JJ_SPAN_LEN(*s), out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     return number_fail(c, col, s, r, "is out of range for a double", err);
   }
@@ -239,6 +253,17 @@ static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, dou
   }
   if (ch == 'n') return 0;
   return wrong_kind(c, col, s, err);
+}
+
+/* A float: the common short number inline (num.h checks every byte of it,
+** so a string, null or anything else falls through), the rest by
+** read_double_full. */
+static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
+                              jj_error *err) {
+  if (JJ_LIKELY(jj_num_short_double_in(s->p, JJ_SPAN_LEN(*s), c->doc->base, c->doc->end,
+                                       out)))
+    return 1;
+  return read_double_full(c, col, s, out, err);
 }
 
 /* true or false (checked literally when the row was scanned). */
@@ -378,14 +403,21 @@ static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
 /* The accessors: the checks of the call, then the body above          */
 /* ------------------------------------------------------------------ */
 
+/* Spelled out like jj_cursor_double. */
 int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
-  return s ? read_int(c, col, s, out, err) : -1;
+  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol && c->cols[col].type == JJ_INT))
+    return read_int(c, col, &c->v[col], out, err);
+  return misuse(c, col, "jj_cursor_int", err);
 }
 
+/* Spelled out rather than through value(): the hot path is then the checks
+** and the inline number, nothing kept for a call but the slow path's tail
+** call. */
 int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
-  return s ? read_double(c, col, s, out, err) : -1;
+  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol &&
+                c->cols[col].type == JJ_FLOAT))
+    return read_double(c, col, &c->v[col], out, err);
+  return misuse(c, col, "jj_cursor_double", err);
 }
 
 int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
