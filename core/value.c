@@ -257,12 +257,11 @@ static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *
 
 /* A float: the common short number inline (num.h checks every byte of it,
 ** so a string, null or anything else falls through), the rest by
-** read_double_full. */
+** read_double_full.  s->n unmasked: a string's flags (its top bits) make
+** it far too long for the shortcut. */
 static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
                               jj_error *err) {
-  if (JJ_LIKELY(jj_num_short_double_in(s->p, JJ_SPAN_LEN(*s), c->doc->base, c->doc->end,
-                                       out)))
-    return 1;
+  if (JJ_LIKELY(jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, out))) return 1;
   return read_double_full(c, col, s, out, err);
 }
 
@@ -460,11 +459,14 @@ static inline int tagged(jj_value *out, int r) {
   return r;
 }
 
-/* The checks of the call once, then the body of the column type's
-** accessor into the member of out->u that the type names. */
-int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
-    return misuse(c, col, "jj_cursor_value", err);
+/* jj_cursor_value on a row and column already checked: the body of the
+** column type's accessor into the member of out->u that the type names.
+** Out of line: the numbers' shortcuts in jj_cursor_value below keep their
+** registers (this one keeps a large frame for the calendar and bytes). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   const jj_span *s = &c->v[col];
   jj_type t = c->cols[col].type;
   out->type = t;
@@ -486,4 +488,18 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   }
   /* a schema holds no other type (jj_schema_add refuses them) */
   return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
+}
+
+/* The checks of the call once; a short float (the commonest number of a
+** float column, num.h) read right here, anything else by value_of_type. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
+    return misuse(c, col, "jj_cursor_value", err);
+  if (c->cols[col].type == JJ_FLOAT &&
+      jj_num_short_double_in(c->v[col].p, c->v[col].n, c->doc->base, c->doc->end, &out->u.f)) {
+    out->type = JJ_FLOAT;
+    out->is_null = 0;
+    return 1;
+  }
+  return value_of_type(c, col, out, err);
 }

@@ -224,6 +224,36 @@ TEST(refused_numbers_are_syntax_errors) {
   }
 }
 
+/* Every byte value 0..255 at every position of numbers of each length
+** and shape the shortcut takes (and in the byte after them): it declines
+** or agrees with the full parser, which refuses all but digits. */
+TEST(every_byte_at_every_position) {
+  static const char *const base[] = {"7", "42", "0.5", "19.99", "-149.99", "1234.5678",
+                                     "73693.232", "-37465.1286", "12345678.12345678",
+                                     "9.99999999", "1234567.1"};
+  int bad = 0;
+  for (size_t k = 0; k < sizeof base / sizeof *base; k++) {
+    size_t n = strlen(base[k]);
+    for (size_t at = 0; at <= n; at++) {
+      for (int byte = 0; byte < 256; byte++) {
+        char row[64], t[32];
+        double fast = 0, full = 0;
+        memset(row, ']', sizeof row);
+        memcpy(t, base[k], n);
+        t[at] = (char)byte; /* at == n: the byte after the number, inside it */
+        size_t len = n + (at == n);
+        memcpy(row + 8, t, len);
+        int f = jj_num_short_double_in(row + 8, len, row, row + sizeof row, &fast);
+        int r = jj_num_parse_double(t, len, &full);
+        if (f && !(r == JJ_NUM_OK && bits_of(fast) == bits_of(full)) && bad++ < 5)
+          fprintf(stderr, "     byte 0x%02x at %zu of %s: shortcut %a, parser %d %a\n", byte, at,
+                  base[k], fast, r, full);
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
 /* Random numbers of the shortcut's shapes and just beyond them, with the
 ** bytes around them random too. */
 TEST(random_short_numbers_match_strtod) {
@@ -344,6 +374,7 @@ int main(void) {
   RUN(every_digit_count_matches_strtod);
   RUN(edges_match_strtod);
   RUN(refused_numbers_are_syntax_errors);
+  RUN(every_byte_at_every_position);
   RUN(random_short_numbers_match_strtod);
   RUN(documents_match_strtod);
   RUN(integer_column_matches_strtoll);
