@@ -119,52 +119,56 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
-#if JJ_SWAR
-/* short_int's 9 to 16 digits d ending at e (16 bytes before e may be read):
-** two 8-byte words, as short_int reads up to 8.  Out of line, so that the
-** commoner short integers keep short_int's registers to themselves. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static int int_16(const char *e, size_t nd, size_t neg, int64_t *out) {
-  const uint64_t keep = ~UINT64_C(0) << (8 * (16 - nd));
-  uint64_t h, v;
-  memcpy(&h, e - 16, 8);
-  memcpy(&v, e - 8, 8);
-  h = (h & keep) | (UINT64_C(0x3030303030303030) & ~keep);
-  if (!jj_num_is_8digits(h) || !jj_num_is_8digits(v)) return 0;
-  v = (uint64_t)jj_num_8digits(h) * 100000000u + jj_num_8digits(v);
-  *out = neg ? -(int64_t)v : (int64_t)v;
-  return 1;
-}
-#endif
-
-/* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
+/* The common integer, inline: 1 to 16 digits with no leading zero, maybe a
 ** '-'.  Such a number always fits int64 and reads the same as
 ** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
-** and goes to the full parser.  Up to 8 digits are one 8-byte word ending
-** with the number (bytes before it, from lo on, may be read), 9 to 16 two
-** words, so their varying count costs no mispredicted loop exit. */
+** and goes to the full parser.  The digits are read as the 8 bytes ending
+** with the number (and the 8 before them for more than 8 digits; bytes
+** before it, from lo on, may be read), their digit values (byte ^ '0')
+** masked to the number's bytes: zeros above are leading zeros, so the
+** varying count costs no loop and the check is one test of both words. */
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#if JJ_SWAR
+  /* the top nd bytes of the last word, and of the one before it */
+  static const uint64_t low[17] = {0,
+                                   UINT64_C(0xFF00000000000000),
+                                   UINT64_C(0xFFFF000000000000),
+                                   UINT64_C(0xFFFFFF0000000000),
+                                   UINT64_C(0xFFFFFFFF00000000),
+                                   UINT64_C(0xFFFFFFFFFF000000),
+                                   UINT64_C(0xFFFFFFFFFFFF0000),
+                                   UINT64_C(0xFFFFFFFFFFFFFF00),
+                                   ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
+                                   ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
+                                   ~UINT64_C(0)};
+  const uint64_t zeros = UINT64_C(0x3030303030303030);
+  const size_t neg = *p == '-', nd = n - neg;
+  const char *e = p + n;
+  uint64_t l, v;
+  if (nd - 1 > 15 || e - lo < 16) return 0; /* 17 digits or more: the parser */
+  memcpy(&l, e - 8, 8);
+  l = (l ^ zeros) & low[nd];
+  if (nd <= 8) {
+    if (jj_num_nondigit_values(l) | (uint64_t)((p[neg] == '0') & (nd > 1))) return 0;
+    v = jj_num_8values(l);
+  } else {
+    uint64_t h;
+    memcpy(&h, e - 16, 8);
+    h = (h ^ zeros) & low[nd - 8];
+    if (jj_num_nondigit_values(h) | jj_num_nondigit_values(l) | (uint64_t)(p[neg] == '0'))
+      return 0;
+    v = jj_num_8values(h) * 100000000u + jj_num_8values(l);
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+#else
+  /* byte by byte: up to 18 digits always fit */
   size_t neg = *p == '-';
   const char *d = p + neg, *e = p + n;
   size_t nd = n - neg;
-  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
   uint64_t v = 0;
-#if JJ_SWAR
-  if (nd <= 8 && e - lo >= 8) {
-    const uint64_t keep = ~UINT64_C(0) << (8 * (8 - nd));
-    memcpy(&v, e - 8, 8);
-    v = (v & keep) | (UINT64_C(0x3030303030303030) & ~keep); /* '0'-padded */
-    if (!jj_num_is_8digits(v)) return 0;
-    v = jj_num_8digits(v);
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return 1;
-  }
-  if (nd <= 16 && e - lo >= 16) return int_16(e, nd, neg, out);
-#else
   (void)lo;
-#endif
+  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
   for (; d < e; d++) {
     unsigned k = (unsigned)(unsigned char)*d - '0';
     if (k > 9) return 0;
@@ -172,6 +176,7 @@ static inline int short_int(const char *p, size_t n, const char *lo, int64_t *ou
   }
   *out = neg ? -(int64_t)v : (int64_t)v;
   return 1;
+#endif
 }
 
 /* The error of a number the parsers refused with code r (num.h): broken
@@ -490,14 +495,18 @@ static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err)
   return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
 }
 
-/* The checks of the call once; a short float (the commonest number of a
-** float column, num.h) read right here, anything else by value_of_type. */
+/* The checks of the call once; a short float or integer (the commonest
+** numbers) read right here, anything else by value_of_type. */
 int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
     return misuse(c, col, "jj_cursor_value", err);
-  if (c->cols[col].type == JJ_FLOAT &&
-      jj_num_short_double_in(c->v[col].p, c->v[col].n, c->doc->base, c->doc->end, &out->u.f)) {
-    out->type = JJ_FLOAT;
+  const jj_type t = c->cols[col].type;
+  const jj_span *s = &c->v[col];
+  /* s->n unmasked: a string's flags make it far too long for either */
+  if ((t == JJ_FLOAT &&
+       jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
+      (t == JJ_INT && short_int(s->p, s->n, c->doc->base, &out->u.i))) {
+    out->type = t;
     out->is_null = 0;
     return 1;
   }
