@@ -182,7 +182,7 @@ static const char *const refused[] = {"01",  "-01", "00.5", ".5",   "5.",   "-",
                                       "1.5.", "12345678.", "-.5", "123456789.1234567x"};
 
 TEST(every_digit_count_matches_strtod) {
-  char t[64], ip[32], fp[32];
+  char t[80], ip[32], fp[32];
   /* integer parts of 1..20 digits, fractions of 0..20 digits */
   for (size_t ni = 1; ni <= 20; ni++) {
     for (size_t nf = 0; nf <= 20; nf++) {
