@@ -500,6 +500,7 @@ static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err)
 int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
     return misuse(c, col, "jj_cursor_value", err);
+#if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
   const jj_type t = c->cols[col].type;
   const jj_span *s = &c->v[col];
   /* s->n unmasked: a string's flags make it far too long for either */
@@ -510,5 +511,6 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
     out->is_null = 0;
     return 1;
   }
+#endif
   return value_of_type(c, col, out, err);
 }
