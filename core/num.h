@@ -88,108 +88,159 @@ static inline uint32_t jj_num_8digits(uint64_t v) {
 }
 #endif
 
-/* jj_num_short_double_in on a copy of p[0..len) with room around it (for a
-** number too near an edge of the bytes the caller may read); defined below.
-** Inline like the function that calls it, so that this header needs nothing
-** from numparse.c. */
-static inline int jj_num_short_double_padded(const char *p, size_t len,
-                                             double *out);
+#if JJ_SWAR
+/* Bit 7 of each byte of x (digit values: ASCII ^ '0') that is not 0..9:
+** x + 0x76 sets bit 7 for 10..0x89, x's own bit 7 catches 0x80..0xFF.
+** A byte of 0x8A or more carries into the next one and may flag it too:
+** only a byte after a non-digit that is not the '.' (0x1E, like the
+** digits, never carries), which the shortcut refuses anyway; the first
+** non-digit is always flagged, and no non-digit is ever missed. */
+static inline uint64_t jj_num_nondigit_values(uint64_t x) {
+  return ((x + UINT64_C(0x7676767676767676)) | x) & UINT64_C(0x8080808080808080);
+}
 
-/* The most common float, inline and nearly without branches that depend on the
-** digits: -?(0|[1-9][0-9]{0,7})(\.[0-9]{1,8})? ("19.99", "-0.5", "42").  The
-** digits are an integer w (< 2^53, checked) and 10^f (f <= 8) an exact double,
-** so w / 10^f is one correctly rounded IEEE division: the value
-** jj_num_parse_double gives (Clinger's fast path, which it takes for the same
-** inputs).  p[0..len) must lie inside [lo, hi), bytes the caller may read: the
-** number is read as 8-byte words (its last 8 bytes, and its first 8 when it is
-** longer), which may take in bytes around it, never outside [lo, hi) (near the
-** edges jj_num_short_double_padded works on a copy). Returns 1 with *out set,
-** or 0 (out untouched) for anything else, which the caller passes to
-** jj_num_parse_double. */
-static JJ_NUM_INLINE int jj_num_short_double_in(const char *p, size_t len,
-                                                const char *lo, const char *hi,
-                                                double *out) {
+/* The same for ASCII text v (loaded little-endian). */
+static inline uint64_t jj_num_nondigits(uint64_t v) {
+  return jj_num_nondigit_values(v ^ UINT64_C(0x3030303030303030));
+}
+
+/* Value of 8 digit values 0..9 (first digit in the lowest byte; leading
+** zero bytes for fewer digits): jj_num_8digits without its mask. */
+static inline uint64_t jj_num_8values(uint64_t v) {
+  v = (v * (10 * 256 + 1)) >> 8;
+  v = ((v & UINT64_C(0x00FF00FF00FF00FF)) * (100 * 65536 + 1)) >> 16;
+  return ((v & UINT64_C(0x0000FFFF0000FFFF)) * (UINT64_C(10000) * 4294967296 + 1)) >> 32;
+}
+#endif
+
+/* The float shortcut below needs the 8-byte words, and IEEE doubles without
+** excess precision (x87 would round the division twice). */
 #if JJ_SWAR && (defined(__GNUC__) || defined(__clang__)) &&               \
     defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && \
     DBL_MANT_DIG == 53
-  static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  static const uint64_t u10[16] = {1,
-                                   10,
-                                   100,
-                                   1000,
-                                   10000,
-                                   100000,
-                                   1000000,
-                                   10000000,
-                                   100000000,
-                                   1000000000,
-                                   10000000000,
-                                   100000000000,
-                                   1000000000000,
-                                   10000000000000,
-                                   100000000000000,
-                                   1000000000000000};
-  const uint64_t zeros = UINT64_C(0x3030303030303030),
-                 ones = UINT64_C(0x0101010101010101);
+#define JJ_NUM_FAST 1
+#else
+#define JJ_NUM_FAST 0
+#endif
+
+#if JJ_NUM_FAST
+/* w / 10^f (w <= 2^53, f <= 8: both exact doubles, so one correctly
+** rounded IEEE division), with the sign bit `sign` (0 or 1) set. */
+static inline void jj_num_store_quotient(uint64_t w, size_t f, uint64_t sign, double *out) {
+  static const double p10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  double v = (double)(int64_t)w / p10[f];
+  uint64_t bits;
+  memcpy(&bits, &v, 8);
+  bits |= sign << 63;
+  memcpy(out, &bits, 8);
+}
+
+/* jj_num_short_double_in's numbers of m = 1 to 8 bytes after the sign
+** (sign: 1 for a '-'), s[0..8) readable: one word.  Its digit values
+** (byte ^ '0') are shifted to the top of the word, so the zero bytes
+** shifted in below are leading zeros, and the number's bytes are then the
+** only ones that can be non-digits; the '.' (if any) must be the only one.
+** The integer digits are closed up over it, and one conversion reads all
+** the digits.  1 with *out set, or 0. */
+static JJ_NUM_INLINE int jj_num_double_word(const char *s, size_t m, uint64_t sign,
+                                            double *out) {
+  uint64_t x, y, ny, fb;
+  const size_t sh = 64 - 8 * m; /* the bits above the number */
+  size_t dot, j;
+  memcpy(&x, s, 8);
+  x ^= UINT64_C(0x3030303030303030); /* digit values 0..9; '.' is 0x1E */
+  y = x << sh;
+  ny = jj_num_nondigit_values(y);
+  dot = ny != 0;
+  fb = (ny & (0 - ny)) >> 7; /* bit 0 of the lowest non-digit byte, or 0 */
+  /* j: that byte (7 when there is none, unused then); 7 - j fraction digits */
+  j = (size_t)__builtin_ctzll(ny | (UINT64_C(1) << 63)) >> 3;
+  /* refused: a second non-digit; one in the number's first byte (".5") or
+  ** last ("5."); one that is not the '.'; a leading zero (the first digit 0
+  ** and the second a digit) */
+  if (((ny & (ny - 1)) | (ny & ((UINT64_C(0x80) << sh) | (UINT64_C(1) << 63)))) |
+      (uint64_t)(dot & (((y >> (8 * j)) & 0xFF) != 0x1E)) |
+      (uint64_t)(((x & 0xFF) == 0) & (m > 1) & ((ny & (UINT64_C(0x8000) << sh)) == 0)))
+    return 0;
+  /* the digits below the '.' (all without one) moved up over it, and
+  ** those above it */
+  jj_num_store_quotient(
+      jj_num_8values(((y & (fb - 1)) << (8 * dot)) | (y & (0 - (fb << 8)))),
+      (7 - j) & (0 - dot), sign, out);
+  return 1;
+}
+
+/* jj_num_short_double_in's numbers of m = 9 to 17 bytes after the sign:
+** two words, the integer digits (up to 8) and the '.' in the first 8
+** bytes, the fraction digits (up to 8) at the top of the last 8, two
+** conversions.  1 with *out set, or 0. */
+static JJ_NUM_INLINE int jj_num_double_2words(const char *s, size_t m, uint64_t sign,
+                                              double *out) {
+  static const uint32_t u10[9] = {1,      10,      100,      1000,     10000,
+                                  100000, 1000000, 10000000, 100000000};
+  /* the top f bytes of a word, f = 0..8 (9..15: refused below) */
+  static const uint64_t top[16] = {0,
+                                   UINT64_C(0xFF00000000000000),
+                                   UINT64_C(0xFFFF000000000000),
+                                   UINT64_C(0xFFFFFF0000000000),
+                                   UINT64_C(0xFFFFFFFF00000000),
+                                   UINT64_C(0xFFFFFFFFFF000000),
+                                   UINT64_C(0xFFFFFFFFFFFF0000),
+                                   UINT64_C(0xFFFFFFFFFFFFFF00),
+                                   ~UINT64_C(0)};
+  uint64_t a, b, na, fmask, w;
+  size_t k, f;
+  memcpy(&a, s, 8);         /* the first 8 bytes */
+  memcpy(&b, s + m - 8, 8); /* the last 8 */
+  na = jj_num_nondigits(a);
+  /* k: the integer digits, up to the first non-digit (the '.'), 8 when
+  ** there is none in a (bit 63 keeps ctz defined; it counts only then) */
+  k = ((size_t)__builtin_ctzll(na | (UINT64_C(1) << 63)) + (na == 0)) >> 3;
+  /* f: the fraction digits, the bytes after the '.'; the top f bytes of b
+  ** (f <= 8 below) */
+  f = m - k - 1;
+  fmask = top[f & 15];
+  /* refused: no integer digit, no or more than 8 fraction digits, a byte
+  ** after the '.' that is not a digit, the byte after the integer digits
+  ** not the '.' (9 or more integer digits), a leading zero */
+  if ((k == 0) | (f - 1 > 7) | ((jj_num_nondigits(b) & fmask) != 0) | (s[k] != '.') |
+      ((*s == '0') & (k > 1)))
+    return 0;
+  a ^= UINT64_C(0x3030303030303030); /* digit values */
+  b ^= UINT64_C(0x3030303030303030);
+  /* the k integer digits at the top of a word (k >= 1: the shift < 64) */
+  w = jj_num_8values(a << ((64 - 8 * k) & 63)) * u10[f] + jj_num_8values(b & fmask);
+  if (w > (UINT64_C(1) << 53)) return 0; /* up to 16 digits */
+  jj_num_store_quotient(w, f, sign, out);
+  return 1;
+}
+#endif
+
+/* The most common float, inline and without branches that depend on the
+** digits: -?(0|[1-9][0-9]{0,7})(\.[0-9]{1,8})? ("19.99", "-0.5", "42",
+** "73693.232"), at most 2^53 as an integer w of its digits.  10^f (f <= 8
+** fraction digits) is an exact double, so w / 10^f is one correctly rounded
+** IEEE division: the value jj_num_parse_double gives (Clinger's fast path,
+** which it takes for the same inputs).  p[0..len) must lie inside [lo, hi),
+** bytes the caller may read: the number is read as 8-byte words, its first
+** 8 bytes and, when longer, its last 8; a short number's word may take in
+** bytes after it, never at or past hi (a short number within 8 bytes of hi
+** is declined: in a document only a value next to its last bytes).
+** Every byte of the number is checked here; nothing is assumed of the
+** caller's scan.  Returns 1 with *out set, or 0 (out untouched) for
+** anything else, which the caller passes to jj_num_parse_double.  No call
+** on the way: the caller's registers stay free for it. */
+static JJ_NUM_INLINE int jj_num_short_double_in(const char *p, size_t len,
+                                                const char *lo, const char *hi,
+                                                double *out) {
+#if JJ_NUM_FAST
   /* m: bytes after the sign */
   const size_t neg = len > 0 && *p == '-', m = len - neg;
   const char *s = p + neg;
-  uint64_t a, b, keep, w, bits;
-  size_t k, f;
-  int bad;
-  double v;
+  (void)lo; /* the last 8 bytes of a longer number start after p */
   if (m - 1 > 16) return 0; /* 1 to 17 bytes */
-  if (hi - s < 8 || s + m - lo < 8)
-    return jj_num_short_double_padded(p, len, out);
-  memcpy(&b, s + m - 8, 8); /* the number's last 8 bytes */
-  if (m <= 8) {
-    /* All of it in b's top m bytes: '0' below them, then the bytes before the
-    ** '.' (if any, at byte k) moved up over it; what is left must be 8
-    ** digits. */
-    uint64_t d, dot, below;
-    keep = ~UINT64_C(0) << (8 * (8 - m));
-    b = (b & keep) | (zeros & ~keep);
-    d = b ^ UINT64_C(0x2e2e2e2e2e2e2e2e);
-    dot = (d - ones) & ~d & (ones << 7); /* exact up to the first '.' */
-    dot &= 0 - dot;
-    /* 7 without a '.' */
-    k = (size_t)__builtin_ctzll(dot | (UINT64_C(1) << 63)) >> 3;
-    below = (dot >> 7) - (dot != 0);
-    b = (b & ~(below | (dot >> 7) * 0xFF)) | ((b & below) << 8) |
-        ((uint64_t)(dot != 0) * 0x30);
-    f = 7 - k;
-    k = m - f - (dot != 0); /* integer digits */
-    bad = (!jj_num_is_8digits(b)) | ((dot != 0) & ((k == 0) | (f == 0)));
-    w = jj_num_8digits(b);
-  } else {
-    /* The integer digits at the start of a ('0'-padded on the left), the
-    ** fraction digits at the end of b. */
-    const uint64_t nib = UINT64_C(0xF0F0F0F0F0F0F0F0);
-    uint64_t t, x;
-    size_t kk, r;
-    memcpy(&a, s, 8);
-    /* A nonzero byte of t is a non-digit byte of a; exact up to the first one
-    ** (a carry out of a byte >= 0xFA only affects the bytes after it). */
-    t = ((a & nib) | (((a + 6 * ones) & nib) >> 4)) ^ (zeros + 3 * ones);
-    k = t ? (size_t)__builtin_ctzll(t) >> 3 : 8; /* integer digits */
-    /* k, kept in 1..8 for the shifts (k == 0 is refused below) */
-    kk = k | (k == 0);
-    r = m - kk; /* the '.' and the fraction digits */
-    f = r - 1;
-    bad = (k == 0) | (s[kk] != '.') | (r - 2 > 7);
-    x = (a << (8 * (8 - kk))) | ((zeros >> (8 * kk - 8)) >> 8);
-    keep = ~((~UINT64_C(0) >> (4 * f)) >> (4 * f)); /* the top f bytes of b */
-    b = (b & keep) | (zeros & ~keep);
-    w = jj_num_8digits(x) * u10[f] + jj_num_8digits(b);
-    bad |= (!jj_num_is_8digits(b)) | (w > (UINT64_C(1) << 53));
-  }
-  if (bad | ((*s == '0') & (k > 1))) return 0; /* no leading zero */
-  v = (double)(int64_t)w / p10[f];
-  memcpy(&bits, &v, 8);
-  bits |= (uint64_t)neg << 63;
-  memcpy(out, &bits, 8);
-  return 1;
+  if (m <= 8) return hi - s >= 8 && jj_num_double_word(s, m, neg, out);
+  return jj_num_double_2words(s, m, neg, out);
 #else
   (void)p;
   (void)len;
@@ -198,17 +249,6 @@ static JJ_NUM_INLINE int jj_num_short_double_in(const char *p, size_t len,
   (void)out;
   return 0;
 #endif
-}
-
-/* The number in the middle of a buffer of spaces, so that the 8-byte words the
-** inline path reads stay inside it.  Longer numbers are not short: 0. */
-static inline int jj_num_short_double_padded(const char *p, size_t len,
-                                             double *out) {
-  char pad[48];
-  if (len > 18) return 0;
-  memset(pad, ' ', sizeof pad);
-  memcpy(pad + 16, p, len);
-  return jj_num_short_double_in(pad + 16, len, pad, pad + sizeof pad, out);
 }
 
 /* Write the shortest decimal that reads back (round-to-nearest-even) to exactly

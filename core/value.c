@@ -119,52 +119,56 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
-#if JJ_SWAR
-/* short_int's 9 to 16 digits d ending at e (16 bytes before e may be read):
-** two 8-byte words, as short_int reads up to 8.  Out of line, so that the
-** commoner short integers keep short_int's registers to themselves. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static int int_16(const char *e, size_t nd, size_t neg, int64_t *out) {
-  const uint64_t keep = ~UINT64_C(0) << (8 * (16 - nd));
-  uint64_t h, v;
-  memcpy(&h, e - 16, 8);
-  memcpy(&v, e - 8, 8);
-  h = (h & keep) | (UINT64_C(0x3030303030303030) & ~keep);
-  if (!jj_num_is_8digits(h) || !jj_num_is_8digits(v)) return 0;
-  v = (uint64_t)jj_num_8digits(h) * 100000000u + jj_num_8digits(v);
-  *out = neg ? -(int64_t)v : (int64_t)v;
-  return 1;
-}
-#endif
-
-/* The common integer, inline: 1 to 18 digits with no leading zero, maybe a
+/* The common integer, inline: 1 to 16 digits with no leading zero, maybe a
 ** '-'.  Such a number always fits int64 and reads the same as
 ** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
-** and goes to the full parser.  Up to 8 digits are one 8-byte word ending
-** with the number (bytes before it, from lo on, may be read), 9 to 16 two
-** words, so their varying count costs no mispredicted loop exit. */
+** and goes to the full parser.  The digits are read as the 8 bytes ending
+** with the number (and the 8 before them for more than 8 digits; bytes
+** before it, from lo on, may be read), their digit values (byte ^ '0')
+** masked to the number's bytes: zeros above are leading zeros, so the
+** varying count costs no loop and the check is one test of both words. */
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#if JJ_SWAR
+  /* the top nd bytes of the last word, and of the one before it */
+  static const uint64_t low[17] = {0,
+                                   UINT64_C(0xFF00000000000000),
+                                   UINT64_C(0xFFFF000000000000),
+                                   UINT64_C(0xFFFFFF0000000000),
+                                   UINT64_C(0xFFFFFFFF00000000),
+                                   UINT64_C(0xFFFFFFFFFF000000),
+                                   UINT64_C(0xFFFFFFFFFFFF0000),
+                                   UINT64_C(0xFFFFFFFFFFFFFF00),
+                                   ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
+                                   ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
+                                   ~UINT64_C(0)};
+  const uint64_t zeros = UINT64_C(0x3030303030303030);
+  const size_t neg = *p == '-', nd = n - neg;
+  const char *e = p + n;
+  uint64_t l, v;
+  if (nd - 1 > 15 || e - lo < 16) return 0; /* 17 digits or more: the parser */
+  memcpy(&l, e - 8, 8);
+  l = (l ^ zeros) & low[nd];
+  if (nd <= 8) {
+    if (jj_num_nondigit_values(l) | (uint64_t)((p[neg] == '0') & (nd > 1))) return 0;
+    v = jj_num_8values(l);
+  } else {
+    uint64_t h;
+    memcpy(&h, e - 16, 8);
+    h = (h ^ zeros) & low[nd - 8];
+    if (jj_num_nondigit_values(h) | jj_num_nondigit_values(l) | (uint64_t)(p[neg] == '0'))
+      return 0;
+    v = jj_num_8values(h) * 100000000u + jj_num_8values(l);
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+#else
+  /* byte by byte: up to 18 digits always fit */
   size_t neg = *p == '-';
   const char *d = p + neg, *e = p + n;
   size_t nd = n - neg;
-  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
   uint64_t v = 0;
-#if JJ_SWAR
-  if (nd <= 8 && e - lo >= 8) {
-    const uint64_t keep = ~UINT64_C(0) << (8 * (8 - nd));
-    memcpy(&v, e - 8, 8);
-    v = (v & keep) | (UINT64_C(0x3030303030303030) & ~keep); /* '0'-padded */
-    if (!jj_num_is_8digits(v)) return 0;
-    v = jj_num_8digits(v);
-    *out = neg ? -(int64_t)v : (int64_t)v;
-    return 1;
-  }
-  if (nd <= 16 && e - lo >= 16) return int_16(e, nd, neg, out);
-#else
   (void)lo;
-#endif
+  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
   for (; d < e; d++) {
     unsigned k = (unsigned)(unsigned char)*d - '0';
     if (k > 9) return 0;
@@ -172,6 +176,7 @@ static inline int short_int(const char *p, size_t n, const char *lo, int64_t *ou
   }
   *out = neg ? -(int64_t)v : (int64_t)v;
   return 1;
+#endif
 }
 
 /* The error of a number the parsers refused with code r (num.h): broken
@@ -198,15 +203,18 @@ static int number_fail(jj_cursor *c, size_t col, const jj_span *s, int r,
 ** jj_cursor_value so that neither pays for the other's checks (JJ_INLINE:
 ** the accessors must not pay a call for the sharing either). */
 
-/* A JSON integer that fits int64; fractions, exponents and overflow are
-** JJ_ERR_RANGE, broken number grammar JJ_ERR_SYNTAX. */
-static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
-                           jj_error *err) {
+/* read_int beyond the inline shortcut: a JSON integer that fits int64;
+** fractions, exponents and overflow are JJ_ERR_RANGE, broken number
+** grammar JJ_ERR_SYNTAX.  Out of line and reached by a tail call, like
+** read_double_full. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+                         jj_error *err) {
   char ch = *s->p;
-  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
-    size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(short_int(s->p, n, c->doc->base, out))) return 1;
-    int r = jj_num_parse_int64(s->p, n, out);
+  if ((ch >= '0' && ch <= '9') || ch == '-') {
+    int r = jj_num_parse_int64(s->p, JJ_SPAN_LEN(*s), out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     return number_fail(c, col, s, r, "does not fit a 64-bit integer", err);
   }
@@ -214,15 +222,26 @@ static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_
   return wrong_kind(c, col, s, err);
 }
 
-/* Any JSON number, correctly rounded, or the strings "NaN", "Infinity",
-** "-Infinity"; overflow to infinity is JJ_ERR_RANGE. */
-static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
-                              jj_error *err) {
+/* An integer: the common short one inline (short_int checks every byte
+** of it: anything else falls through), the rest by read_int_full. */
+static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
+                           jj_error *err) {
+  if (JJ_LIKELY(short_int(s->p, JJ_SPAN_LEN(*s), c->doc->base, out))) return 1;
+  return read_int_full(c, col, s, out, err);
+}
+
+/* read_double beyond the inline shortcut: any JSON number, correctly
+** rounded, or the strings "NaN", "Infinity", "-Infinity"; overflow to
+** infinity is JJ_ERR_RANGE.  Out of line, so that the shortcut's callers
+** keep their registers for it and reach this by a tail call. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *out,
+                            jj_error *err) {
   char ch = *s->p;
-  if (JJ_LIKELY((ch >= '0' && ch <= '9') || ch == '-')) {
-    size_t n = JJ_SPAN_LEN(*s);
-    if (JJ_LIKELY(jj_num_short_double_in(s->p, n, c->doc->base, c->doc->end, out))) return 1;
-    int r = jj_num_parse_double(s->p, n, out);
+  if ((ch >= '0' && ch <= '9') || ch == '-') {
+    int r = jj_num_parse_double(s->p, JJ_SPAN_LEN(*s), out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
     return number_fail(c, col, s, r, "is out of range for a double", err);
   }
@@ -239,6 +258,16 @@ static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, dou
   }
   if (ch == 'n') return 0;
   return wrong_kind(c, col, s, err);
+}
+
+/* A float: the common short number inline (num.h checks every byte of it,
+** so a string, null or anything else falls through), the rest by
+** read_double_full.  s->n unmasked: a string's flags (its top bits) make
+** it far too long for the shortcut. */
+static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
+                              jj_error *err) {
+  if (JJ_LIKELY(jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, out))) return 1;
+  return read_double_full(c, col, s, out, err);
 }
 
 /* true or false (checked literally when the row was scanned). */
@@ -378,14 +407,21 @@ static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
 /* The accessors: the checks of the call, then the body above          */
 /* ------------------------------------------------------------------ */
 
+/* Spelled out like jj_cursor_double. */
 int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_INT, JJ_INT, JJ_INT, "jj_cursor_int", err);
-  return s ? read_int(c, col, s, out, err) : -1;
+  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol && c->cols[col].type == JJ_INT))
+    return read_int(c, col, &c->v[col], out, err);
+  return misuse(c, col, "jj_cursor_int", err);
 }
 
+/* Spelled out rather than through value(): the hot path is then the checks
+** and the inline number, nothing kept for a call but the slow path's tail
+** call. */
 int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_FLOAT, JJ_FLOAT, JJ_FLOAT, "jj_cursor_double", err);
-  return s ? read_double(c, col, s, out, err) : -1;
+  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol &&
+                c->cols[col].type == JJ_FLOAT))
+    return read_double(c, col, &c->v[col], out, err);
+  return misuse(c, col, "jj_cursor_double", err);
 }
 
 int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
@@ -428,11 +464,14 @@ static inline int tagged(jj_value *out, int r) {
   return r;
 }
 
-/* The checks of the call once, then the body of the column type's
-** accessor into the member of out->u that the type names. */
-int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
-    return misuse(c, col, "jj_cursor_value", err);
+/* jj_cursor_value on a row and column already checked: the body of the
+** column type's accessor into the member of out->u that the type names.
+** Out of line: the numbers' shortcuts in jj_cursor_value below keep their
+** registers (this one keeps a large frame for the calendar and bytes). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   const jj_span *s = &c->v[col];
   jj_type t = c->cols[col].type;
   out->type = t;
@@ -454,4 +493,24 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   }
   /* a schema holds no other type (jj_schema_add refuses them) */
   return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
+}
+
+/* The checks of the call once; a short float or integer (the commonest
+** numbers) read right here, anything else by value_of_type. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
+    return misuse(c, col, "jj_cursor_value", err);
+#if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
+  const jj_type t = c->cols[col].type;
+  const jj_span *s = &c->v[col];
+  /* s->n unmasked: a string's flags make it far too long for either */
+  if ((t == JJ_FLOAT &&
+       jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
+      (t == JJ_INT && short_int(s->p, s->n, c->doc->base, &out->u.i))) {
+    out->type = t;
+    out->is_null = 0;
+    return 1;
+  }
+#endif
+  return value_of_type(c, col, out, err);
 }
