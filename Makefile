@@ -318,13 +318,14 @@ WASM_WRITER   := writer encode copy
 # The glue: the ABI, printf and malloc, and the numbers: the table of
 # powers of five for the core's parser and printer (reader and writer), or
 # a parser that leaves the hard cases to JS (reader only: see its file).
-WASM_GLUE     := wasm wasm_printf wasm_malloc
+WASM_GLUE     := wasm wasm_read wasm_printf wasm_malloc
 WASM_RT       := $(shell $(WASM_CC) -print-libgcc-file-name 2>/dev/null)
 WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int \
                  --enable-sign-ext --enable-mutable-globals --enable-simd \
                  --strip-debug --strip-producers --strip-target-features
 WASM_FULL_OBJ   := $(WASM_READER:%=build/js/full/core/%.o) $(WASM_WRITER:%=build/js/full/core/%.o) \
-                   $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_numtables.o
+                   $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_write.o \
+                   build/js/full/js/wasm_numtables.o
 WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o) \
                    build/js/reader/js/wasm_numparse.o build/js/reader/js/wasm_string.o
 .PHONY: js js-deps bench-js
@@ -337,7 +338,7 @@ js-deps:
 
 # The fast build: -O2, and rowscan.c's SSE2 path on WebAssembly SIMD
 # (js/sse2/emmintrin.h maps its intrinsics).
-build/js/full/%.o: %.c $(wildcard core/*.h) js/sse2/emmintrin.h
+build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -Ijs/sse2) -c $< -o $@
 
@@ -348,9 +349,9 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/sse2/emmintrin.h
 # with tables, about 2 KB); the core's jj_num_parse_double renamed out of
 # the way of js/wasm_numparse.c's (nothing calls it, so --gc-sections drops
 # it and its Eisel-Lemire and big-integer helpers).
-build/js/reader/%.o: %.c $(wildcard core/*.h)
+build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJW_NO_WRITER -DJJ_SWAR=0 \
+	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 \
 	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core) -c $< -o $@
 
 # The stack first, so that overflowing it traps at once instead of
