@@ -318,16 +318,17 @@ WASM_WRITER   := writer encode copy
 # The glue: the ABI, printf and malloc, and the numbers: the table of
 # powers of five for the core's parser and printer (reader and writer), or
 # a parser that leaves the hard cases to JS (reader only: see its file).
-WASM_GLUE     := wasm wasm_read wasm_printf wasm_malloc
+WASM_GLUE     := wasm wasm_read wasm_malloc
 WASM_RT       := $(shell $(WASM_CC) -print-libgcc-file-name 2>/dev/null)
 WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int \
                  --enable-sign-ext --enable-mutable-globals --enable-simd \
                  --strip-debug --strip-producers --strip-target-features
 WASM_FULL_OBJ   := $(WASM_READER:%=build/js/full/core/%.o) $(WASM_WRITER:%=build/js/full/core/%.o) \
                    $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_write.o \
-                   build/js/full/js/wasm_numtables.o
+                   build/js/full/js/wasm_printf.o build/js/full/js/wasm_numtables.o
 WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o) \
-                   build/js/reader/js/wasm_numparse.o build/js/reader/js/wasm_string.o
+                   build/js/reader/js/wasm_printf_js.o build/js/reader/js/wasm_numparse.o \
+                   build/js/reader/js/wasm_string.o
 .PHONY: js js-deps bench-js
 
 js: js-deps js/dist/jalapenojson.wasm js/dist/jalapenojson-reader.wasm build/js/jjdump
