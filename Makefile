@@ -346,14 +346,16 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 # The small build: -Oz, no SIMD, no writer; link-time optimization across
 # files (-flto: the objects are LLVM bitcode that wasm-ld optimizes
 # together, inlining and dropping across files); JJ_SWAR=0: no 8-bytes-at-
-# a-time number paths (num.h inlines its short-float path into two callers,
-# with tables, about 2 KB); the core's jj_num_parse_double renamed out of
-# the way of js/wasm_numparse.c's (nothing calls it, so --gc-sections drops
-# it and its Eisel-Lemire and big-integer helpers).
-build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h
+# a-time paths (num.h inlines its short-float path into two callers, with
+# tables, about 2 KB; text.c's ASCII runs); the core's jj_num_parse_double
+# and jj_num_parse_int64 renamed out of the way of js/wasm_numparse.c's
+# (nothing calls them, so --gc-sections drops them and the Eisel-Lemire
+# and big-integer helpers).  Rebuilt when this Makefile changes (its flags).
+build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 \
-	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core) -c $< -o $@
+	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core \
+	    -Djj_num_parse_int64=jj_num_parse_int64_core) -c $< -o $@
 
 # The stack first, so that overflowing it traps at once instead of
 # overwriting data; 1 MiB, enough for the deepest nesting the depth limit
