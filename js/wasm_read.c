@@ -171,14 +171,17 @@ static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
     memcpy(r->text.p + r->text.len, p, len);
     r->text.len += len;
     /* one unit per byte, less the continuation bytes, plus one for each
-    ** 4-byte sequence; 8 bytes at a time while they are ASCII */
+    ** 4-byte sequence; 8 bytes at a time while they are ASCII (not in the
+    ** reader-only module, built for size with JJ_SWAR=0) */
     size_t i = 0;
+#if !defined(JJ_SWAR) || JJ_SWAR
     for (; i + 8 <= len; i += 8) {
       uint64_t w;
       memcpy(&w, d + i, 8);
       if (!(w & 0x8080808080808080u)) continue;
       for (size_t k = i; k < i + 8; k++) units += (d[k] >= 0xF0) - ((d[k] & 0xC0) == 0x80);
     }
+#endif
     for (; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
   }
   *slot = (uint64_t)r->u16 | (uint64_t)(r->u16 + units) << 32;
