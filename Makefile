@@ -350,10 +350,11 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 # tables, about 2 KB; text.c's ASCII runs); the core's jj_num_parse_double
 # and jj_num_parse_int64 renamed out of the way of js/wasm_numparse.c's
 # (nothing calls them, so --gc-sections drops them and the Eisel-Lemire
-# and big-integer helpers).  Rebuilt when this Makefile changes (its flags).
+# and big-integer helpers); JJ_SMALL: internal.h's inline date check out
+# of line.  Rebuilt when this Makefile changes (its flags).
 build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 \
+	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 -DJJ_SMALL \
 	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core \
 	    -Djj_num_parse_int64=jj_num_parse_int64_core) -c $< -o $@
 
