@@ -1,17 +1,10 @@
 // printf.js — vsnprintf for the reader-only module (js/wasm_printf_js.c),
 // which leaves the formatting of its messages to JS: the format and the
-// arguments are read from the module's memory, the output written back,
-// byte for byte what js/wasm_printf.c (the reader+writer module's C
-// version) writes.
-//
-// Supported as there: %s (a NUL-terminated string; with a precision, at
-// most that many bytes, no NUL needed), %c, %d and %i, %u, with the
-// precision '.N' or '.*' and the length modifiers l, ll and z; %%; flags
-// and widths are skipped; another conversion writes '?'.  The va_list is
-// wasm32's (clang's C ABI): a pointer to the arguments, each stored at
-// its own alignment, 4 bytes for int, long, size_t and pointers, 8 for
-// long long.  At most n - 1 bytes and a NUL go to buf; the return value
-// is the length the whole output would have.
+// arguments are read from the module's memory and the output written back,
+// byte for byte as js/wasm_printf.c (the C version, whose contract this
+// follows) writes it.  The va_list is wasm32's (clang's C ABI): a pointer
+// to the arguments, each at its own alignment: 4 bytes for int, long,
+// size_t and pointers, 8 for long long.
 
 const NULL_TEXT = [...'(null)'].map((c) => c.charCodeAt(0));
 
