@@ -307,17 +307,20 @@ python-warnings:
 # file.c or atomic.c (zlib and brotli are not built for wasm32 in Debian;
 # the module gunzips with the platform's zlib or DecompressionStream) and
 # no numtables.c (js/wasm_numtables.c says why); js/ brings the ABI
-# (wasm.c) and small replacements of wasi-libc's printf and malloc (and,
-# in the reader-only module, of memchr, strlen and the float parser).
+# (wasm.c, wasm_read.c; wasm_write.c in the reader+writer module) and small
+# replacements of wasi-libc's printf and malloc (and, in the reader-only
+# module, of memchr, strlen and the number parsers, with printf's
+# formatting done by JS: js/wasm_printf_js.c).
 WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
 WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
 WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
                  rowscan schema text types validate value
 WASM_WRITER   := writer encode copy
-# The glue: the ABI, printf and malloc, and the numbers: the table of
-# powers of five for the core's parser and printer (reader and writer), or
-# a parser that leaves the hard cases to JS (reader only: see its file).
+# The glue: the ABI and malloc; then per module printf (in C, or left to
+# JS) and the numbers: the table of powers of five for the core's parser
+# and printer (reader and writer), or parsers that leave the hard cases to
+# JS (reader only: see its file).
 WASM_GLUE     := wasm wasm_read wasm_malloc
 WASM_RT       := $(shell $(WASM_CC) -print-libgcc-file-name 2>/dev/null)
 WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int \
