@@ -307,26 +307,31 @@ python-warnings:
 # file.c or atomic.c (zlib and brotli are not built for wasm32 in Debian;
 # the module gunzips with the platform's zlib or DecompressionStream) and
 # no numtables.c (js/wasm_numtables.c says why); js/ brings the ABI
-# (wasm.c) and small replacements of wasi-libc's printf and malloc (and,
-# in the reader-only module, of memchr, strlen and the float parser).
+# (wasm.c, wasm_read.c; wasm_write.c in the reader+writer module) and small
+# replacements of wasi-libc's printf and malloc (and, in the reader-only
+# module, of memchr, strlen and the number parsers, with printf's
+# formatting done by JS: js/wasm_printf_js.c).
 WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
 WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
 WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
                  rowscan schema text types validate value
 WASM_WRITER   := writer encode copy
-# The glue: the ABI, printf and malloc, and the numbers: the table of
-# powers of five for the core's parser and printer (reader and writer), or
-# a parser that leaves the hard cases to JS (reader only: see its file).
-WASM_GLUE     := wasm wasm_printf wasm_malloc
+# The glue: the ABI and malloc; then per module printf (in C, or left to
+# JS) and the numbers: the table of powers of five for the core's parser
+# and printer (reader and writer), or parsers that leave the hard cases to
+# JS (reader only: see its file).
+WASM_GLUE     := wasm wasm_read wasm_malloc
 WASM_RT       := $(shell $(WASM_CC) -print-libgcc-file-name 2>/dev/null)
 WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int \
                  --enable-sign-ext --enable-mutable-globals --enable-simd \
                  --strip-debug --strip-producers --strip-target-features
 WASM_FULL_OBJ   := $(WASM_READER:%=build/js/full/core/%.o) $(WASM_WRITER:%=build/js/full/core/%.o) \
-                   $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_numtables.o
+                   $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_write.o \
+                   build/js/full/js/wasm_printf.o build/js/full/js/wasm_numtables.o
 WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o) \
-                   build/js/reader/js/wasm_numparse.o build/js/reader/js/wasm_string.o
+                   build/js/reader/js/wasm_printf_js.o build/js/reader/js/wasm_numparse.o \
+                   build/js/reader/js/wasm_string.o
 .PHONY: js js-deps bench-js
 
 js: js-deps js/dist/jalapenojson.wasm js/dist/jalapenojson-reader.wasm build/js/jjdump
@@ -337,21 +342,24 @@ js-deps:
 
 # The fast build: -O2, and rowscan.c's SSE2 path on WebAssembly SIMD
 # (js/sse2/emmintrin.h maps its intrinsics).
-build/js/full/%.o: %.c $(wildcard core/*.h) js/sse2/emmintrin.h
+build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -Ijs/sse2) -c $< -o $@
 
 # The small build: -Oz, no SIMD, no writer; link-time optimization across
 # files (-flto: the objects are LLVM bitcode that wasm-ld optimizes
 # together, inlining and dropping across files); JJ_SWAR=0: no 8-bytes-at-
-# a-time number paths (num.h inlines its short-float path into two callers,
-# with tables, about 2 KB); the core's jj_num_parse_double renamed out of
-# the way of js/wasm_numparse.c's (nothing calls it, so --gc-sections drops
-# it and its Eisel-Lemire and big-integer helpers).
-build/js/reader/%.o: %.c $(wildcard core/*.h)
+# a-time paths (num.h inlines its short-float path into two callers, with
+# tables, about 2 KB; text.c's ASCII runs); the core's jj_num_parse_double
+# and jj_num_parse_int64 renamed out of the way of js/wasm_numparse.c's
+# (nothing calls them, so --gc-sections drops them and the Eisel-Lemire
+# and big-integer helpers); JJ_SMALL: internal.h's inline date check out
+# of line.  Rebuilt when this Makefile changes (its flags).
+build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJW_NO_WRITER -DJJ_SWAR=0 \
-	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core) -c $< -o $@
+	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 -DJJ_SMALL \
+	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core \
+	    -Djj_num_parse_int64=jj_num_parse_int64_core) -c $< -o $@
 
 # The stack first, so that overflowing it traps at once instead of
 # overwriting data; 1 MiB, enough for the deepest nesting the depth limit

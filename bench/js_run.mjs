@@ -89,7 +89,7 @@ function sizes() {
   const rows = [];
   const row = (file, what, bytes) => ({ file, what, raw: bytes.length, gz: zlib.gzipSync(bytes, { level: 9 }).length, br: zlib.brotliCompressSync(bytes).length });
   const read = (f) => fs.readFileSync(path.join(ROOT, f));
-  rows.push(row('js/dist/jalapenojson-reader.wasm', 'reader only (-Oz, LTO, no SIMD; floats past its fast path parsed by lib/number.js)', read('js/dist/jalapenojson-reader.wasm')));
+  rows.push(row('js/dist/jalapenojson-reader.wasm', 'reader only (-Oz, LTO, no SIMD; floats past its fast path parsed by lib/number.js, messages formatted by lib/printf.js)', read('js/dist/jalapenojson-reader.wasm')));
   rows.push(row('js/dist/jalapenojson.wasm', 'reader + writer (-O2, SIMD; the default)', read('js/dist/jalapenojson.wasm')));
   const js = fs.readdirSync(path.join(ROOT, 'js/lib')).sort().map((f) => `js/lib/${f}`).concat(['js/jalapenojson.js']);
   rows.push(row('js/jalapenojson.js + js/lib/*.js', 'the ES module (not minified; it imports all of lib/, writer too), one file', Buffer.concat(js.map(read))));

@@ -192,7 +192,13 @@ int jj_string_escape(jj_buf *b, const char *p, size_t len);
 ** common case of every date read or written.  0 means "ask jj_date_parse"
 ** (chrono.c), which accepts exactly the same dates, computes days and says
 ** why the others fail; test_chrono checks the two agree on every day. */
+#ifdef JJ_SMALL
+/* A build for size (JJ_SMALL: the reader-only WebAssembly module) keeps
+** one copy per file instead of one per caller. */
+__attribute__((noinline, unused)) static int jj_date_ok(const char *p, size_t n) {
+#else
 static inline int jj_date_ok(const char *p, size_t n) {
+#endif
   static const unsigned char mdays[13] = {0,  31, 29, 31, 30, 31, 30,
                                           31, 31, 30, 31, 30, 31};
   if (n != 10 || p[4] != '-' || p[7] != '-') return 0;

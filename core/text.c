@@ -13,6 +13,8 @@
 ** The test is exact about whether a word holds a match; only bits above the
 ** first match can be wrong (borrows), so the first match is found from the
 ** lowest flagged byte on little-endian machines and byte by byte otherwise.
+** Builds with JJ_SWAR 0 (num.h: the portable build, and the reader-only
+** WebAssembly module, built for size) go byte by byte throughout.
 **
 ** Nothing here allocates except jj_string_escape, which grows the caller's
 ** jj_buf (the caller frees it with jj_buf_free).
@@ -41,6 +43,7 @@ static const unsigned char special[256] = {
 /* First byte in [s, end) that is special, or end.  Used by the scanner and
 ** the escaper to skip plain runs quickly. */
 static const char *find_special(const char *s, const char *end) {
+#if JJ_SWAR
   while (end - s >= 16) {
     uint64_t w0, w1, m;
     memcpy(&w0, s, 8);
@@ -61,6 +64,7 @@ static const char *find_special(const char *s, const char *end) {
     return s;
 #endif
   }
+#endif
   while (s < end && !special[(unsigned char)*s]) s++;
   return s;
 }
@@ -83,6 +87,7 @@ int jj_utf8_valid(const char *p, size_t len, size_t *bad) {
     if (c < 0x80) {
       /* ASCII: 16, then 8 bytes at a time, then byte by byte up to the
       ** next multibyte lead (or the end). */
+#if JJ_SWAR
       while (e - s >= 16) {
         uint64_t w0, w1;
         memcpy(&w0, s, 8);
@@ -95,6 +100,7 @@ int jj_utf8_valid(const char *p, size_t len, size_t *bad) {
         memcpy(&w, s, 8);
         if (!(w & JJ_HIGHS)) s += 8;
       }
+#endif
       while (s < e && *s < 0x80) s++;
       continue;
     }

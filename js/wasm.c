@@ -1,39 +1,27 @@
 /*
 ** wasm.c — the small ABI the JavaScript module (jalapenojson.js) calls, over
-** the public API of core/ (jalapenojson.h) only.  Built for wasm32 by
-** `make js` into js/dist/jalapenojson.wasm (reader and writer) and, with
-** -DJJW_NO_WRITER, js/dist/jalapenojson-reader.wasm (reader only).
-**
-** Why a batch ABI instead of one export per value: a call from JS into wasm
-** is cheap, a JS string made from wasm memory is not (one TextDecoder call
-** costs far more than the bytes it decodes when strings are short).  So a
-** read fills a batch of rows at once: per column a tag and an 8-byte slot
-** per row, every text value of the batch copied into one UTF-8 arena that
-** JS decodes with one TextDecoder call and cuts with String.slice at the
-** UTF-16 positions computed here.  A write goes the other way: JS packs a
-** batch of values into a tape (jjw_write_tape) that is replayed here into
-** jj_writer calls.
+** the public API of core/ (jalapenojson.h) only: memory, errors, documents
+** and their schemas.  Reading rows is js/wasm_read.c's, writing
+** js/wasm_write.c's (only in the reader+writer module).  Built for wasm32
+** by `make js` into js/dist/jalapenojson.wasm (reader and writer) and
+** js/dist/jalapenojson-reader.wasm (reader only).
 **
 ** Handles (all pointers into wasm memory, 0 for none):
-**   jjw_doc     a document: the top level owns its bytes, a nested table
-**               borrows its parent's.  Reference counted, because a nested
-**               table must be freed before its parent and JS frees views in
-**               any order (explicit close or garbage collection).
-**   jjw_reader  a cursor over a jjw_doc with its batch buffers.  Nested
-**               tables read in a batch belong to the batch (released at the
-**               next read) unless JS retains them.
+**   jjw_doc     a document (wasm.h): reference counted.
+**   jj_schema   a document's schema, or a nested table column's, owned by
+**               the document: JS reads its columns one by one.
+**   jjw_reader  a cursor over a jjw_doc with its batch buffers
+**               (js/wasm_read.c).
 ** Errors: a call that fails returns 0 or -1 and leaves the error in one
-** static jj_error that JS reads with jjw_err_*.
+** jj_error (jjw_err) that JS reads with jjw_err_*.
 */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jalapenojson.h"
+#include "wasm.h"
 
-#define EXPORT(name) __attribute__((export_name(#name)))
-
-static jj_error err_last;
+jj_error jjw_err;
+uint32_t jjw_len;
 
 /* ---------------------------------------------------------------------- */
 /* Memory and errors                                                       */
@@ -41,49 +29,37 @@ static jj_error err_last;
 
 EXPORT(jjw_alloc) void *jjw_alloc(size_t n) { return malloc(n ? n : 1); }
 EXPORT(jjw_free) void jjw_free(void *p) { free(p); }
-/* What the core hands over (schema JSON, a written document). */
+/* What the core hands over (a written document). */
 EXPORT(jjw_jj_free) void jjw_jj_free(void *p) { jj_free(p); }
 
-/* Out of memory without a jj_error from the core (our own allocations). */
-static void nomem(void) {
-  err_last.code = JJ_ERR_NOMEM;
-  err_last.offset = JJ_NO_OFFSET;
-  err_last.row = 0;
-  err_last.column = -1;
-  memcpy(err_last.message, "out of memory", 14);
+void jjw_nomem(void) {
+  jjw_err.code = JJ_ERR_NOMEM;
+  jjw_err.offset = JJ_NO_OFFSET;
+  jjw_err.row = 0;
+  jjw_err.column = -1;
+  memcpy(jjw_err.message, "out of memory", 14);
 }
 
-EXPORT(jjw_err_code) int jjw_err_code(void) { return (int)err_last.code; }
+EXPORT(jjw_err_code) int jjw_err_code(void) { return (int)jjw_err.code; }
 /* -1 when there is no offset (JJ_NO_OFFSET). */
 EXPORT(jjw_err_offset) double jjw_err_offset(void) {
-  return err_last.offset == JJ_NO_OFFSET ? -1.0 : (double)err_last.offset;
+  return jjw_err.offset == JJ_NO_OFFSET ? -1.0 : (double)jjw_err.offset;
 }
-EXPORT(jjw_err_row) double jjw_err_row(void) { return (double)err_last.row; }
-EXPORT(jjw_err_column) int jjw_err_column(void) { return err_last.column; }
+EXPORT(jjw_err_row) double jjw_err_row(void) { return (double)jjw_err.row; }
+EXPORT(jjw_err_column) int jjw_err_column(void) { return jjw_err.column; }
 /* NUL-terminated UTF-8 (the core guarantees the NUL). */
-EXPORT(jjw_err_message) const char *jjw_err_message(void) { return err_last.message; }
+EXPORT(jjw_err_message) const char *jjw_err_message(void) { return jjw_err.message; }
 EXPORT(jjw_code_name) const char *jjw_code_name(int code) {
   return jj_code_name((jj_code)code);
 }
 
-/* A second result (a length) for calls that return a pointer. */
-static uint32_t ret_len;
-EXPORT(jjw_ret_len) uint32_t jjw_ret_len(void) { return ret_len; }
+EXPORT(jjw_ret_len) uint32_t jjw_ret_len(void) { return jjw_len; }
 
 /* ---------------------------------------------------------------------- */
 /* Documents                                                               */
 /* ---------------------------------------------------------------------- */
 
-typedef struct jjw_doc {
-  jj_doc *doc;
-  char *bytes;            /* owned (top level), NULL for a nested table */
-  struct jjw_doc *parent; /* nested: the document whose bytes it borrows */
-  int refs;               /* holders: JS, readers, nested tables, batches */
-} jjw_doc;
-
-/* Drop one reference; the last frees the document, then releases the
-** parent (a nested document is freed before the one it borrows from). */
-static void doc_release(jjw_doc *h) {
+void jjw_doc_release(jjw_doc *h) {
   while (h && --h->refs == 0) {
     jjw_doc *parent = h->parent;
     jj_doc_free(h->doc);
@@ -93,12 +69,12 @@ static void doc_release(jjw_doc *h) {
   }
 }
 
-static jjw_doc *doc_wrap(jj_doc *doc, char *bytes, jjw_doc *parent) {
+jjw_doc *jjw_doc_wrap(jj_doc *doc, char *bytes, jjw_doc *parent) {
   jjw_doc *h = malloc(sizeof *h);
   if (!h) {
     jj_doc_free(doc);
     free(bytes);
-    nomem();
+    jjw_nomem();
     return NULL;
   }
   h->doc = doc;
@@ -112,525 +88,43 @@ static jjw_doc *doc_wrap(jj_doc *doc, char *bytes, jjw_doc *parent) {
 /* Parse the document in p[0..len), which jjw_alloc made: the handle owns
 ** it from now on, also when the parse fails (it is freed then). */
 EXPORT(jjw_open) jjw_doc *jjw_open(char *p, size_t len, unsigned max_depth) {
-  jj_doc *doc = jj_parse_opts(p, len, 0, max_depth, &err_last);
+  jj_doc *doc = jj_parse_opts(p, len, 0, max_depth, &jjw_err);
   if (!doc) {
     free(p);
     return NULL;
   }
-  return doc_wrap(doc, p, NULL);
+  return jjw_doc_wrap(doc, p, NULL);
 }
 
 EXPORT(jjw_retain) void jjw_retain(jjw_doc *h) { h->refs++; }
-EXPORT(jjw_release) void jjw_release(jjw_doc *h) { doc_release(h); }
-
-/* The schema as {"columns":[...],"types":[...]}, for JSON.parse; a string
-** to free with jjw_jj_free, its length in jjw_ret_len. */
-EXPORT(jjw_schema_json) char *jjw_schema_json(jjw_doc *h) {
-  size_t len = 0;
-  char *s = jj_schema_to_json(jj_doc_schema(h->doc), &len);
-  if (!s) nomem();
-  ret_len = (uint32_t)len;
-  return s;
-}
+EXPORT(jjw_release) void jjw_release(jjw_doc *h) { jjw_doc_release(h); }
 
 /* Number of rows (scans the rows' structure once), -1 on error. */
 EXPORT(jjw_rows) double jjw_rows(jjw_doc *h) {
-  return (double)jj_doc_rows(h->doc, &err_last);
+  return (double)jj_doc_rows(h->doc, &jjw_err);
 }
 
 /* ---------------------------------------------------------------------- */
-/* Readers: a cursor and its batch                                         */
+/* Schemas: read column by column (the names as UTF-8 bytes that JS        */
+/* decodes, the types as their jj_type values)                             */
 /* ---------------------------------------------------------------------- */
 
-/* Read flags. */
-#define RD_DAYS 1u  /* dates as days since 1970-01-01 in the slot */
-#define RD_TS 2u    /* timestamps as numbers in the binary arena */
-#define RD_HERE 4u  /* read the row the cursor is on (after jjw_seek) */
-
-/* Slot tags. */
-enum { TAG_NULL = 0, TAG_VALUE = 1, TAG_BIG = 2, TAG_ID = 3 };
-
-/* Short text is interned per reader, as V8's JSON.parse internalizes short
-** strings: the first time a string is read it gets an id (its text goes to
-** the batch's arena as usual and its span to the batch's list of new
-** strings), later reads give the id only, and JS hands out the string it
-** made the first time.  Repeated values (a city, a plan, a date) then cost
-** JS no new string, and the garbage collector nothing.  Bounded: at most
-** INTERN_MAX strings of at most INTERN_LEN bytes per reader; others are
-** plain spans. */
-#define INTERN_LEN 24
-#define INTERN_MAX 4096
-#define INTERN_SLOTS 8192 /* a power of two, at most half full */
-typedef struct islot {
-  uint32_t hash; /* 0: empty */
-  uint32_t id, len;
-} islot;
-
-/* A growable byte arena. */
-typedef struct arena {
-  unsigned char *p;
-  size_t len, cap;
-} arena;
-
-static int arena_room(arena *a, size_t n) {
-  if (a->cap - a->len >= n) return 1;
-  size_t cap = a->cap ? a->cap : 4096;
-  while (cap - a->len < n) {
-    if (cap > SIZE_MAX / 2) return 0;
-    cap *= 2;
-  }
-  unsigned char *p = realloc(a->p, cap);
-  if (!p) return 0;
-  a->p = p;
-  a->cap = cap;
-  return 1;
+EXPORT(jjw_schema) const jj_schema *jjw_schema(jjw_doc *h) { return jj_doc_schema(h->doc); }
+EXPORT(jjw_columns) uint32_t jjw_columns(const jj_schema *s) {
+  return (uint32_t)jj_schema_columns(s);
 }
-
-/* What JS reads after jjw_read, as 32-bit words (jjw_out). */
-enum {
-  OUT_TAGS, OUT_SLOTS, OUT_TEXT, OUT_TEXT_LEN, OUT_BIN, OUT_BIN_LEN, OUT_CAP,
-  OUT_FRESH, OUT_FRESH_COUNT, OUT_WORDS
-};
-
-typedef struct jjw_reader {
-  jjw_doc *h;           /* a reference held */
-  jj_cursor *cur;
-  size_t ncols;
-  const jj_schema *schema;
-  uint32_t cap;         /* rows per batch */
-  unsigned char *want;  /* ncols: 1 to read the column */
-  unsigned char *tags;  /* ncols * cap: column-major */
-  uint64_t *slots;      /* ncols * cap */
-  arena text;           /* UTF-8 of every text value of the batch */
-  uint32_t u16;         /* UTF-16 length of the text so far */
-  arena bin;            /* decoded bytes, timestamps as numbers */
-  jjw_doc **kids;       /* nested tables read in this batch */
-  size_t nkids, kcap;
-  islot *itab;          /* interned text: INTERN_SLOTS (NULL until used) */
-  unsigned char *istore; /* the interned bytes, INTERN_LEN per id */
-  uint32_t nids;
-  uint32_t looks, hits; /* lookups and hits, to stop when it does not pay */
-  int no_intern;
-  arena fresh;          /* the batch's new ids: (UTF-16 start, units) */
-  uint32_t out[OUT_WORDS];
-} jjw_reader;
-
-/* Release the nested tables of the last batch (those JS kept hold their
-** own reference). */
-static void reader_reset(jjw_reader *r) {
-  for (size_t i = 0; i < r->nkids; i++) doc_release(r->kids[i]);
-  r->nkids = 0;
-  r->text.len = 0;
-  r->bin.len = 0;
-  r->fresh.len = 0;
-  r->u16 = 0;
-}
-
-EXPORT(jjw_reader_free) void jjw_reader_free(jjw_reader *r) {
-  if (!r) return;
-  reader_reset(r);
-  jj_cursor_free(r->cur);
-  free(r->kids);
-  free(r->want);
-  free(r->tags);
-  free(r->slots);
-  free(r->text.p);
-  free(r->bin.p);
-  free(r->fresh.p);
-  free(r->itab);
-  free(r->istore);
-  doc_release(r->h);
-  free(r);
-}
-
-/* A reader of h with batches of `cap` rows (at least 1); `intern`: intern
-** short text (a reader of the many small nested tables does not: its
-** table would cost more than it saves). */
-EXPORT(jjw_reader_new) jjw_reader *jjw_reader_new(jjw_doc *h, uint32_t cap, int intern) {
-  jjw_reader *r = calloc(1, sizeof *r);
-  if (!r) return nomem(), NULL;
-  r->no_intern = !intern;
-  h->refs++;
-  r->h = h;
-  r->schema = jj_doc_schema(h->doc);
-  r->ncols = jj_schema_columns(r->schema);
-  r->cap = cap ? cap : 1;
-  r->cur = jj_cursor_new(h->doc, &err_last);
-  if (!r->cur) {
-    jjw_reader_free(r);
-    return NULL;
-  }
-  size_t cells = r->ncols * r->cap;
-  if (cells / r->cap != r->ncols || cells > SIZE_MAX / 8 ||
-      !(r->want = malloc(r->ncols)) || !(r->tags = malloc(cells)) ||
-      !(r->slots = malloc(cells * 8))) {
-    jjw_reader_free(r);
-    return nomem(), NULL;
-  }
-  memset(r->want, 1, r->ncols);
-  r->out[OUT_TAGS] = (uint32_t)(uintptr_t)r->tags;
-  r->out[OUT_SLOTS] = (uint32_t)(uintptr_t)r->slots;
-  r->out[OUT_CAP] = r->cap;
-  return r;
-}
-
-/* The columns to read: JS sets want[col] to 0 or 1 (all 1 at first). */
-EXPORT(jjw_want) unsigned char *jjw_want(jjw_reader *r) { return r->want; }
-/* The batch's description (OUT_* words), valid after jjw_read. */
-EXPORT(jjw_out) uint32_t *jjw_out(jjw_reader *r) { return r->out; }
-
-/* Move to row `row` (1-based; 0 before the first).  1 on it, 0 no such
-** row, -1 error. */
-EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
-  return jj_cursor_seek(r->cur, (int64_t)row, &err_last);
-}
-
-/* Append text to the arena; its UTF-16 span goes to the slot.  The text
-** is valid UTF-8 (the core checked it), so its UTF-16 length is one unit
-** per byte that is not a continuation byte, two for a 4-byte sequence. */
-static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
-  uint32_t units = (uint32_t)len;
-  if (len) {
-    if (!arena_room(&r->text, len)) return 0;
-    const unsigned char *d = r->text.p + r->text.len;
-    memcpy(r->text.p + r->text.len, p, len);
-    r->text.len += len;
-    /* one unit per byte, less the continuation bytes, plus one for each
-    ** 4-byte sequence; 8 bytes at a time while they are ASCII */
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-      uint64_t w;
-      memcpy(&w, d + i, 8);
-      if (!(w & 0x8080808080808080u)) continue;
-      for (size_t k = i; k < i + 8; k++) units += (d[k] >= 0xF0) - ((d[k] & 0xC0) == 0x80);
-    }
-    for (; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
-  }
-  *slot = (uint64_t)r->u16 | (uint64_t)(r->u16 + units) << 32;
-  r->u16 += units;
-  return 1;
-}
-
-/* Text into the batch: an interned id (the slot's low word, tag TAG_ID)
-** or a span (TAG_VALUE).  0 when out of memory. */
-static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
-                    unsigned char *tag) {
-  *tag = TAG_VALUE;
-  if (len > INTERN_LEN || r->no_intern) return put_span(r, p, len, slot);
-  if (!r->itab) {
-    islot *tab = calloc(INTERN_SLOTS, sizeof *tab);
-    unsigned char *store = malloc((size_t)INTERN_MAX * INTERN_LEN);
-    if (!tab || !store) {
-      free(tab);
-      free(store);
-      return 0;
-    }
-    r->itab = tab;
-    r->istore = store;
-  }
-  uint32_t h = 2166136261u; /* FNV-1a */
-  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
-  h |= 1;
-  size_t i = h & (INTERN_SLOTS - 1);
-  r->looks++;
-  for (; r->itab[i].hash; i = (i + 1) & (INTERN_SLOTS - 1)) {
-    islot *e = &r->itab[i];
-    if (e->hash == h && e->len == len &&
-        memcmp(r->istore + (size_t)e->id * INTERN_LEN, p, len) == 0) {
-      *slot = e->id;
-      *tag = TAG_ID;
-      r->hits++;
-      return 1;
-    }
-  }
-  if (r->nids == INTERN_MAX) {
-    /* full: keep looking only while at least a quarter of the lookups hit
-    ** (text that hardly repeats, random ids, would pay for nothing) */
-    if (r->hits < r->looks / 4) r->no_intern = 1;
-    return put_span(r, p, len, slot);
-  }
-  uint32_t *f;
-  size_t at;
-  if (!arena_room(&r->fresh, 8) || !put_span(r, p, len, slot)) return 0;
-  at = r->fresh.len;
-  f = (uint32_t *)(void *)(r->fresh.p + at);
-  f[0] = (uint32_t)*slot;
-  f[1] = (uint32_t)(*slot >> 32) - f[0];
-  r->fresh.len += 8;
-  memcpy(r->istore + (size_t)r->nids * INTERN_LEN, p, len);
-  r->itab[i] = (islot){h, r->nids, (uint32_t)len};
-  *slot = r->nids++;
-  *tag = TAG_ID;
-  return 1;
-}
-
-/* Room for n bytes at the end of the binary arena, aligned to 8 (copied
-** from p unless p is NULL); their offset goes to *at.  0 when out of
-** memory. */
-static int put_bin(jjw_reader *r, const void *p, size_t n, uint32_t *at) {
-  size_t pad = (8 - (r->bin.len & 7)) & 7;
-  if (!arena_room(&r->bin, pad + n + 8)) return 0; /* never an empty arena */
-  r->bin.len += pad;
-  *at = (uint32_t)r->bin.len;
-  if (p && n) memcpy(r->bin.p + r->bin.len, p, n);
-  r->bin.len += n;
-  return 1;
-}
-
-/* Keep a nested table of this batch; its handle goes to the slot. */
-static int put_kid(jjw_reader *r, jj_doc *doc, uint64_t *slot) {
-  if (r->nkids == r->kcap) {
-    size_t cap = r->kcap ? r->kcap * 2 : 16;
-    jjw_doc **k = realloc(r->kids, cap * sizeof *k);
-    if (!k) return jj_doc_free(doc), 0;
-    r->kids = k;
-    r->kcap = cap;
-  }
-  jjw_doc *h = doc_wrap(doc, NULL, r->h);
-  if (!h) return 0;
-  r->kids[r->nkids++] = h;
-  *slot = (uint32_t)(uintptr_t)h;
-  return 1;
-}
-
-/* 2^53: integers below it in magnitude are exact as doubles. */
-#define SAFE_INT 9007199254740991LL
-
-/* Read column col of the current row into batch row i.  0 with the error
-** in err_last. */
-static int read_cell(jjw_reader *r, size_t col, uint32_t i, unsigned flags) {
-  jj_value v;
-  size_t at = col * r->cap + i;
-  uint64_t *slot = &r->slots[at];
-  int rc = jj_cursor_value(r->cur, col, &v, &err_last);
-  if (rc < 0) return 0;
-  if (rc == 0) {
-    r->tags[at] = TAG_NULL;
-    return 1;
-  }
-  unsigned char tag = TAG_VALUE;
-  double d;
-  uint32_t off;
-  switch (v.type) {
-    case JJ_INT:
-      if (v.u.i >= -SAFE_INT && v.u.i <= SAFE_INT) {
-        d = (double)v.u.i;
-        memcpy(slot, &d, 8);
-      } else {
-        tag = TAG_BIG;
-        memcpy(slot, &v.u.i, 8);
-      }
-      break;
-    case JJ_FLOAT: memcpy(slot, &v.u.f, 8); break;
-    case JJ_BOOL:
-      d = v.u.b;
-      memcpy(slot, &d, 8);
-      break;
-    case JJ_DATE:
-      if (flags & RD_DAYS) {
-        d = v.u.date.days;
-        memcpy(slot, &d, 8);
-        break;
-      }
-      if (!put_text(r, v.u.date.p, v.u.date.len, slot, &tag)) return nomem(), 0;
-      break;
-    case JJ_TIMESTAMP:
-      if (flags & RD_TS) {
-        /* seconds as a double (exact: |s| < 2^38 in years 0000-9999),
-        ** then nanos, zone minutes, digits as 32-bit words */
-        if (!put_bin(r, NULL, 24, &off)) return nomem(), 0;
-        int32_t *q = (int32_t *)(void *)(r->bin.p + off);
-        d = (double)v.u.timestamp.ts.seconds;
-        memcpy(q, &d, 8);
-        q[2] = v.u.timestamp.ts.nanos;
-        q[3] = v.u.timestamp.ts.zone_minutes;
-        q[4] = v.u.timestamp.ts.digits;
-        *slot = off;
-        break;
-      }
-      if (!put_text(r, v.u.timestamp.p, v.u.timestamp.len, slot, &tag)) return nomem(), 0;
-      break;
-    case JJ_TEXT:
-      if (!put_text(r, v.u.text.p, v.u.text.len, slot, &tag)) return nomem(), 0;
-      break;
-    case JJ_BYTES:
-      if (!put_bin(r, v.u.bytes.p, v.u.bytes.len, &off)) return nomem(), 0;
-      *slot = (uint64_t)off | (uint64_t)v.u.bytes.len << 32;
-      break;
-    case JJ_TABLE:
-      /* checked whole now, so that the first error of a document is the
-      ** one the C reader meets first (in document order), whenever JS
-      ** reads the nested rows */
-      if (jj_doc_validate(v.u.table, &err_last) != JJ_OK) {
-        jj_doc_free(v.u.table);
-        return 0;
-      }
-      if (!put_kid(r, v.u.table, slot)) return nomem(), 0;
-      break;
-  }
-  r->tags[at] = tag;
-  return 1;
-}
-
-/* Read up to max rows (at most the batch size) from the cursor's position
-** (RD_HERE: the current row only) into the batch.  Returns the rows read
-** (0 at the end, after the end's checks), or -1 with the error. */
-EXPORT(jjw_read) int jjw_read(jjw_reader *r, uint32_t max, unsigned flags) {
-  uint32_t n = 0;
-  reader_reset(r);
-  if (max > r->cap) max = r->cap;
-  if (flags & RD_HERE) max = jj_cursor_row(r->cur) > 0 ? 1 : 0;
-  while (n < max) {
-    if (!(flags & RD_HERE)) {
-      int rc = jj_cursor_next(r->cur, &err_last);
-      if (rc < 0) return -1;
-      if (rc == 0) break;
-    }
-    for (size_t col = 0; col < r->ncols; col++)
-      if (r->want[col] && !read_cell(r, col, n, flags)) return -1;
-    n++;
-  }
-  r->out[OUT_TEXT] = (uint32_t)(uintptr_t)r->text.p;
-  r->out[OUT_TEXT_LEN] = (uint32_t)r->text.len;
-  r->out[OUT_BIN] = (uint32_t)(uintptr_t)r->bin.p;
-  r->out[OUT_BIN_LEN] = (uint32_t)r->bin.len;
-  r->out[OUT_FRESH] = (uint32_t)(uintptr_t)r->fresh.p;
-  r->out[OUT_FRESH_COUNT] = (uint32_t)(r->fresh.len / 8);
-  return (int)n;
-}
-
-#ifndef JJW_NO_WRITER
-/* ---------------------------------------------------------------------- */
-/* Writing                                                                 */
-/* ---------------------------------------------------------------------- */
-
-EXPORT(jjw_schema_new) jj_schema *jjw_schema_new(void) {
-  jj_schema *s = jj_schema_new();
-  if (!s) nomem();
-  return s;
-}
-EXPORT(jjw_schema_free) void jjw_schema_free(jj_schema *s) { jj_schema_free(s); }
-/* Append a column (type: its letter, or '{' with `table`, which s then
-** owns).  The name is p[0..len).  0 or the error's code. */
-EXPORT(jjw_schema_add)
-int jjw_schema_add(jj_schema *s, const char *p, size_t len, int type, jj_schema *table) {
-  return (int)jj_schema_add(s, p, len, (jj_type)type, table, &err_last);
-}
-
-/* A writer into memory for s (borrowed), with optional meta JSON. */
-EXPORT(jjw_writer_new)
-jj_writer *jjw_writer_new(const jj_schema *s, const char *meta, size_t meta_len) {
-  jj_writer *w = jj_writer_new(s, NULL, NULL, &err_last);
-  if (w && meta && jj_writer_set_meta(w, meta, meta_len) != JJ_OK) {
-    err_last = *jj_writer_error(w);
-    jj_writer_free(w);
-    return NULL;
-  }
-  return w;
-}
-EXPORT(jjw_writer_free) void jjw_writer_free(jj_writer *w) { jj_writer_free(w); }
-
-/* The writer's error into err_last; returns -1. */
-static int writer_failed(jj_writer *w) {
-  err_last = *jj_writer_error(w);
-  return -1;
-}
-
-/* Tape operations (one byte each, then their operands, little-endian,
-** unaligned). */
-enum {
-  OP_NULL, OP_INT, OP_FLOAT, OP_FALSE, OP_TRUE, OP_TEXT, OP_DATE, OP_TS,
-  OP_BYTES, OP_DAYS, OP_TS_VALUE, OP_BEGIN, OP_END_ROW, OP_END_TABLE
-};
-
-static uint32_t u32_at(const unsigned char *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
-/* Replay tape[0..len) into the writer.  0, or -1 with the writer's error
-** (a malformed tape is JJ_ERR_USAGE: JS never writes one). */
-EXPORT(jjw_write_tape) int jjw_write_tape(jj_writer *w, const unsigned char *tape, size_t len) {
-  const unsigned char *p = tape, *end = tape + len;
-  while (p < end) {
-    unsigned op = *p++;
-    size_t need = op == OP_INT || op == OP_FLOAT ? 8
-                  : op >= OP_TEXT && op <= OP_BYTES ? 4
-                  : op == OP_DAYS ? 4
-                  : op == OP_TS_VALUE ? 15 : 0;
-    if ((size_t)(end - p) < need) goto bad;
-    jj_code rc;
-    int64_t i;
-    double d;
-    uint32_t n;
-    switch (op) {
-      case OP_NULL: rc = jj_writer_null(w); break;
-      case OP_INT:
-        memcpy(&i, p, 8);
-        rc = jj_writer_int(w, i);
-        break;
-      case OP_FLOAT:
-        memcpy(&d, p, 8);
-        rc = jj_writer_double(w, d);
-        break;
-      case OP_FALSE:
-      case OP_TRUE: rc = jj_writer_bool(w, op == OP_TRUE); break;
-      case OP_TEXT:
-      case OP_DATE:
-      case OP_TS:
-      case OP_BYTES:
-        n = u32_at(p);
-        if ((size_t)(end - p) - 4 < n) goto bad;
-        p += 4;
-        rc = op == OP_TEXT   ? jj_writer_text(w, (const char *)p, n)
-             : op == OP_DATE ? jj_writer_date(w, (const char *)p, n)
-             : op == OP_TS   ? jj_writer_timestamp(w, (const char *)p, n)
-                             : jj_writer_bytes(w, p, n);
-        p += n;
-        need = 0;
-        break;
-      case OP_DAYS: rc = jj_writer_date_days(w, (int32_t)u32_at(p)); break;
-      case OP_TS_VALUE: {
-        jj_timestamp ts;
-        int16_t zone;
-        memcpy(&d, p, 8);
-        ts.seconds = (int64_t)d;
-        ts.nanos = (int32_t)u32_at(p + 8);
-        memcpy(&zone, p + 12, 2);
-        ts.zone_minutes = zone;
-        ts.digits = p[14];
-        rc = jj_writer_timestamp_value(w, &ts);
-        break;
-      }
-      case OP_BEGIN: rc = jj_writer_begin_table(w); break;
-      case OP_END_ROW: rc = jj_writer_end_row(w); break;
-      case OP_END_TABLE: rc = jj_writer_end_table(w); break;
-      default: goto bad;
-    }
-    if (rc != JJ_OK) return writer_failed(w);
-    p += need;
-  }
-  return 0;
-bad:
-  err_last.code = JJ_ERR_USAGE;
-  err_last.offset = JJ_NO_OFFSET;
-  err_last.row = 0;
-  err_last.column = -1;
-  memcpy(err_last.message, "malformed write tape", 21);
-  return -1;
-}
-
-/* Finish and hand over the document (free with jjw_jj_free), its length in
-** jjw_ret_len; NULL with the error. */
-EXPORT(jjw_writer_take) char *jjw_writer_take(jj_writer *w) {
+/* The name of column i, its length in jjw_ret_len. */
+EXPORT(jjw_column_name) const char *jjw_column_name(const jj_schema *s, uint32_t i) {
   size_t len = 0;
-  char *p;
-  if (jj_writer_finish(w) != JJ_OK || !(p = jj_writer_take(w, &len))) {
-    writer_failed(w);
-    return NULL;
-  }
-  ret_len = (uint32_t)len;
-  return p;
+  const char *name = jj_schema_name(s, i, &len);
+  jjw_len = (uint32_t)len;
+  return name;
 }
-#endif /* JJW_NO_WRITER */
+/* The type of column i: its letter, or '{' (JJ_TABLE) for a nested table,
+** whose schema is jjw_column_table. */
+EXPORT(jjw_column_type) int jjw_column_type(const jj_schema *s, uint32_t i) {
+  return (int)jj_schema_type(s, i);
+}
+EXPORT(jjw_column_table) const jj_schema *jjw_column_table(const jj_schema *s, uint32_t i) {
+  return jj_schema_table(s, i);
+}

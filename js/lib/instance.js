@@ -10,6 +10,7 @@
 
 import { JJError } from './errors.js';
 import { parseNumber } from './number.js';
+import { vsnprintf } from './printf.js';
 
 const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node);
 // Node reads the .wasm file synchronously, so decode() works without init();
@@ -54,13 +55,15 @@ function fillPow5(exports, memory) {
 }
 
 // What a module imports: the reader-only one leaves the numbers its fast
-// path does not take to JS (js/wasm_numparse.c, lib/number.js); the
-// function reads them from the memory of the instance being made, which
-// only exists once it is made, hence the box.
+// path does not take to JS (js/wasm_numparse.c, lib/number.js), and the
+// formatting of its messages (js/wasm_printf_js.c, lib/printf.js); the
+// functions read the memory of the instance being made, which only exists
+// once it is made, hence the box.
 function imports() {
   const box = { memory: null };
   const jjw_number = (p, len) => parseNumber(decoder.decode(new Uint8Array(box.memory.buffer, p >>> 0, len >>> 0)));
-  return { box, env: { jjw_number } };
+  const jjw_vsnprintf = (buf, n, fmt, ap) => vsnprintf(box.memory, buf >>> 0, n >>> 0, fmt >>> 0, ap >>> 0);
+  return { box, env: { jjw_number, jjw_vsnprintf } };
 }
 
 function instantiate(compiled) {

@@ -64,16 +64,28 @@ export function openDoc(ptr, len, opts) {
   return h;
 }
 
-// The shape of a document's schema.
+// The shape of a document's schema, read column by column (js/wasm.c).
 export function docShape(h) {
   const x = wasm().exports;
-  const p = x.jjw_schema_json(h);
-  if (!p) throw lastError();
-  const len = x.jjw_ret_len();
-  checkRange(p, len);
-  const json = decoder.decode(mem().u8.subarray(p, p + len));
-  x.jjw_jj_free(p);
-  return makeShape(JSON.parse(json));
+  return makeShape(schemaOf(x, x.jjw_schema(h)));
+}
+
+// {columns, types} of schema s: names as UTF-8 that the module checked,
+// types as letters, or {columns, types} for a nested table (JJ_TABLE, '{').
+// A schema nests at most as deep as the depth limit allows (MAX_DEPTH).
+function schemaOf(x, s) {
+  const n = x.jjw_columns(s);
+  const columns = [];
+  const types = [];
+  for (let i = 0; i < n; i++) {
+    const p = x.jjw_column_name(s, i);
+    const len = x.jjw_ret_len();
+    checkRange(p, len);
+    columns.push(decoder.decode(mem().u8.subarray(p, p + len)));
+    const t = x.jjw_column_type(s, i);
+    types.push(t === 123 ? schemaOf(x, x.jjw_column_table(s, i)) : String.fromCharCode(t));
+  }
+  return { columns, types };
 }
 
 function batchRows(shape, nested) {

@@ -21,7 +21,7 @@ test('npm pack: the tarball installs offline into an empty directory and imports
     const cache = path.join(tmp, 'cache');
     const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp, '--cache', cache], JS_DIR));
     const files = packed[0].files.map((f) => f.path).sort();
-    assert.deepEqual(files, ['dist/jalapenojson-reader.wasm', 'dist/jalapenojson.wasm', 'jalapenojson.d.ts', 'jalapenojson.js', 'lib/errors.js', 'lib/gzip.js', 'lib/instance.js', 'lib/number.js', 'lib/read.js', 'lib/shape.js', 'lib/utf8.js', 'lib/write.js', 'package.json']);
+    assert.deepEqual(files, ['dist/jalapenojson-reader.wasm', 'dist/jalapenojson.wasm', 'jalapenojson.d.ts', 'jalapenojson.js', 'lib/errors.js', 'lib/gzip.js', 'lib/instance.js', 'lib/number.js', 'lib/printf.js', 'lib/read.js', 'lib/shape.js', 'lib/utf8.js', 'lib/write.js', 'package.json']);
     const tarball = path.join(tmp, packed[0].filename);
     const app = path.join(tmp, 'app');
     fs.mkdirSync(app);

@@ -91,6 +91,32 @@ test('numbers: every float reads as the C reader reads it, bit for bit (its pars
   }
 });
 
+test('numbers: every integer reads as the C reader reads it (its parser shares the float grammar), every bad one with its message', () => {
+  const rand = rng(11);
+  const good = ['0', '-0', '7', '-1', '9007199254740991', '9007199254740993', '-9007199254740993', '9223372036854775807',
+    '-9223372036854775808', '1000000000000000000', '-999999999999999999'];
+  for (let i = 0; i < 300; i++) {
+    const digits = String(1 + Math.floor(rand() * 9)) + Array.from({ length: Math.floor(rand() * 18) }, () => Math.floor(rand() * 10)).join('');
+    good.push((rand() < 0.5 ? '-' : '') + digits);
+  }
+  const doc = (rows) => `{"jalapenojson":1,"columns":["i"],"types":["i"],"rows":[\n${rows.map((s) => `[${s}]`).join(',\n')}\n]}`;
+  const bytes = Buffer.from(doc(good));
+  assert.equal(jsDump(jj, bytes), cDump(bytes));
+  // grammar (syntax), a fraction or exponent (range: not an integer), too large (range), in that order
+  const bad = ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '12345678901234567890123', '00', '-01', '-',
+    '1.0', '1e3', '1E+3', '-0.0', '1.', '1.e3', '1e', '1e+', '.5', '12345678901234567890123.5', '01.5', '1.5.5', '--1', '1-', '+1', '0e0'];
+  for (const s of bad) {
+    let msg = null;
+    try {
+      jj.decode(doc(['1', s]));
+    } catch (err) {
+      msg = err.message;
+    }
+    assert.notEqual(msg, null, s);
+    assert.equal(msg, cMessage(doc(['1', s])), s);
+  }
+});
+
 test('lib/number.js corrects a neighbour of the right double to it (Node never needs it)', () => {
   const rand = rng(11);
   let checked = 0;
