@@ -533,5 +533,15 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
     return 1;
   }
 #endif
+  /* text without escapes or bytes >= 0x80: valid as it stands (see
+  ** jj_cursor_text) */
+  if (c->cols[col].type == JJ_TEXT &&
+      !(c->v[col].n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *c->v[col].p == '"') {
+    out->type = JJ_TEXT;
+    out->is_null = 0;
+    out->u.text.p = c->v[col].p + 1;
+    out->u.text.len = JJ_SPAN_LEN(c->v[col]) - 2;
+    return 1;
+  }
   return value_of_type(c, col, out, err);
 }
