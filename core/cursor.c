@@ -182,8 +182,9 @@ static JJ_NOINLINE int between_rows_error(jj_cursor *c, const char *p, int after
   return jj_cursor_expected(c, err, c->row + 1, c->ncol, p, "a row"), -1;
 }
 
-int jj_cursor_next(jj_cursor *c, jj_error *err) {
-  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
+/* jj_cursor_next's body; check_only: jj_row_check instead of jj_row_scan
+** (a constant in each caller: the row passed over keeps no spans). */
+static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err) {
   const char *p = c->pos, *const end = c->doc->end;
   if (c->state == JJ_CUR_END) return 0;
   moved(c);
@@ -201,7 +202,8 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
     if (p < end && *p == ']') return finish(c, p, err);
   }
   if (JJ_UNLIKELY(p >= end || *p != '[')) return between_rows_error(c, p, 0, err);
-  if (jj_row_scan(c, p, c->row + 1, err) != JJ_OK) {
+  if ((check_only ? jj_row_check(c, p, c->row + 1, err)
+                  : jj_row_scan(c, p, c->row + 1, err)) != JJ_OK) {
     c->state = JJ_CUR_LOST;
     return -1;
   }
@@ -213,6 +215,37 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
     return -1;
   }
   return 1;
+}
+
+int jj_cursor_next(jj_cursor *c, jj_error *err) {
+  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
+  return next_row(c, 0, err);
+}
+
+/* Rows passed over are only checked (next_row with check_only); the row
+** the cursor stops on is scanned again in full, which is cheaper than
+** scanning every row in full when more than one is passed.  When a row
+** fails after some were passed, the last good one is scanned in full
+** again (its '[' is in the index, which every row passed was added to) so
+** the cursor stands on it, and the next call meets the error again. */
+int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
+  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
+  if (n < 0)
+    return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_skip: n is %lld, below 0",
+                   (long long)n), -1;
+  int64_t moved = 0;
+  for (; moved < n; moved++) {
+    const int rc = moved + 1 < n ? next_row(c, 1, err) : next_row(c, 0, err);
+    if (rc == 1) continue;
+    if (rc == 0 || moved == 0) return rc == 0 ? moved : -1;
+    /* the error is for the next call: stand on the last good row */
+    jj_doc *d = c->doc;
+    if (jj_row_scan(c, d->base + d->index[c->row - 1], c->row, err) != JJ_OK) return -1;
+    c->state = JJ_CUR_ROW;
+    jj_error_clear(err);
+    return moved;
+  }
+  return moved;
 }
 
 /* Go to row `row`: straight there when the index knows it, else from the
@@ -243,9 +276,9 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
   if (d->nindex > 0 && (uint64_t)c->row < d->nindex &&
       jj_cursor_seek(c, (int64_t)d->nindex, err) < 0)
     return -1;
-  while (c->row < row || c->state != JJ_CUR_ROW) {
-    int rc = jj_cursor_next(c, err);
-    if (rc <= 0) return rc;
+  while (c->row < row || c->state != JJ_CUR_ROW) { /* the rows between: checked only */
+    int64_t k = jj_cursor_skip(c, c->row < row ? row - c->row : 1, err);
+    if (k <= 0) return (int)k;
   }
   return 1;
 }

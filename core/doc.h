@@ -161,6 +161,9 @@ char *jj_cursor_scratch(jj_cursor *c, size_t n);
 /* Scan row `row` whose '[' is at p into c->v (one span per column) and set
 ** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
+/* jj_row_scan for a row passed over: the same check, the same errors and
+** c->pos, but the spans in c->v may be left as they were (rowscan.c). */
+jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 
 /* The scanner a document asks for (JJ_SCAN_AUTO: the widest) that this
 ** build and CPU have: the asked one, else the widest below it

@@ -376,6 +376,16 @@ int jj_cursor_next(jj_cursor *c, jj_error *err);
 ** NULL).  Moving forward scans only the structure of the rows in between;
 ** rows seen once are found again in constant time. */
 int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err);
+/* Move up to n rows forward as n calls of jj_cursor_next would, checking
+** the structure of every row passed as they do (a broken row is never
+** passed over, and the rows count exactly), but making only the row it
+** stops on readable: faster when the rows between are not read (counting,
+** a far seek).  Returns how many rows it moved: n; fewer at the end of the
+** rows (the cursor is then at the end, as after jj_cursor_next returned
+** 0); or fewer before a row with an error (the cursor is then on the last
+** good row, and the next call reports the error).  -1 with *err when the
+** first row it tries fails, JJ_ERR_USAGE for NULL or n < 0. */
+int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err);
 /* The current 1-based row number (0 before the first row, and for NULL). */
 int64_t jj_cursor_row(const jj_cursor *c);
 /* The document the cursor reads (not owned by the cursor); NULL for NULL. */

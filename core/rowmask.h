@@ -211,9 +211,11 @@ static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m)
 ** without whitespace, with the same spans and flags.  The caller has
 ** checked that a ']' lies outside strings in the window.  Returns 1 with
 ** every span and c->pos set, or 0 (nothing reported; spans may be
-** overwritten). */
+** overwritten).  With spans 0 (a constant: the check-only instances of
+** rowscan.c, for rows passed over) the row is checked the same and c->pos
+** set, but no span is written. */
 static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks *m,
-                                     uint64_t in) {
+                                     uint64_t in, const int spans) {
   jj_span *const v = c->v;
   const size_t n = c->ncol;
   const uint64_t closes = m->close & ~in;
@@ -225,6 +227,10 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
       (row & ~term & ~(in | m->quote) & ~m->num) || (first & ~m->lead) ||
       (size_t)__builtin_popcountll(term) + 1 != n)
     return 0;
+  if (!spans) {
+    c->pos = w + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
   /* the spans, the count being right: s is the value's first byte, q its
   ** terminator */
   uint64_t t = term, high = m->high & row;
@@ -260,10 +266,10 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
 ** in0/in1 "inside a string", carried across the windows by the caller;
 ** cb the ']''s bit in b.  Every operation of scan_row_window, done on two
 ** words (shifts carry a bit across), so the same rows are accepted with
-** the same spans.  Returns 1 or 0 as scan_row_window. */
+** the same spans.  Returns 1 or 0 as scan_row_window, spans likewise. */
 static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_masks *a,
                                       const jj_masks *b, uint64_t in0, uint64_t in1,
-                                      uint64_t cb) {
+                                      uint64_t cb, const int spans) {
   jj_span *const v = c->v;
   const size_t n = c->ncol;
   const uint64_t row1 = cb - 1; /* the first window is all row */
@@ -277,6 +283,10 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
       (first0 & ~a->lead) || (first1 & ~b->lead) ||
       (size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1 != n)
     return 0;
+  if (!spans) {
+    c->pos = w + 64 + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
   uint64_t h0 = a->high, h1 = b->high & row1;
   const char *s = w, *q, *const w1 = w + 64;
   jj_span *o = v;
@@ -344,24 +354,27 @@ static JJ_INLINE void masks_from(const char *w, size_t avail, size_t at, jj_mask
 ** "inside a string" in0) hold no ']' outside strings: checked in two
 ** windows when its ']' is in the next 64 bytes (of which `half` classifies
 ** the first 32 alone: most such rows end there).  Returns 1 with every
-** span and c->pos set, or 0 as scan_row_window.  rowscan.c keeps each
-** instance out of line, so that the one-window path stays small. */
+** span and c->pos set, or 0 as scan_row_window, spans likewise.
+** rowscan.c keeps each instance out of line, so that the one-window path
+** stays small. */
 static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks *m0,
                                      uint64_t in0, void (*masks)(const char *, jj_masks *),
-                                     void (*half)(const char *, jj_masks *)) {
+                                     void (*half)(const char *, jj_masks *),
+                                     const int spans) {
   jj_masks m1;
   const size_t avail = (size_t)(c->doc->end - w);
   const uint64_t carry = 0 - (in0 >> 63);
   if (JJ_LIKELY(avail >= 96)) { /* rows of 65-96 bytes: 32 more bytes do */
     half(w + 64, &m1);
     const uint64_t in1 = m1.str ^ carry, closes = m1.close & ~in1;
-    if (closes) return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes));
+    if (closes)
+      return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
   }
   masks_from(w, avail, 64, &m1, masks);
   const uint64_t in1 = m1.str ^ carry;
   const uint64_t closes = m1.close & ~in1;
   if (!closes) return 0;
-  return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes));
+  return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
 }
 
 /* The row at p ('['), checked on the masks of the 64 bytes after the '['
@@ -369,16 +382,18 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
 ** scan_row_second) on those of 128 bytes.  Needs 64 bytes after the '['.
 ** Returns 1 with every span and c->pos set, or 0 (the row is longer than
 ** 128 bytes, or not of strings and numbers without whitespace, or has an
-** error: the caller's slower paths decide). */
+** error: the caller's slower paths decide); spans 0: checked only (second
+** then an instance of the same kind). */
 static JJ_INLINE int scan_row_masked(jj_cursor *c, const char *p,
                                      void (*masks)(const char *, jj_masks *),
                                      int (*second)(jj_cursor *, const char *,
-                                                   const jj_masks *, uint64_t)) {
+                                                   const jj_masks *, uint64_t),
+                                     const int spans) {
   const char *const w = p + 1;
   jj_masks m0;
   masks(w, &m0);
   const uint64_t in0 = m0.str;
-  if (JJ_LIKELY(m0.close & ~in0)) return scan_row_window(c, w, &m0, in0);
+  if (JJ_LIKELY(m0.close & ~in0)) return scan_row_window(c, w, &m0, in0, spans);
   return second(c, w, &m0, in0);
 }
 

@@ -370,7 +370,7 @@ static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
                                        int (*second)(jj_cursor *, const char *,
                                                      const jj_masks *, uint64_t)) {
   if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, masks, second)))
+      JJ_LIKELY(scan_row_masked(c, p, masks, second, 1)))
     return JJ_OK;
   if (JJ_LIKELY(scan_row_blocks(c, p))) {
     c->wide = c->pos - p > 129; /* past the two windows of the mask path */
@@ -380,7 +380,7 @@ static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
 }
 static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                    uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks, half_masks);
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 1);
 }
 /* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
 ** that saves no registers. */
@@ -392,11 +392,41 @@ static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t ro
 #ifdef JJ_AVX2
 static JJ_NOINLINE JJ_TARGET_AVX2 int second_avx2(jj_cursor *c, const char *w,
                                                   const jj_masks *m0, uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2);
+  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2, 1);
 }
 static JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p, int64_t row,
                                             jj_error *err) {
   return scan_row_fast(c, p, row, err, window_masks_avx2, second_avx2);
+}
+#endif
+
+/* The check-only instances (jj_row_check, for rows passed over): the mask
+** path without writing spans, else the full instance, which also reports
+** errors.  Not in a build for size, whose jj_row_check scans in full. */
+#if defined(JJ_SSE2) && !defined(JJ_SMALL)
+static JJ_NOINLINE int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
+                                         uint64_t in0) {
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 0);
+}
+static JJ_NOINLINE jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
+                                          jj_error *err) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
+      JJ_LIKELY(scan_row_masked(c, p, window_masks, second_check_sse2, 0)))
+    return JJ_OK;
+  return scan_row_sse2(c, p, row, err);
+}
+#endif
+#if defined(JJ_AVX2) && !defined(JJ_SMALL)
+static JJ_NOINLINE JJ_TARGET_AVX2 int second_check_avx2(jj_cursor *c, const char *w,
+                                                        const jj_masks *m0, uint64_t in0) {
+  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2, 0);
+}
+static JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p, int64_t row,
+                                             jj_error *err) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
+      JJ_LIKELY(scan_row_masked(c, p, window_masks_avx2, second_check_avx2, 0)))
+    return JJ_OK;
+  return scan_row_avx2(c, p, row, err);
 }
 #endif
 
@@ -427,4 +457,20 @@ jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
 #endif
     default: return scan_row_portable(c, p, row, err);
   }
+}
+
+/* See doc.h. */
+jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
+#ifndef JJ_SMALL
+  switch (c->doc->scan) {
+#ifdef JJ_AVX2
+    case JJ_SCAN_AVX2: return check_row_avx2(c, p, row, err);
+#endif
+#ifdef JJ_SSE2
+    case JJ_SCAN_SSE2: return check_row_sse2(c, p, row, err);
+#endif
+    default: break;
+  }
+#endif
+  return jj_row_scan(c, p, row, err);
 }

@@ -200,9 +200,91 @@ static void transcript_in(const char *doc, size_t len, jj_scan scan, int order, 
   jj_doc_free(d);
 }
 
+/* The values of the cursor's row in column order, as one line. */
+static void row_line(jj_cursor *c, const char *doc, jj_buf *out) {
+  char line[64];
+  snprintf(line, sizeof line, "row %lld:", (long long)jj_cursor_row(c));
+  put(out, line);
+  for (size_t i = 0; i < jj_schema_columns(jj_doc_schema(jj_cursor_doc(c))); i++)
+    read_one(c, doc, i, out);
+  put(out, "\n");
+}
+static void error_line(const char *what, int64_t rc, const jj_error *e, jj_buf *out) {
+  char line[600];
+  snprintf(line, sizeof line, "%s %lld %d %lld %lld %d %s\n", what, (long long)rc,
+           rc < 0 ? (int)e->code : 0, rc < 0 ? (long long)e->offset : 0,
+           rc < 0 ? (long long)e->row : 0, rc < 0 ? e->column : 0, rc < 0 ? e->message : "");
+  put(out, line);
+}
+
+/* jj_cursor_skip(k) from the start to the end or an error, as the calls
+** return (how many rows moved, then the row it stands on), and what the
+** same walk must give from jj_cursor_next's (want: the row it stops on
+** is the k-th after the last; at the end, the rows left; before a broken
+** row, the rows before it, standing on the last of them, then the
+** error).  Returns 1 when they are the same text. */
+static int skip_agrees(const char *doc, size_t len, jj_scan scan, int64_t k) {
+  jj_error e;
+  jj_buf got = {0}, want = {0}, rows = {0};
+  size_t *at = NULL, nrows = 0; /* where each row's line starts in rows */
+  jj_doc *d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
+  if (!d) return 1; /* nothing to walk: the transcript compares the parse */
+  jj_cursor *c = jj_cursor_new(d, &e);
+  int rc;
+  while ((rc = jj_cursor_next(c, &e)) == 1) {
+    at = realloc(at, (nrows + 2) * sizeof *at);
+    at[nrows++] = rows.len;
+    row_line(c, doc, &rows);
+  }
+  jj_error last = e;
+  if (at) at[nrows] = rows.len;
+  for (size_t done = 0;;) { /* what the calls must return */
+    char line[64];
+    if (done + (size_t)k <= nrows) {
+      done += (size_t)k;
+      snprintf(line, sizeof line, "moved %lld\n", (long long)k);
+      put(&want, line);
+      jj_buf_append(&want, rows.p + at[done - 1], at[done] - at[done - 1]);
+    } else if (done < nrows) {
+      snprintf(line, sizeof line, "moved %lld\n", (long long)(nrows - done));
+      put(&want, line);
+      if (rc < 0) jj_buf_append(&want, rows.p + at[nrows - 1], at[nrows] - at[nrows - 1]);
+      done = nrows;
+    } else {
+      error_line("last", rc, &last, &want);
+      break;
+    }
+  }
+  jj_cursor_free(c);
+  c = jj_cursor_new(d, &e);
+  for (;;) { /* what they return */
+    int64_t m = jj_cursor_skip(c, k, &e);
+    if (m <= 0) {
+      error_line("last", m, &e, &got);
+      break;
+    }
+    char line[64];
+    snprintf(line, sizeof line, "moved %lld\n", (long long)m);
+    put(&got, line);
+    if (jj_cursor_row(c) > 0 && jj_cursor_is_null(c, 0) >= 0) row_line(c, doc, &got);
+  }
+  const int ok = got.len == want.len && memcmp(got.p, want.p, got.len) == 0;
+  if (!ok)
+    fprintf(stderr, "     document: %.*s\n     skip %lld, path %d:\n%.*s\n     want:\n%.*s\n",
+            (int)len, doc, (long long)k, (int)scan, (int)got.len, got.p, (int)want.len, want.p);
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  jj_buf_free(&got);
+  jj_buf_free(&want);
+  jj_buf_free(&rows);
+  free(at);
+  return ok;
+}
+
 /* Every path gives the scalar path's transcript, reading the columns in
-** order and out of order; the document is copied to a buffer of its exact
-** size, so a read past its end shows under ASan. */
+** order and out of order, and jj_cursor_skip on every path passes the
+** rows as jj_cursor_next does; the document is copied to a buffer of its
+** exact size, so a read past its end shows under ASan. */
 static int paths_agree_in(const char *src, size_t len, int order) {
   char *doc = malloc(len);
   memcpy(doc, src, len);
@@ -223,7 +305,14 @@ static int paths_agree_in(const char *src, size_t len, int order) {
   return ok;
 }
 static int paths_agree(const char *src, size_t len) {
-  return paths_agree_in(src, len, 0) && paths_agree_in(src, len, 1);
+  if (!paths_agree_in(src, len, 0) || !paths_agree_in(src, len, 1)) return 0;
+  char *doc = malloc(len);
+  memcpy(doc, src, len);
+  int ok = 1;
+  for (jj_scan s = JJ_SCAN_SCALAR; s <= JJ_SCAN_AVX2 && ok; s++)
+    ok = skip_agrees(doc, len, s, 2) && skip_agrees(doc, len, s, 3);
+  free(doc);
+  return ok;
 }
 
 /* One row of ncol values whose text is exactly len bytes from '[' to ']'
