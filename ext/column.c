@@ -107,6 +107,24 @@ static int source_column(sqlite3_context *ctx, jjx_cursor *c) {
   return SQLITE_OK;
 }
 
+/* A date is read as its text, which SQL wants, by the per-type accessor:
+** jj_cursor_value also counts its days (about 80 instructions a date
+** under callgrind).  bench/sqlite_bench scan jjfile, 50,000 rows, best
+** of 8 interleaved runs: every column through jj_cursor_value 39.6 ms
+** (entropy) and 35.8 ms (repetitive); with this path 37.3 and 33.7 ms;
+** the per-type switch it replaced 38.2 and 34.8 ms.  Every other type
+** was as fast through jj_cursor_value, which also saves the schema
+** lookup the old switch made per value. */
+int jjx_column_read(jjx_cursor *c, const jjx_table *t, int col, jj_value *v,
+                    jj_error *err) {
+  if (col < 64 && (t->date_cols >> col & 1)) {
+    v->type = JJ_DATE;
+    return jj_cursor_text(c->cur, (size_t)col, &v->u.text.p, &v->u.text.len,
+                          err);
+  }
+  return jj_cursor_value(c->cur, (size_t)col, v, err);
+}
+
 /* One value of the current row.  SQLite calls this only for the columns
 ** the statement uses, so nothing else is converted or checked. */
 int jjx_open_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
@@ -156,21 +174,7 @@ int jjx_open_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
   }
   if (col >= t->ncol) return source_column(ctx, c);
   jj_value v;
-  int r;
-  /* A date is read as its text, which SQL wants, by the per-type accessor:
-  ** jj_cursor_value also counts its days (about 80 instructions a date
-  ** under callgrind).  bench/sqlite_bench scan jjfile, 50,000 rows, best
-  ** of 8 interleaved runs: every column through jj_cursor_value 39.6 ms
-  ** (entropy) and 35.8 ms (repetitive); with this path 37.3 and 33.7 ms;
-  ** the per-type switch it replaced 38.2 and 34.8 ms.  Every other type
-  ** was as fast through jj_cursor_value, which also saves the schema
-  ** lookup the old switch made per value. */
-  if (col < 64 && (t->date_cols >> col & 1)) {
-    r = jj_cursor_text(c->cur, (size_t)col, &v.u.text.p, &v.u.text.len, &err);
-    v.type = JJ_DATE;
-  } else {
-    r = jj_cursor_value(c->cur, (size_t)col, &v, &err);
-  }
+  int r = jjx_column_read(c, t, col, &v, &err);
   if (r < 0) return column_error(ctx, c, &err);
   if (r == 0) return SQLITE_OK; /* null, the context's default */
   switch (v.type) { /* no default: -Wswitch names a type added but not read */

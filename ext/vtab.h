@@ -8,6 +8,7 @@
 
 #include "ext.h"
 #include "plan.h"
+#include "pushdown.h"
 
 typedef struct jjx_table {
   sqlite3_vtab base;      /* base class, first */
@@ -33,6 +34,10 @@ typedef struct jjx_table {
                           ** a union (schema == declared's names), which
                           ** every document read is mapped onto */
   int glob;               /* typed: the declared SOURCE is a pattern */
+  int text_ok;            /* typed: 1 when the connection's encoding is
+                          ** UTF-8 (pushdown.c compares text as SQLite's
+                          ** BINARY collation does), -1 when not, 0 until
+                          ** the first xBestIndex asks */
   struct jjx_cursor *rec_last; /* record form: the cursor that built a
                           ** record last (record.c's fast path), or NULL */
   int rec_float;          /* record form: record.c's float_mode, 0 until
@@ -74,6 +79,8 @@ typedef struct jjx_cursor {
                             ** the files read so far (types must agree) */
   char *options;            /* record form: the OPTIONS text, read back by
                             ** its hidden column; sqlite3_free */
+  jjx_filter filter;        /* typed: the WHERE comparisons the plan took
+                            ** (pushdown.c); rows failing one are skipped */
 } jjx_cursor;
 
 /* The scan (scan.c). */
@@ -103,6 +110,13 @@ int jjx_scan_advance(jjx_cursor *c);
 ** of rows scanned to reach it: -1 with err JJ_ERR_INTERRUPTED ("interrupted")
 ** when stopped. */
 int jjx_scan_seek(jjx_cursor *c, int64_t row, jj_error *err);
+
+/* Read document column col of the current row exactly as xColumn reads it
+** (the same accessor, so the same value and the same error): 1 a value in
+** *v, 0 null, -1 an error in *err.  A nested table in *v is the caller's
+** to free. */
+int jjx_column_read(jjx_cursor *c, const jjx_table *t, int col, jj_value *v,
+                    jj_error *err);
 
 /* xColumn and xRowid (column.c); vtab.c's xColumn maps union columns and
 ** answers the options column before calling jjx_open_column. */
