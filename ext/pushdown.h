@@ -46,6 +46,8 @@ typedef struct jjx_pred {
   jj_type type; /* the column's declared type */
   jjx_pop op;
   jjx_rhs rhs;
+  int text_text; /* a text column against a text value (not IS NULL):
+                 ** a value present compares by its bytes alone */
 } jjx_pred;
 
 /* A cursor's filter: every comparison must hold (they are ANDed), checked
