@@ -63,7 +63,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   int unusable_source = 0, unusable_options = 0;
   int argv = 0, others = 0;
   int npush = 0, pushed[MAX_PUSH];
-  jjx_pop push_op[MAX_PUSH];
+  int push_op[MAX_PUSH]; /* jjx_push_op's: a jjx_pop, maybe JJX_P_LOOSE */
   const struct sqlite3_index_constraint *c = info->aConstraint;
 
   for (int i = 0; i < info->nConstraint; i++) {
@@ -117,7 +117,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
                             text_ok);
       if (pop >= 0) { /* decided exactly by the table: omitted */
         pushed[npush] = i;
-        push_op[npush++] = (jjx_pop)pop;
+        push_op[npush++] = pop;
+        if (pop & JJX_P_LOOSE) others++; /* a pre-filter: checked again */
         continue;
       }
     }
@@ -167,7 +168,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   ** (the guesses SQLite makes for a column without statistics). */
   int64_t before_where = rows;
   for (int k = 0; k < npush; k++) {
-    jjx_pop op = push_op[k];
+    int op = push_op[k] & ~JJX_P_LOOSE;
     if (op == JJX_P_EQ || op == JJX_P_IS || op == JJX_P_ISNULL)
       rows = rows / 10 + 1;
     else if (op != JJX_P_NE && op != JJX_P_ISNOT && op != JJX_P_NOTNULL)
@@ -201,7 +202,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
 
   for (int k = 0; k < npush; k++) { /* last in argv, in idxStr's order */
     info->aConstraintUsage[pushed[k]].argvIndex = ++argv;
-    info->aConstraintUsage[pushed[k]].omit = 1;
+    info->aConstraintUsage[pushed[k]].omit = !(push_op[k] & JJX_P_LOOSE);
     info->idxNum |= IDX_WHERE;
   }
 

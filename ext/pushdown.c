@@ -45,6 +45,10 @@
 **   - A BLOB column (BLOB affinity) compares alike under every affinity:
 **     a blob is greater than any number or text, blobs compare by memcmp.
 **   - A nested table column and any collation but BINARY: declined.
+**   - A TEXT column = or IS a value SQLite does not show (a parameter,
+**     another table's column): the table passes over the rows that fail
+**     under every affinity the comparison could have and SQLite checks the
+**     rest again (omit=0: a pre-filter, "p3=" in idxStr); see loose_value.
 **
 ** Errors: each value is read as xColumn reads it (jjx_column_read), so a bad
 ** date, bad UTF-8 or a broken row fails the statement with the message
@@ -105,13 +109,16 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
       return text_ok ? op : -1;
     case JJ_TEXT: {
       sqlite3_value *v = NULL;
-      if (!text_ok || version < 3038000) return -1;
-      if (i < 32 && sqlite3_vtab_in(info, i, -1)) return -1;
-      if (sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v) return -1;
+      if (!text_ok) return -1;
+      /* = and IS against a value not seen: a pre-filter (jjx_filter_row) */
+      int loose = op == JJX_P_EQ || op == JJX_P_IS ? op | JJX_P_LOOSE : -1;
+      if (version < 3038000 || (i < 32 && sqlite3_vtab_in(info, i, -1)) ||
+          sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v)
+        return loose;
       int kind = sqlite3_value_type(v);
       return kind == SQLITE_TEXT || kind == SQLITE_BLOB || kind == SQLITE_NULL
                  ? op
-                 : -1;
+                 : loose;
     }
     case JJ_TABLE:
       break;
@@ -119,8 +126,9 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
   return -1;
 }
 
-void jjx_push_spell(sqlite3_str *m, int col, jjx_pop op) {
-  sqlite3_str_appendf(m, "c%d%s,", col, op_spelling[op]);
+void jjx_push_spell(sqlite3_str *m, int col, int op) {
+  sqlite3_str_appendf(m, "%c%d%s,", (op & JJX_P_LOOSE) ? 'p' : 'c', col,
+                      op_spelling[op & ~JJX_P_LOOSE]);
 }
 
 void jjx_filter_free(jjx_filter *f) {
@@ -180,12 +188,32 @@ static int rhs_take(jjx_rhs *r, sqlite3_value *v, jj_type type) {
   }
 }
 
+/* A pre-filter's value (a TEXT column = or IS v, v unseen at planning).
+** Whatever affinity the comparison has, a text value that does not read as
+** a number equals exactly the text with its bytes (under NUMERIC affinity a
+** column text that reads as a number becomes a number, which equals no
+** text), a blob equals no text and NULL nothing (IS NULL only NULL); a
+** number or a text reading as one may equal other bytes ('12' = 12, or
+** '12.0' = '12.00' numerically): then no row is passed over. */
+static int loose_value(jjx_pred *p, sqlite3_value *v) {
+  if (p->rhs.kind == SQLITE_INTEGER || p->rhs.kind == SQLITE_FLOAT) {
+    p->pass_all = 1;
+  } else if (p->rhs.kind == SQLITE_TEXT) {
+    sqlite3_value *d = sqlite3_value_dup(v);
+    if (!d) return SQLITE_NOMEM;
+    p->pass_all = sqlite3_value_numeric_type(d) != SQLITE_TEXT;
+    sqlite3_value_free(d);
+  }
+  return SQLITE_OK;
+}
+
 /* One "c<col><op>" item of idxStr (z[0..n)) into *col and *op; 0 on
 ** success. */
 static int parse_item(const char *z, size_t n, int *col, jjx_pop *op) {
   size_t k = 1;
   long v = 0;
-  if (n < 3 || z[0] != 'c' || z[1] < '0' || z[1] > '9') return -1;
+  if (n < 3 || (z[0] != 'c' && z[0] != 'p') || z[1] < '0' || z[1] > '9')
+    return -1;
   while (k < n && z[k] >= '0' && z[k] <= '9' && v < 100000)
     v = v * 10 + (z[k++] - '0');
   for (int o = 0; o < JJX_P_COUNT; o++)
@@ -208,7 +236,7 @@ int jjx_filter_begin(jjx_filter *f, const char *idxStr, const jj_schema *s,
     size_t n = end ? (size_t)(end - z) : strlen(z);
     int col;
     jjx_pop op;
-    if (z[0] == 'c' && n > 1 && z[1] >= '0' && z[1] <= '9') {
+    if ((z[0] == 'c' || z[0] == 'p') && n > 1 && z[1] >= '0' && z[1] <= '9') {
       if (parse_item(z, n, &col, &op) != 0 || f->n >= argc ||
           (size_t)col >= jj_schema_columns(s)) {
         *msg = sqlite3_mprintf("jj_open: a plan this table did not make "
@@ -227,15 +255,21 @@ int jjx_filter_begin(jjx_filter *f, const char *idxStr, const jj_schema *s,
       p->col = col;
       p->op = op;
       p->type = jj_schema_type(s, (size_t)col);
+      p->loose = z[0] == 'p';
       f->n++;
       int rc = rhs_take(&p->rhs, argv[f->n - 1], p->type);
       if (rc != SQLITE_OK) return rc;
+      if (p->loose) {
+        rc = loose_value(p, argv[f->n - 1]);
+        if (rc != SQLITE_OK) return rc;
+      }
       p->text_text = (p->type == JJ_TEXT || p->type == JJ_DATE ||
                       p->type == JJ_TIMESTAMP) &&
                      p->rhs.kind == SQLITE_TEXT && op != JJX_P_ISNULL &&
                      op != JJX_P_NOTNULL;
       /* planned only for a literal TEXT, BLOB or NULL (jjx_push_op) */
-      if (p->type == JJ_TEXT && op != JJX_P_ISNULL && op != JJX_P_NOTNULL &&
+      if (p->type == JJ_TEXT && !p->loose && op != JJX_P_ISNULL &&
+          op != JJX_P_NOTNULL &&
           (p->rhs.kind == SQLITE_INTEGER || p->rhs.kind == SQLITE_FLOAT)) {
         *msg = sqlite3_mprintf("jj_open: a number reached a comparison of "
                                "a TEXT column planned for a literal text");
@@ -380,7 +414,7 @@ int jjx_filter_row(struct jjx_cursor *c, jj_error *err) {
     a.kind = SQLITE_NULL;
     int r = jjx_column_read(c, t, p->col, &v, err);
     if (r < 0) return -1;
-    if (!pass) continue;
+    if (!pass || p->pass_all) continue;
     if (r > 0 && p->text_text) { /* `joined >= ?`: the bytes, no more */
       int cmp = bytes_cmp(v.u.text.p, v.u.text.len, p->rhs.p, p->rhs.n);
       pass = p->op == JJX_P_GE   ? cmp >= 0

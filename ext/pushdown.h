@@ -46,6 +46,10 @@ typedef struct jjx_pred {
   jj_type type; /* the column's declared type */
   jjx_pop op;
   jjx_rhs rhs;
+  int loose;    /* a pre-filter SQLite checks again (omit=0): a TEXT column
+                ** = or IS a value the plan could not see */
+  int pass_all; /* loose, and the value may equal text that differs in its
+                ** bytes (a number, text reading as one): no row fails */
   int text_text; /* a text column against a text value (not IS NULL):
                  ** a value present compares by its bytes alone */
 } jjx_pred;
@@ -60,11 +64,15 @@ typedef struct jjx_filter {
 
 /* xBestIndex: the comparison constraint i of info (usable, on a document
 ** column of type `type`) as a jjx_pop when the table decides it exactly as
-** SQLite would, else -1.  text_ok: the connection's text encoding is UTF-8
+** SQLite would (omit it), that jjx_pop | JJX_P_LOOSE when the table can
+** only pass over rows that certainly fail it (SQLite checks the others
+** again), else -1.  text_ok: the connection's text encoding is UTF-8
 ** (SQLite's BINARY collation then orders text as its UTF-8 bytes). */
+#define JJX_P_LOOSE 0x100
 int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok);
-/* Append the spelling of column col's op to idxStr being built: "c6>=". */
-void jjx_push_spell(sqlite3_str *m, int col, jjx_pop op);
+/* Append the spelling of column col's op (a jjx_push_op result) to idxStr
+** being built: "c6>=" (decided), "p3=" (a pre-filter). */
+void jjx_push_spell(sqlite3_str *m, int col, int op);
 
 /* xFilter: the comparisons idxStr spells, their values the next argc
 ** entries of argv (in the same order), over schema s; *f is emptied

@@ -327,13 +327,19 @@ def consumed(conn):
          "c1>,c4<"),
         ("SELECT count(*) FROM g WHERE d >= ?", ["2024-01-01"], "c4>="),
         ("SELECT id FROM r WHERE f > 0 LIMIT 2 OFFSET 1", [], "limit,offset,c2>"),
-        # declined: TEXT against a parameter or a number, a collation, IN
-        ("SELECT count(*) FROM r WHERE s = ?", ["abc"], None),
-        ("SELECT count(*) FROM r WHERE s = 12", [], None),
+        # a pre-filter (SQLite checks again): TEXT = a value the plan does
+        # not see or a number
+        ("SELECT count(*) FROM r WHERE s = ?", ["abc"], "p3="),
+        ("SELECT count(*) FROM r WHERE s IS ?", ["abc"], "p3 is"),
+        ("SELECT count(*) FROM r WHERE s = 12", [], "p3="),
+        ("SELECT count(*) FROM r WHERE s IN ('a', 'b')", [], "p3="),
+        ("SELECT id FROM r WHERE s = ? LIMIT 1", ["a"], "p3="),
+        # declined: TEXT ranges against those, a collation, LIKE, union
+        ("SELECT count(*) FROM r WHERE s < ?", ["abc"], None),
+        ("SELECT count(*) FROM r WHERE s <> 12", [], None),
         ("SELECT count(*) FROM r WHERE s = 'abc' COLLATE NOCASE", [], None),
         ("SELECT count(*) FROM r WHERE d = '2024-01-01' COLLATE NOCASE", [],
          None),
-        ("SELECT count(*) FROM r WHERE s IN ('a', 'b')", [], None),
         ("SELECT count(*) FROM r WHERE s LIKE 'a%'", [], None),
         ("SELECT count(*) FROM u WHERE d >= ?", ["2024-01-01"], None),
         ("SELECT count(*) FROM jj_open('%s') WHERE row > 2" % "x", [], None),
@@ -342,11 +348,12 @@ def consumed(conn):
         p = plan_of(conn, sql, params)
         m = re.search(r"VIRTUAL TABLE INDEX \d+:(.*)$", p)
         idx = m.group(1) if m else ""
-        preds = ",".join(x for x in idx.split(",") if re.match(r"c\d", x))
+        preds = ",".join(x for x in idx.split(",") if re.match(r"[cp]\d", x))
         if want is None:
             check(f"declines: {sql}", preds == "", p)
         else:
-            wanted = ",".join(x for x in want.split(",") if re.match(r"c\d", x))
+            wanted = ",".join(x for x in want.split(",")
+                              if re.match(r"[cp]\d", x))
             check(f"takes: {sql}", preds == wanted and want in idx, p)
     # No comparison and no column read left to SQLite: the row loop of
     # count(*) WHERE d >= ? has no Ge and no VColumn.
@@ -354,6 +361,11 @@ def consumed(conn):
     check("no comparison opcode", not ({"Ge", "Gt", "Le", "Lt", "Eq", "Ne"}
                                        & set(ops)), f"{ops}")
     check("no column read", "VColumn" not in ops, f"{ops}")
+    ops = opcodes(conn, "SELECT count(*) FROM r WHERE s = ?", ["abc"])
+    check("a pre-filter is checked again", "VColumn" in ops and "Ne" in ops,
+          f"{ops}")
+    check("LIMIT stays with SQLite after a pre-filter", "limit" not in
+          plan_of(conn, "SELECT id FROM r WHERE s = ? LIMIT 1", ["a"]))
     ops = opcodes(conn, "SELECT count(*) FROM r WHERE +d >= ?", ["2024-01-01"])
     check("unpushed keeps its comparison", "VColumn" in ops and
           {"Ge", "Gt", "Le", "Lt"} & set(ops), f"{ops}")
