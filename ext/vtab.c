@@ -154,7 +154,9 @@ fail:
 
 /* 1 when the connection keeps text as UTF-8 (PRAGMA encoding; every
 ** database of a connection has the main one's).  Asked once per table, at
-** its first plan; a PRAGMA that cannot run (an authorizer refusing it)
+** its first plan with a constraint on a text, date or timestamp column
+** (a statement the table prepares: an application's trace hook sees it);
+** a PRAGMA that cannot run (an authorizer refusing it)
 ** counts as not UTF-8, which only declines text comparisons. */
 static int db_is_utf8(sqlite3 *db) {
   sqlite3_stmt *st = NULL;
@@ -175,7 +177,14 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   /* WHERE comparisons (pushdown.c): the typed table's, unless
   ** union_by_name (a file's column i may be another table column) */
   const jj_schema *push = t->typed && !t->opt.union_by_name ? t->schema : NULL;
-  if (push && t->text_ok == 0) t->text_ok = db_is_utf8(t->db) ? 1 : -1;
+  for (int i = 0; push && t->text_ok == 0 && i < info->nConstraint; i++) {
+    int col = info->aConstraint[i].iColumn; /* text compared: ask once */
+    jj_type type = col >= 0 && col < t->ncol
+                       ? jj_schema_type(push, (size_t)col)
+                       : JJ_TABLE;
+    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP)
+      t->text_ok = db_is_utf8(t->db) ? 1 : -1;
+  }
   return jjx_open_plan(info, t->typed, t->ncol, t->est_rows, t->glob, push,
                        t->text_ok > 0);
 }
