@@ -40,8 +40,11 @@
 **     So a TEXT column's comparison is taken only when SQLite shows the
 **     value at planning time (sqlite3_vtab_rhs_value: a literal) and it is
 **     TEXT, BLOB or NULL: those compare alike under every affinity that
-**     could apply.  Not an IN list (the values of `IN (SELECT ...)` carry
-**     the subquery's affinity).
+**     could apply.  Never an IN list: SQLite checks an IN constraint it
+**     hands over again as `col = value` in the column's affinity, which is
+**     not what IN does (the values of `IN (SELECT ...)` have the
+**     comparison's affinity, NUMERIC against an INTEGER subquery column).
+**     The numeric-affinity columns compare an IN value as `=` would.
 **   - A BLOB column (BLOB affinity) compares alike under every affinity:
 **     a blob is greater than any number or text, blobs compare by memcmp.
 **   - A nested table column and any collation but BINARY: declined.
@@ -109,11 +112,16 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
       return text_ok ? op : -1;
     case JJ_TEXT: {
       sqlite3_value *v = NULL;
-      if (!text_ok) return -1;
+      /* An IN list (which sqlite3_vtab_in tells from 3.38 on, for the first
+      ** 32 constraints) stays SQLite's: a constraint it hands over is
+      ** checked again as `col = value` with the column's affinity, not as
+      ** IN ('12.0' IN (SELECT 12) holds, '12.0' = 12 does not). */
+      if (!text_ok || version < 3038000 || i >= 32 ||
+          sqlite3_vtab_in(info, i, -1))
+        return -1;
       /* = and IS against a value not seen: a pre-filter (jjx_filter_row) */
       int loose = op == JJX_P_EQ || op == JJX_P_IS ? op | JJX_P_LOOSE : -1;
-      if (version < 3038000 || (i < 32 && sqlite3_vtab_in(info, i, -1)) ||
-          sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v)
+      if (sqlite3_vtab_rhs_value(info, i, &v) != SQLITE_OK || !v)
         return loose;
       int kind = sqlite3_value_type(v);
       return kind == SQLITE_TEXT || kind == SQLITE_BLOB || kind == SQLITE_NULL

@@ -323,6 +323,13 @@ def joins(conn, rng, count):
                         f"ON {cond} ORDER BY 1, 2")
         check(f"join: {cond}", got == want,
               f"got {got!r:.150} want {want!r:.150}")
+        # IN a subquery: its values carry the comparison's affinity
+        oc = rng.choice(ocols[:5])
+        cond = f"{col} IN (SELECT {oc} FROM o{rng.choice(['', ' LIMIT 3'])})"
+        want = run(conn, f"SELECT id FROM n WHERE {cond} ORDER BY 1")
+        got = run(conn, f"SELECT id FROM r WHERE {cond} ORDER BY 1")
+        check(f"in: {cond}", got == want,
+              f"got {got!r:.150} want {want!r:.150}")
 
 
 def consumed(conn):
@@ -348,11 +355,13 @@ def consumed(conn):
         ("SELECT count(*) FROM r WHERE s = ?", ["abc"], "p3="),
         ("SELECT count(*) FROM r WHERE s IS ?", ["abc"], "p3 is"),
         ("SELECT count(*) FROM r WHERE s = 12", [], "p3="),
-        ("SELECT count(*) FROM r WHERE s IN ('a', 'b')", [], "p3="),
+        ("SELECT count(*) FROM r WHERE i IN (1, '2', 3.0)", [], "c1="),
         ("SELECT id FROM r WHERE s = ? LIMIT 1", ["a"], "p3="),
         # declined: TEXT ranges against those, a collation, LIKE, union
         ("SELECT count(*) FROM r WHERE s < ?", ["abc"], None),
         ("SELECT count(*) FROM r WHERE s <> 12", [], None),
+        ("SELECT count(*) FROM r WHERE s IN ('a', 'b')", [], None),
+        ("SELECT count(*) FROM r WHERE s IN (SELECT 12)", [], None),
         ("SELECT count(*) FROM r WHERE s = 'abc' COLLATE NOCASE", [], None),
         ("SELECT count(*) FROM r WHERE d = '2024-01-01' COLLATE NOCASE", [],
          None),
