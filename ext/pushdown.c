@@ -44,7 +44,10 @@
 **     hands over again as `col = value` in the column's affinity, which is
 **     not what IN does (the values of `IN (SELECT ...)` have the
 **     comparison's affinity, NUMERIC against an INTEGER subquery column).
-**     The numeric-affinity columns compare an IN value as `=` would.
+**     (The table takes no IN list, see jjx_push_op; where SQLite cannot
+**     say which `=` is one, a numeric-affinity column compares each value
+**     of the list exactly as IN would: the values have the affinity the
+**     IN comparison has, numeric on both sides.)
 **   - A BLOB column (BLOB affinity) compares alike under every affinity:
 **     a blob is greater than any number or text, blobs compare by memcmp.
 **   - A nested table column and any collation but BINARY: declined.
@@ -99,6 +102,13 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
   int version = sqlite3_libversion_number();
   if (op < 0 || type == JJ_TABLE || version < 3022000) return -1;
   if (op == JJX_P_ISNULL || op == JJX_P_NOTNULL) return op;
+  /* An IN list stays SQLite's, which checks it on each row of one scan:
+  ** handed over, it would call xFilter once per value, a scan each, and
+  ** the rows would come in the list's order (sqlite3_vtab_in tells IN
+  ** from 3.38 on, for the first 32 constraints; before that an IN is one
+  ** `=` per value, which the table decides exactly, see TEXT below). */
+  if (version >= 3038000 && i < 32 && sqlite3_vtab_in(info, i, -1))
+    return -1;
   const char *coll = sqlite3_vtab_collation(info, i);
   if (!coll || sqlite3_stricmp(coll, "BINARY") != 0) return -1;
   switch (type) {
