@@ -381,6 +381,9 @@ def consumed(conn):
             wanted = ",".join(x for x in want.split(",")
                               if re.match(r"[cp]\d", x))
             check(f"takes: {sql}", preds == wanted and want in idx, p)
+    # an OR of two comparisons is one scan, not a scan per term
+    p = plan_of(conn, "SELECT * FROM r WHERE d >= ? OR i = 5", ["2024-01-01"])
+    check("OR is one scan", "MULTI-INDEX" not in p, p)
     # IN stays one scan in row order, as before (not a scan per value)
     got = [r[0] for r in conn.execute("SELECT id FROM r WHERE i IN (30, 5, "
                                       "12, 2, -1) AND d IS NOT NULL")]
