@@ -32,7 +32,9 @@
 ** length, 399.1 M with SQLITE_TRANSIENT and a length, 224.4 M this way
 ** (the floor table of bench/: 126.9 M); best of runs, 3 interleaved:
 ** 36.7-37.3 ms before, 24.6-25.0 ms after.  A filter that only compares
-** the text pays the copy: `since` (WHERE joined >= ...) 81.0 -> 84.4 M.
+** the text paid the copy (`since`, WHERE joined >= ...: 81.0 -> 84.4 M);
+** such comparisons are now the table's own (pushdown.c) and read no
+** value through here.
 **
 ** Text with no escape lies in the document, whose strings never hold a raw
 ** NUL (the row check refuses control bytes); decoded text can (\u0000) and
@@ -156,21 +158,7 @@ int jjx_open_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
   }
   if (col >= t->ncol) return source_column(ctx, c);
   jj_value v;
-  int r;
-  /* A date is read as its text, which SQL wants, by the per-type accessor:
-  ** jj_cursor_value also counts its days (about 80 instructions a date
-  ** under callgrind).  bench/sqlite_bench scan jjfile, 50,000 rows, best
-  ** of 8 interleaved runs: every column through jj_cursor_value 39.6 ms
-  ** (entropy) and 35.8 ms (repetitive); with this path 37.3 and 33.7 ms;
-  ** the per-type switch it replaced 38.2 and 34.8 ms.  Every other type
-  ** was as fast through jj_cursor_value, which also saves the schema
-  ** lookup the old switch made per value. */
-  if (col < 64 && (t->date_cols >> col & 1)) {
-    r = jj_cursor_text(c->cur, (size_t)col, &v.u.text.p, &v.u.text.len, &err);
-    v.type = JJ_DATE;
-  } else {
-    r = jj_cursor_value(c->cur, (size_t)col, &v, &err);
-  }
+  int r = jjx_column_read(c, t, col, &v, &err);
   if (r < 0) return column_error(ctx, c, &err);
   if (r == 0) return SQLITE_OK; /* null, the context's default */
   switch (v.type) { /* no default: -Wswitch names a type added but not read */

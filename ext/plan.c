@@ -43,12 +43,17 @@
 #include <sys/stat.h>
 
 #include "plan.h"
+#include "pushdown.h"
 
 /* Rows assumed for a SOURCE whose size is unknown at planning time. */
 #define UNKNOWN_ROWS 100000
+/* WHERE comparisons taken at most: SQLite omits (trusts) a constraint only
+** among the first 16 argv values, later ones it would check again. */
+#define MAX_PUSH 16
 
 int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
-                  int64_t est_rows, int glob) {
+                  int64_t est_rows, int glob, const jj_schema *push,
+                  int text_ok) {
   int source_col = typed ? ncol : REC_SOURCE;
   int fname_col = typed ? ncol + 1 : REC_FILENAME;
   int ifname[3] = {-1, -1, -1}; /* filename =, LIKE, GLOB */
@@ -57,6 +62,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   int isrc = -1, iopt = -1, irow = -1, ilimit = -1, ioffset = -1;
   int unusable_source = 0, unusable_options = 0;
   int argv = 0, others = 0;
+  int npush = 0, pushed[MAX_PUSH];
+  int push_op[MAX_PUSH]; /* jjx_push_op's: a jjx_pop, maybe JJX_P_LOOSE */
   const struct sqlite3_index_constraint *c = info->aConstraint;
 
   for (int i = 0; i < info->nConstraint; i++) {
@@ -105,6 +112,16 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       by_row = col != -1;
       continue;
     }
+    if (push && col >= 0 && col < ncol && c[i].usable && npush < MAX_PUSH) {
+      int pop = jjx_push_op(info, i, jj_schema_type(push, (size_t)col),
+                            text_ok);
+      if (pop >= 0) { /* decided exactly by the table: omitted */
+        pushed[npush] = i;
+        push_op[npush++] = pop;
+        if (pop & JJX_P_LOOSE) others++; /* a pre-filter: checked again */
+        continue;
+      }
+    }
     others++;
   }
   if ((unusable_source && isrc < 0) || (unusable_options && iopt < 0))
@@ -147,6 +164,16 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
         info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
     }
   }
+  /* The comparisons' share of rows: an equality a tenth, a range a third
+  ** (the guesses SQLite makes for a column without statistics). */
+  int64_t before_where = rows;
+  for (int k = 0; k < npush; k++) {
+    int op = push_op[k] & ~JJX_P_LOOSE;
+    if (op == JJX_P_EQ || op == JJX_P_IS || op == JJX_P_ISNULL)
+      rows = rows / 10 + 1;
+    else if (op != JJX_P_NE && op != JJX_P_ISNOT && op != JJX_P_NOTNULL)
+      rows = rows / 3 + 1;
+  }
   if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
       (info->aOrderBy[0].iColumn == -1 ||
        (ordered && !typed && info->aOrderBy[0].iColumn == REC_ROW)))
@@ -173,20 +200,34 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     rows = rows / (k == 0 ? 10 : 2) + 1;
   }
 
+  for (int k = 0; k < npush; k++) { /* last in argv, in idxStr's order */
+    info->aConstraintUsage[pushed[k]].argvIndex = ++argv;
+    info->aConstraintUsage[pushed[k]].omit = !(push_op[k] & JJX_P_LOOSE);
+    info->idxNum |= IDX_WHERE;
+  }
+
   /* Cost: a row's structure is scanned whatever is read; each column read
-  ** costs about as much again (colUsed: bit 63 stands for columns >= 63). */
+  ** costs about as much again (colUsed: bit 63 stands for columns >= 63).
+  ** Comparisons taken still scan every row: a tenth off, so that the plan
+  ** is preferred to the same scan without them, but never so cheap that
+  ** SQLite would scan the document once per term of an OR (MULTI-INDEX
+  ** OR: two scans, rows in another order) instead of once. */
   int used = 0;
   for (int b = 0; b < 64; b++)
     if (info->colUsed & ((sqlite3_uint64)1 << b)) used++;
   if (rows < 1) rows = 1;
   info->estimatedRows = rows;
   info->estimatedCost = (double)rows * (1.0 + used);
+  if (npush)
+    info->estimatedCost =
+        (double)(before_where < 1 ? 1 : before_where) * (1.0 + used) * 0.9;
   /* No SOURCE (see above): dearer than any plan with one, in the same
   ** order among themselves; the record form's has no rows to estimate. */
   if (no_source) info->estimatedCost *= 1e250;
   if (no_source && !typed) info->estimatedRows = (sqlite3_int64)1 << 62;
-  info->idxStr = sqlite3_mprintf(
-      "%s%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+  sqlite3_str *m = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(
+      m, "%s%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
       (info->idxNum & IDX_OPTIONS) ? "options," : "",
       (info->idxNum & IDX_ROW) ? "row=," : "",
       (info->idxNum & IDX_ROWS) ? "row in," : "",
@@ -195,6 +236,15 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       (info->idxNum & IDX_FNAME_EQ) ? "filename=," : "",
       (info->idxNum & IDX_FNAME_LIKE) ? "filename like," : "",
       (info->idxNum & IDX_FNAME_GLOB) ? "filename glob," : "");
+  for (int k = 0; k < npush; k++)
+    jjx_push_spell(m, info->aConstraint[pushed[k]].iColumn, push_op[k]);
+  /* an empty string is NULL without an error: "" then */
+  if (sqlite3_str_errcode(m) != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(m));
+    return SQLITE_NOMEM;
+  }
+  info->idxStr = sqlite3_str_finish(m);
+  if (!info->idxStr) info->idxStr = sqlite3_mprintf("%s", "");
   if (!info->idxStr) return SQLITE_NOMEM;
   size_t n = strlen(info->idxStr);
   if (n) info->idxStr[n - 1] = '\0'; /* drop the last comma */

@@ -33,6 +33,8 @@
 **   0x20  FNAME_EQ    a name     filename = ?     (SQLite checks these
 **   0x40  FNAME_LIKE  a pattern  filename LIKE ?   three again: they only
 **   0x80  FNAME_GLOB  a pattern  filename GLOB ?   skip files unopened)
+**   0x400 WHERE   the values     col = ?, col < ?, col IS NULL, ... on the
+**                                typed table's columns (pushdown.c)
 **
 ** idxStr spells the same plan for EXPLAIN QUERY PLAN ("source,row=").
 ** Without IDX_SOURCE, the record form has no document (xFilter says so)
@@ -47,6 +49,9 @@
 #define IDX_FNAME_LIKE 0x40
 #define IDX_FNAME_GLOB 0x80
 #define IDX_OPTIONS 0x200
+#define IDX_WHERE 0x400 /* WHERE comparisons on typed columns (pushdown.c),
+                        ** spelled in idxStr ("c6>="), their values last
+                        ** in argv, in idxStr's order */
 #define IDX_BY_ROW 0x100 /* ROW, ROWS: the constraint is on the record
                          ** form's row column, over a SOURCE that may be a
                          ** pattern (no argv; otherwise it is the rowid) */
@@ -65,8 +70,11 @@
 ** and est_rows unused).  glob: the typed table's declared SOURCE is a
 ** pattern (rows come file by file, so rowid does not ascend).  Fills info
 ** as SQLite asks (idxNum, idxStr, argv order, costs); returns SQLITE_OK,
-** SQLITE_CONSTRAINT for a combination that cannot work, or SQLITE_NOMEM. */
+** SQLITE_CONSTRAINT for a combination that cannot work, or SQLITE_NOMEM.
+** push: the typed table's columns when it may take WHERE comparisons on
+** them (pushdown.c), else NULL; text_ok: the connection is UTF-8. */
 int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
-                  int64_t est_rows, int glob);
+                  int64_t est_rows, int glob, const jj_schema *push,
+                  int text_ok);
 
 #endif /* JJ_EXT_PLAN_H */

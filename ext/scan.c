@@ -2,7 +2,8 @@
 ** scan.c — a jj_open cursor moving over its rows: opening the document a
 ** scan reads (a SOURCE given, the typed table's declared one, or each file
 ** of a glob in turn), checking its columns, and stepping to the rows the
-** plan wants (all, rowid = N, rowid IN (...), a LIMIT).  vtab.c's xFilter
+** plan wants (all, rowid = N, rowid IN (...), a LIMIT, the rows passing
+** the WHERE comparisons the plan took: pushdown.c).  vtab.c's xFilter
 ** sets a scan up and xNext calls jjx_scan_advance; only the structure of
 ** the rows passed over is scanned, no value is converted here (column.c
 ** converts what a query reads).
@@ -193,6 +194,13 @@ int jjx_scan_advance(jjx_cursor *c) {
       r = jj_cursor_next(c->cur, &err);
     }
     if (r < 0) return scan_error(c, &err);
+    /* the WHERE comparisons the table took (pushdown.c): a row failing
+    ** one is passed over here, before LIMIT counts it */
+    if (r > 0 && c->filter.n) {
+      r = jjx_filter_row(c, &err);
+      if (r < 0) return scan_error(c, &err);
+      if (r == 0) continue;
+    }
     if (r > 0) {
       c->eof = 0;
       if (c->remaining > 0) c->remaining--;

@@ -152,11 +152,41 @@ fail:
   return rc;
 }
 
-/* xBestIndex: plan.c, which knows only the form, the column count and
-** the estimated rows. */
+/* 1 when the connection keeps text as UTF-8 (PRAGMA encoding; every
+** database of a connection has the main one's).  Asked once per table, at
+** its first plan with a constraint on a text, date or timestamp column
+** (a statement the table prepares: an application's trace hook sees it);
+** a PRAGMA that cannot run (an authorizer refusing it)
+** counts as not UTF-8, which only declines text comparisons. */
+static int db_is_utf8(sqlite3 *db) {
+  sqlite3_stmt *st = NULL;
+  int yes = 0;
+  if (sqlite3_prepare_v2(db, "PRAGMA encoding", -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    const char *e = (const char *)sqlite3_column_text(st, 0);
+    yes = e && strcmp(e, "UTF-8") == 0;
+  }
+  sqlite3_finalize(st);
+  return yes;
+}
+
+/* xBestIndex: plan.c, which knows only the form, the column count, the
+** estimated rows and, for comparisons it may take, the columns' types. */
 static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
-  const jjx_table *t = (const jjx_table *)vtab;
-  return jjx_open_plan(info, t->typed, t->ncol, t->est_rows, t->glob);
+  jjx_table *t = (jjx_table *)vtab;
+  /* WHERE comparisons (pushdown.c): the typed table's, unless
+  ** union_by_name (a file's column i may be another table column) */
+  const jj_schema *push = t->typed && !t->opt.union_by_name ? t->schema : NULL;
+  for (int i = 0; push && t->text_ok == 0 && i < info->nConstraint; i++) {
+    int col = info->aConstraint[i].iColumn; /* text compared: ask once */
+    jj_type type = col >= 0 && col < t->ncol
+                       ? jj_schema_type(push, (size_t)col)
+                       : JJ_TABLE;
+    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP)
+      t->text_ok = db_is_utf8(t->db) ? 1 : -1;
+  }
+  return jjx_open_plan(info, t->typed, t->ncol, t->est_rows, t->glob, push,
+                       t->text_ok > 0);
 }
 
 /* xDisconnect and xDestroy: the table owns its document. */
@@ -199,6 +229,7 @@ static void cursor_reset(jjx_cursor *c) {
   c->file_index = 0;
   c->rec_row = 0;
   c->remap = c->union_by_name = 0;
+  jjx_filter_free(&c->filter);
   jjx_union_free(&c->runi);
   sqlite3_free(c->options);
   c->options = NULL;
@@ -246,8 +277,6 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   jj_error err;
   int i = 0, rc;
   int64_t offset = 0;
-  (void)idxStr;
-  (void)argc;
   cursor_reset(c);
   if (!t->typed && !(idxNum & IDX_SOURCE)) /* xBestIndex: no SOURCE */
     return jjx_vtab_err(cur->pVtab, "jj_open: no SOURCE given: use "
@@ -275,6 +304,12 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
     if (!(idxNum & (IDX_FNAME_EQ << k))) continue;
     rc = jjx_files_filter(&c->files, fname_ops[k], argv[i++]);
     if (rc != SQLITE_OK) return rc;
+  }
+  if (idxNum & IDX_WHERE) { /* the comparisons come last */
+    char *msg = NULL;
+    rc = jjx_filter_begin(&c->filter, idxStr, t->schema, argc - i, argv + i,
+                          &msg);
+    if (rc != SQLITE_OK) return msg ? jjx_vtab_take(cur->pVtab, msg, rc) : rc;
   }
   if (row) {
     int64_t r = jjx_value_row(row);
@@ -312,8 +347,9 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if (rc != SQLITE_OK || !c->cur) return rc;
   /* OFFSET: a scan of one document jumps (rows seen before are found in
-  ** constant time); a list or a pattern's files skip their first rows. */
-  if (offset > 0 && !c->list && !c->multi) {
+  ** constant time); a list, a pattern's files or a filter (pushdown.c:
+  ** OFFSET counts the rows passing it) skip their first rows. */
+  if (offset > 0 && !c->list && !c->multi && !c->filter.n) {
     int r = jjx_scan_seek(c, offset, &err);
     if (r < 0)
       return err.code == JJ_ERR_NOMEM ? SQLITE_NOMEM

@@ -1,7 +1,9 @@
 -- planner.sql — what xBestIndex tells SQLite, seen in EXPLAIN QUERY PLAN.
 -- The index string spells the plan: source (a table-valued argument),
 -- row= (rowid = ?), row in (rowid IN (...), all values at once), limit and
--- offset (pushed down).
+-- offset (pushed down), and the WHERE comparisons the table decides itself
+-- (ext/pushdown.c), as c<column index><operator>: c4> is seats > ?, and
+-- p<column index><operator> for a pre-filter SQLite checks again.
 .bail off
 CREATE VIRTUAL TABLE temp.rows USING jj_open('data/rows.jj');
 .print '-- a full scan'
@@ -16,8 +18,18 @@ EXPLAIN QUERY PLAN SELECT * FROM rows LIMIT 5 OFFSET 10;
 EXPLAIN QUERY PLAN SELECT * FROM rows ORDER BY rowid LIMIT 5;
 EXPLAIN QUERY PLAN SELECT * FROM rows WHERE rowid IN (1, 2, 3) LIMIT 1;
 .print '-- but not when SQLite must still filter or sort the rows'
-EXPLAIN QUERY PLAN SELECT * FROM rows WHERE seats > 3 LIMIT 5;
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE city LIKE 'T%' LIMIT 5;
 EXPLAIN QUERY PLAN SELECT * FROM rows ORDER BY city LIMIT 5;
+.print '-- comparisons on typed columns are decided by the table: LIMIT stays'
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE seats > 3 LIMIT 5;
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE joined >= ? AND price < 20;
+.print '-- a TEXT column is decided only against a literal text (the affinity of its'
+.print '-- comparison depends on the other side, which xBestIndex cannot see); = ? is'
+.print '-- a pre-filter (p2=) that SQLite checks again; no collation but BINARY'
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE city = 'Oslo';
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE city = ?;
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE city < ?;
+EXPLAIN QUERY PLAN SELECT * FROM rows WHERE joined = '2024-01-01' COLLATE NOCASE;
 .print '-- ORDER BY rowid needs no sort: rows come in order'
 EXPLAIN QUERY PLAN SELECT * FROM rows ORDER BY rowid;
 EXPLAIN QUERY PLAN SELECT * FROM rows ORDER BY rowid DESC;
