@@ -17,6 +17,14 @@
 
 #include "internal.h"
 
+/* For the slow halves of the value path: kept out of the fast halves so
+** that those need no stack frame. */
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_W_NOINLINE __attribute__((noinline))
+#else
+#define JJ_W_NOINLINE
+#endif
+
 /* Sink mode: pass the buffer on once it holds this much. */
 #define FLUSH_AT 65536
 
