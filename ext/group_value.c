@@ -439,13 +439,17 @@ int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
                       sqlite3_value **argv) {
   /* Each value is checked into g->row, then passed on: a failed row
   ** leaves a partial row behind, which is never read (the aggregate has
-  ** failed). */
-  for (int i = 0; i < g->ncol; i++) {
-    group_col *c = &g->cols[i];
-    group_val *out = &g->row[i];
+  ** failed).  What stays the same for the row is read once: every SQLite
+  ** call would make the compiler read it again. */
+  const int ncol = g->ncol, first = g->rows == 1;
+  group_col *const cols = g->cols;
+  group_val *const row = g->row;
+  for (int i = 0; i < ncol; i++) {
+    group_col *c = &cols[i];
+    group_val *out = &row[i];
     sqlite3_value *name = argv[2 * i], *v = argv[2 * i + 1];
     /* the names are normally constants; a name that changes is an error */
-    if (g->rows > 1 && !same_name(name, c)) {
+    if (!first && !same_name(name, c)) {
       jjx_ctx_err(ctx, "jj_group: row %lld: the name of column %d changed "
                        "from \"%s\"",
                   (long long)g->rows, i + 1, c->arg);
@@ -499,8 +503,9 @@ int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
                      : st == SQLITE_FLOAT ? K_REAL
                      : st == SQLITE_TEXT  ? K_TEXT
                                           : K_BLOB;
+        /* (a class already seen in an inferred column cannot mix) */
         if (c->type ? check_explicit(ctx, g, c, v, st)
-                    : check_inferred(ctx, g, c, k, st))
+                    : !(c->kinds & k) && check_inferred(ctx, g, c, k, st))
           return -1;
         c->kinds |= k;
         if (st == SQLITE_TEXT || st == SQLITE_BLOB) {
@@ -512,11 +517,11 @@ int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
       }
       g->min_len += min_written(c, st, out->n);
     }
-    if (pass_on(ctx, g, i, g->rows == 1)) return -1; /* reported */
+    if (pass_on(ctx, g, i, first)) return -1; /* reported */
   }
-  if (g->rows == 1) { /* the values wait for this (pass_on) */
+  if (first) { /* the values wait for this (pass_on) */
     if (jjx_group_direct_start(ctx, g)) return -1; /* reported */
-    for (int i = 0; i < g->ncol; i++)
+    for (int i = 0; i < ncol; i++)
       if (pass_on(ctx, g, i, 0)) return -1; /* reported */
   }
   /* a row is at least "[" and "\n" around its values */
