@@ -8,19 +8,25 @@
 ** a nested table whose values are jalapenojson documents (a nested
 ** jj_group, say).  Without one the type follows the values' storage
 ** classes: all INTEGER -> i, INTEGER and REAL -> f, TEXT -> s, BLOB -> x,
-** all NULL -> s.  Since that needs every value, xStep buffers the values
-** compactly in one growable buffer in the aggregate context (no allocation
-** per row), and xFinal chooses the types and writes the document with the
-** core's writer straight into SQLite's memory (jj_writer_new_alloc), which
-** SQLite then takes without a copy, whatever the document's size.
+** all NULL -> s.  That needs every value, so in general xStep buffers the
+** values compactly in one growable buffer in the aggregate context (no
+** allocation per row), and xFinal chooses the types and writes the
+** document with the core's writer straight into SQLite's memory
+** (jj_writer_new_alloc), which SQLite then takes without a copy, whatever
+** the document's size.  The usual case is faster: when the first row types
+** every column (an explicit type or a value that is not NULL), each row is
+** written to the document as it arrives (group_direct.c), and the rows
+** move to the buffer only if a later row would make the document another
+** one (an INTEGER column's first REAL, say), so the result is always the
+** buffered way's.
 **
 ** What can be checked when a value arrives is checked in xStep, so a bad
 ** value stops the query at its row: names, explicit types (dates and
 ** timestamps with the core's calendar), storage classes that do not mix.
 ** An explicit i, f or b column also takes TEXT that SQLite's affinity
 ** converts without loss ('100', '1e2', '19.99'; jjx_group_from_text
-** in group_value.c), buffered as the number; other TEXT is an error that suggests a
-** CAST or a TEXT column.
+** in group_value.c), kept as the number; other TEXT is an error that
+** suggests a CAST or a TEXT column.
 ** Rows are counted from 1 in the order xStep sees them.
 **
 ** The document must fit SQLite's length limit (SQLITE_LIMIT_LENGTH): xStep
@@ -32,9 +38,10 @@
 ** jj_group takes at most 63 columns.
 **
 ** This file: the entry points, the names and explicit types, the column
-** types and the document.  The values are group_value.c's (checking and
-** buffering) and group_write.c's (writing them out); group.h holds what
-** the three share.
+** types and the document.  The values are group_value.c's (checking, then
+** writing or buffering), group_direct.c's (the direct way) and
+** group_write.c's (writing the buffer out); group.h holds what the four
+** share.
 */
 #include <string.h>
 
