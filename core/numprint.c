@@ -66,7 +66,7 @@ static inline int count_digits(uint64_t f) {
 
 /* Write exactly n decimal digits of f (f < 10^n) to dst[0..n), two digits per
 ** step. The low 8 digits are done in 32-bit arithmetic when f is long. */
-static void write_digits(char *dst, uint64_t f, int n) {
+static inline void write_digits(char *dst, uint64_t f, int n) {
   char *p = dst + n;
   if (f >= 100000000) {
     uint64_t hi = f / 100000000;
@@ -178,6 +178,68 @@ static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
   *e = k;
 }
 
+/* The fast path for the doubles tables hold most: v = m / 10^k for a small
+** k (prices, measures, whole numbers).  K is the largest k <= 8 with
+** w = 10^K * ulp(v) < 1/8; the nearest integer m to v * 10^K is taken
+** when m / 10^K, one correctly rounded division of two exact doubles,
+** gives v back: then the decimal m * 10^-K reads back as v, exactly as
+** Schubfach's checks would find, and m's trailing zeros are dropped.
+** It is Schubfach's answer too: the decimals that read back as v lie
+** within w/2 of v at scale 10^K, so at most one integer is among them,
+** and it is the nearest to the computed product t (whose rounding adds
+** less than w: |t - m| < 3w/2 < 1/2).  A shorter decimal that read back
+** would be such an integer too (times a power of ten), so it is m without
+** its trailing zeros; one with more fraction digits has more significant
+** digits (an equal count needs w >= 1/5).  When the check fails no
+** decimal with at most K fraction digits reads back as v, and the caller
+** takes Schubfach's way.  1 with *f and *e (v = f * 10^e), else 0.
+** Needs IEEE double arithmetic without excess precision; elsewhere it is
+** compiled out.  tests/test_num_fast.py checks it against CPython's repr()
+** around every boundary it relies on. */
+static int short_decimal(double v, uint64_t bits, uint64_t *f, int *e) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && \
+    DBL_MANT_DIG == 53
+  static const double p10[9] = {1e0, 1e1, 1e2, 1e3, 1e4,
+                                1e5, 1e6, 1e7, 1e8};
+  int bq = (int)(bits >> 52);
+  /* 2^-10 <= v < 2^51: ulp(v) = 2^(bq - 1075), a normal double */
+  if (bq < 1023 - 10 || bq >= 1023 + 51) return 0;
+  double ulp;
+  uint64_t ub = (uint64_t)(bq - 52) << 52;
+  memcpy(&ulp, &ub, sizeof ulp);
+  int k = 8;
+  while (ulp * p10[k] >= 0.125) /* exact: a power of two times 10^k */
+    if (--k < 0) return 0;
+  double width = ulp * p10[k];
+  double t = v * p10[k];
+  uint64_t m = (uint64_t)t;
+  double frac = t - (double)m; /* exact: t and m are within 1 */
+  if (frac >= 0.5) {
+    m++;
+    frac = 1.0 - frac;
+  }
+  /* a candidate is within 3/2 * width of t: no division when m is farther */
+  if (!(frac <= 2 * width) || m == 0 || (double)m / p10[k] != v) return 0;
+  while (k >= 4 && m % 10000 == 0) {
+    m /= 10000;
+    k -= 4;
+  }
+  while (k > 0 && m % 10 == 0) {
+    m /= 10;
+    k--;
+  }
+  *f = m;
+  *e = -k;
+  return 1;
+#else
+  (void)v;
+  (void)bits;
+  (void)f;
+  (void)e;
+  return 0;
+#endif
+}
+
 /* Write exactly 8 digits of x (x < 10^8): two independent halves, then pairs,
 ** so the dependency chain is two divisions deep instead of four. */
 static inline void write8(char *p, uint32_t x) {
@@ -223,6 +285,25 @@ size_t jj_num_format_double(double v, char *out) {
   }
   uint64_t f;
   int e;
+  double a;
+  memcpy(&a, &bits, sizeof a); /* |v| */
+  if (short_decimal(a, bits, &f, &e)) {
+    /* f < 2^51 < 10^16 and 2^-10 <= |v|: always the ddd.ddd layout below,
+    ** written straight from the integer part (the double's: f / 10^-e is
+    ** not a whole number when e < 0, as f has no trailing zero then, so
+    ** no integer lies between it and |v|) and the -e fraction digits */
+    uint64_t ip = (uint64_t)a;
+    int n = count_digits(ip | (ip == 0));
+    write_digits(o, ip, n);
+    o[n] = '.';
+    if (e == 0) {
+      o[n + 1] = '0';
+      return (size_t)(o - out) + (size_t)n + 2;
+    }
+    memcpy(o + n + 1, "00000000", 8); /* -e <= 8 digits, zero padded */
+    write_digits(o + n + 1, f - ip * pow10_u64[-e], -e);
+    return (size_t)(o - out) + (size_t)(n + 1 - e);
+  }
   to_decimal(bits, &f, &e); /* f < 10^17 */
 
   /* All 17 digits of f with leading zeros, then trim: no divisions for the

@@ -214,7 +214,7 @@ static int put_schema(jj_buf *b, const jj_schema *s) {
 
 /* Write the header up to and including "rows":[ and its newline. */
 static jj_code put_header(jj_writer *w) {
-  w->started = 1;
+  w->phase = W_OPEN;
   if (jj_buf_append(&w->out, "{\"jalapenojson\":1,", 18) ||
       put_schema(&w->out, w->schema) ||
       (w->meta && (jj_buf_append(&w->out, ",\"meta\":", 8) ||
@@ -230,7 +230,7 @@ jj_code jj_writer_set_meta(jj_writer *w, const char *json, size_t len) {
   const char *bad, *why;
   jj_code code;
   if (w->err.code) return w->err.code;
-  if (w->started || w->finished)
+  if (w->phase != W_NEW)
     return jj_fail(&w->err, JJ_ERR_USAGE, NULL,
                    "meta must be set before the first value");
   const char *p = json ? jj_json_ws(json, json + len) : NULL;
@@ -272,10 +272,10 @@ jj_code jj_writer_flush(jj_writer *w) {
 /* See writer.h: the uncommon reasons a value cannot start. */
 jj_code jj_writer_ready_slow(jj_writer *w) {
   if (w->err.code) return w->err.code;
-  if (w->finished)
+  if (w->phase == W_FINISHED)
     return jj_fail(&w->err, JJ_ERR_USAGE, NULL,
                    "the document is already finished");
-  return w->started ? JJ_OK : put_header(w);
+  return w->phase == W_OPEN ? JJ_OK : put_header(w);
 }
 
 /* A row of `values` values in a table of another column count: one more
@@ -384,27 +384,27 @@ uint64_t jj_writer_length(const jj_writer *w) {
 ** it in sink mode. */
 jj_code jj_writer_finish(jj_writer *w) {
   if (w->err.code) return w->err.code;
-  if (w->finished)
+  if (w->phase == W_FINISHED)
     return jj_fail(&w->err, JJ_ERR_USAGE, NULL,
                    "the document is already finished");
   if (w->depth)
     return jj_writer_fail(w, JJ_ERR_USAGE, JJ_W_ROW,
                           "nested table not ended (use jj_writer_end_table)");
   if (w->stack[0].col) return short_row(w);
-  if (!w->started && put_header(w)) return w->err.code;
+  if (w->phase == W_NEW && put_header(w)) return w->err.code;
   /* one spare byte for the NUL jj_writer_take adds */
   if (jj_buf_reserve(&w->out, 4)) return jj_writer_nomem(w);
   if (w->stack[0].rows) w->out.p[w->out.len++] = '\n';
   memcpy(w->out.p + w->out.len, "]}", 2);
   w->out.len += 2;
-  w->finished = 1;
+  w->phase = W_FINISHED;
   return w->sink ? jj_writer_flush(w) : JJ_OK;
 }
 
 /* Hand over the finished buffer (caller frees with jj_free, or the
 ** allocator's free); once. */
 char *jj_writer_take(jj_writer *w, size_t *len) {
-  if (!w || !w->finished || w->sink || w->err.code || !w->out.p) return NULL;
+  if (!w || w->phase != W_FINISHED || w->sink || w->err.code || !w->out.p) return NULL;
   char *p = w->out.p;
   p[w->out.len] = '\0'; /* room reserved by jj_writer_finish */
   if (len) *len = w->out.len;

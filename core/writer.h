@@ -17,6 +17,14 @@
 
 #include "internal.h"
 
+/* For the slow halves of the value path: kept out of the fast halves so
+** that those need no stack frame. */
+#if defined(__GNUC__) || defined(__clang__)
+#define JJ_W_NOINLINE __attribute__((noinline))
+#else
+#define JJ_W_NOINLINE
+#endif
+
 /* Sink mode: pass the buffer on once it holds this much. */
 #define FLUSH_AT 65536
 
@@ -40,6 +48,8 @@ typedef struct frame {
   int64_t rows; /* rows ended in this table */
 } frame;
 
+enum { W_NEW, W_OPEN, W_FINISHED }; /* jj_writer.phase */
+
 struct jj_writer {
   const jj_schema *schema; /* borrowed: the caller keeps it alive */
   jj_sink sink;            /* NULL: build in memory */
@@ -50,8 +60,9 @@ struct jj_writer {
   uint64_t flushed;   /* bytes passed to the sink so far */
   char *meta; /* owned copy of the meta JSON, or NULL */
   size_t meta_len;
-  int started;  /* the header is written */
-  int finished; /* jj_writer_finish succeeded */
+  int phase; /* W_NEW, W_OPEN (the header is written) or W_FINISHED
+             ** (jj_writer_finish succeeded): one field, so that the value
+             ** path tests it once */
   level *top;   /* owned: the cached types of `schema` (level_free) */
   frame *stack; /* owned, max_depth frames */
   size_t depth; /* index of the innermost open table */
@@ -81,7 +92,7 @@ jj_code jj_writer_nomem(jj_writer *w);
 ** is written, no error, not finished.  The one test of that state; where
 ** it fails, jj_writer_ready_slow sorts out why. */
 static inline int jj_writer_open(const jj_writer *w) {
-  return w->started && !w->err.code && !w->finished;
+  return w->phase == W_OPEN && !w->err.code;
 }
 /* Why a value or row cannot go straight on: dead, finished, or the header
 ** is not yet written (then it is written now).  JJ_OK when it may go on,

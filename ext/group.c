@@ -8,19 +8,25 @@
 ** a nested table whose values are jalapenojson documents (a nested
 ** jj_group, say).  Without one the type follows the values' storage
 ** classes: all INTEGER -> i, INTEGER and REAL -> f, TEXT -> s, BLOB -> x,
-** all NULL -> s.  Since that needs every value, xStep buffers the values
-** compactly in one growable buffer in the aggregate context (no allocation
-** per row), and xFinal chooses the types and writes the document with the
-** core's writer straight into SQLite's memory (jj_writer_new_alloc), which
-** SQLite then takes without a copy, whatever the document's size.
+** all NULL -> s.  That needs every value, so in general xStep buffers the
+** values compactly in one growable buffer in the aggregate context (no
+** allocation per row), and xFinal chooses the types and writes the
+** document with the core's writer straight into SQLite's memory
+** (jj_writer_new_alloc), which SQLite then takes without a copy, whatever
+** the document's size.  The usual case is faster: when the first row types
+** every column (an explicit type or a value that is not NULL), each row is
+** written to the document as it arrives (group_direct.c), and the rows
+** move to the buffer only if a later row would make the document another
+** one (an INTEGER column's first REAL, say), so the result is always the
+** buffered way's.
 **
 ** What can be checked when a value arrives is checked in xStep, so a bad
 ** value stops the query at its row: names, explicit types (dates and
 ** timestamps with the core's calendar), storage classes that do not mix.
 ** An explicit i, f or b column also takes TEXT that SQLite's affinity
 ** converts without loss ('100', '1e2', '19.99'; jjx_group_from_text
-** in group_value.c), buffered as the number; other TEXT is an error that suggests a
-** CAST or a TEXT column.
+** in group_value.c), kept as the number; other TEXT is an error that
+** suggests a CAST or a TEXT column.
 ** Rows are counted from 1 in the order xStep sees them.
 **
 ** The document must fit SQLite's length limit (SQLITE_LIMIT_LENGTH): xStep
@@ -32,9 +38,10 @@
 ** jj_group takes at most 63 columns.
 **
 ** This file: the entry points, the names and explicit types, the column
-** types and the document.  The values are group_value.c's (checking and
-** buffering) and group_write.c's (writing them out); group.h holds what
-** the three share.
+** types and the document.  The values are group_value.c's (checking, then
+** writing or buffering), group_direct.c's (the direct way) and
+** group_write.c's (writing the buffer out); group.h holds what the four
+** share.
 */
 #include <string.h>
 
@@ -77,6 +84,12 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
   }
   memset(g->cols, 0, (size_t)n * sizeof *g->cols);
   g->ncol = n;
+  g->row = sqlite3_malloc64((sqlite3_uint64)n * sizeof *g->row);
+  if (!g->row) {
+    sqlite3_result_error_nomem(ctx);
+    return -1;
+  }
+  memset(g->row, 0, (size_t)n * sizeof *g->row);
   for (int i = 0; i < n; i++) {
     group_col *c = &g->cols[i];
     sqlite3_value *name = argv[2 * i];
@@ -144,8 +157,8 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* xFinal                                                                  */
 /* ---------------------------------------------------------------------- */
 
-/* The type of a column: explicit, or from the classes seen. */
-static jj_type column_type(const group_col *c) {
+/* See group.h: explicit, or from the classes seen. */
+jj_type jjx_group_column_type(const group_col *c) {
   if (c->type) return c->type;
   if (c->kinds & K_REAL) return JJ_FLOAT;
   if (c->kinds & K_INT) return JJ_INT;
@@ -160,14 +173,20 @@ static void group_free(group_ctx *g) {
     jj_schema_free(g->cols[i].nested);
   }
   sqlite3_free(g->cols);
+  sqlite3_free(g->row);
   jjx_buf_free(&g->values);
+  jj_writer_free(g->w); /* before the schema it borrows */
+  jj_schema_free(g->schema);
   g->ncol = 0;
   g->cols = NULL;
+  g->row = NULL;
+  g->w = NULL;
+  g->schema = NULL;
 }
 
-/* SQLite's allocator for the writer's buffer: the document is built where
-** sqlite3_result_text64 takes it without a copy, to free it with
-** sqlite3_free. */
+/* SQLite's allocator for the writer's buffer (group.h): the document is
+** built where sqlite3_result_text64 takes it without a copy, to free it
+** with sqlite3_free. */
 static void *sqlite_realloc(void *ctx, void *p, size_t n) {
   (void)ctx;
   return sqlite3_realloc64(p, n);
@@ -178,10 +197,10 @@ static void sqlite_free(void *ctx, void *p) {
   sqlite3_free(p);
 }
 
+const jj_allocator jjx_group_memory = {sqlite_realloc, sqlite_free, NULL};
+
 /* Build the schema, write every buffered row, hand the document over. */
 static void finish(sqlite3_context *ctx, group_ctx *g) {
-  static const jj_allocator sqlite_memory = {sqlite_realloc, sqlite_free,
-                                             NULL};
   jj_error err;
   jj_writer *w = NULL;
   jj_code code = JJ_OK;
@@ -189,7 +208,7 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
   if (!s) goto nomem;
   for (int i = 0; i < g->ncol; i++) {
     group_col *c = &g->cols[i];
-    jj_type t = column_type(c);
+    jj_type t = jjx_group_column_type(c);
     jj_schema *nested = NULL;
     c->written = t;
     if (t == JJ_TABLE) {
@@ -209,7 +228,7 @@ static void finish(sqlite3_context *ctx, group_ctx *g) {
       goto done;
     }
   }
-  w = jj_writer_new_alloc(s, &sqlite_memory, &err);
+  w = jj_writer_new_alloc(s, &jjx_group_memory, &err);
   if (!w) {
     if (err.code == JJ_ERR_NOMEM) goto nomem;
     jjx_ctx_err(ctx, "jj_group: %s", err.message);
@@ -243,6 +262,7 @@ done:
 void jjx_group_final(sqlite3_context *ctx) {
   group_ctx *g = sqlite3_aggregate_context(ctx, 0);
   if (!g) return; /* no rows: NULL */
-  if (!g->failed && g->rows > 0) finish(ctx, g);
+  if (!g->failed && g->rows > 0 && (!g->w || jjx_group_direct_finish(ctx, g)))
+    finish(ctx, g);
   group_free(g);
 }

@@ -2,9 +2,10 @@
 ** group_value.c — jj_group's values: each row's arguments checked as they
 ** arrive (the names unchanged, each value against its column's explicit
 ** type, TEXT for a number converted as SQLite's affinity would, or the
-** storage classes seen so far), and buffered (the format is group.h's)
-** until group_write.c writes them at the end.  The length limit is kept
-** here, where the bytes are counted.
+** storage classes seen so far) into the row's group_val array, then
+** written straight to the document (group_direct.c) or buffered (the
+** format is group.h's) until group_write.c writes them at the end.  The
+** length limit is kept here, where the bytes are counted.
 */
 #include <string.h>
 
@@ -213,12 +214,6 @@ static uint64_t min_written(const group_col *c, int st, size_t n) {
   }
 }
 
-/* Room for n more bytes: the check inline, since every buffered value
-** passes here, the growth (rare) out of line. */
-static inline int reserve(jjx_buf *b, size_t n) {
-  return b->cap - b->len >= n ? 0 : jjx_buf_grow(b, n);
-}
-
 /* memcpy(d, p, n) without a library call for the short values that are
 ** the common case: overlapping word copies (reads stay inside p[0..n)).
 ** Measured against libc's memcpy with bench/sqlite_bench export jj, 50,000
@@ -250,7 +245,7 @@ static inline void copy_bytes(unsigned char *d, const void *src, size_t n) {
 static inline int buffer_bytes(jjx_buf *b, unsigned char tag, const void *p,
                                size_t n) {
   uint32_t n32 = (uint32_t)n; /* n is below SQLite's length limit */
-  if (reserve(b, 5 + n)) return -1;
+  if (jjx_group_reserve(b, 5 + n)) return -1;
   unsigned char *d = (unsigned char *)b->p + b->len;
   d[0] = tag;
   memcpy(d + 1, &n32, 4);
@@ -259,39 +254,26 @@ static inline int buffer_bytes(jjx_buf *b, unsigned char tag, const void *p,
   return 0;
 }
 
-/* Append one value of storage class st to the buffer: its tag, then 8
-** bytes for INTEGER and REAL or a 4-byte length and the bytes for TEXT and
-** BLOB.  One room check and direct stores, no call per field.  0, or -1
-** when out of memory. */
-static inline int buffer_value(jjx_buf *b, sqlite3_value *v, int st) {
+/* See group.h: its tag, then 8 bytes for INTEGER and REAL or a 4-byte
+** length and the bytes for TEXT and BLOB.  One room check and direct
+** stores, no call per field. */
+int jjx_group_buffer(jjx_buf *b, const group_val *v) {
   unsigned char *d;
-  switch (st) {
+  switch (v->st) {
     case SQLITE_INTEGER:
-    case SQLITE_FLOAT: {
-      if (reserve(b, 9)) return -1;
+    case SQLITE_FLOAT:
+      if (jjx_group_reserve(b, 9)) return -1;
       d = (unsigned char *)b->p + b->len;
-      if (st == SQLITE_INTEGER) {
-        sqlite3_int64 i = sqlite3_value_int64(v);
-        d[0] = TAG_INT;
-        memcpy(d + 1, &i, 8);
-      } else {
-        double x = sqlite3_value_double(v);
-        d[0] = TAG_REAL;
-        memcpy(d + 1, &x, 8);
-      }
+      d[0] = v->st == SQLITE_INTEGER ? TAG_INT : TAG_REAL;
+      memcpy(d + 1, &v->u, 8); /* the int64 or the double */
       b->len += 9;
       return 0;
-    }
     case SQLITE_TEXT:
-    case SQLITE_BLOB: {
-      const void *p = st == SQLITE_TEXT ? (const void *)sqlite3_value_text(v)
-                                        : sqlite3_value_blob(v);
-      size_t n = (size_t)sqlite3_value_bytes(v);
-      if (st == SQLITE_TEXT && !p) return -1;
-      return buffer_bytes(b, st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB, p, n);
-    }
+    case SQLITE_BLOB:
+      return buffer_bytes(b, v->st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB,
+                          v->u.p, v->n);
     default:
-      if (reserve(b, 1)) return -1;
+      if (jjx_group_reserve(b, 1)) return -1;
       b->p[b->len++] = TAG_NULL;
       return 0;
   }
@@ -356,24 +338,20 @@ int jjx_group_from_text(sqlite3_value *v, jj_type type, sqlite3_int64 *i,
 }
 
 /* A TEXT value for an explicit i, f or b column: converted as SQLite's
-** affinity would (jjx_group_from_text) and buffered as the number, or
+** affinity would (jjx_group_from_text) into *out as the number, or
 ** refused with a message that says what to do.  0, or -1 reported. */
 static int text_number(sqlite3_context *ctx, group_ctx *g, group_col *c,
-                       sqlite3_value *v) {
+                       sqlite3_value *v, group_val *out) {
   sqlite3_int64 i = 0;
   double d = 0;
   int why;
   int st = jjx_group_from_text(v, c->type, &i, &d, &why);
   if (st > 0) {
-    unsigned char *q;
-    if (reserve(&g->values, 9)) goto nomem;
-    q = (unsigned char *)g->values.p + g->values.len;
-    q[0] = st == SQLITE_INTEGER ? TAG_INT : TAG_REAL;
+    out->st = st;
     if (st == SQLITE_INTEGER)
-      memcpy(q + 1, &i, 8);
+      out->u.i = i;
     else
-      memcpy(q + 1, &d, 8);
-    g->values.len += 9;
+      out->u.d = d;
     c->kinds |= st == SQLITE_INTEGER ? K_INT : K_REAL;
     g->min_len += min_written(c, st, 0);
     return 0;
@@ -441,15 +419,37 @@ static inline int same_name(sqlite3_value *name, const group_col *c) {
   return p && same_bytes(p, c->arg, c->arg_len);
 }
 
+/* Hand the checked value i of the row on: to the document (the direct
+** way) or to the buffer; unless `wait`: the first row's values wait until
+** every one is checked, since they decide whether there is a direct way.
+** 0, or -1 reported. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int pass_on(sqlite3_context *ctx, group_ctx *g, int i,
+                          int wait) {
+  if (g->w) return jjx_group_direct_value(ctx, g, i);
+  if (wait || !jjx_group_buffer(&g->values, &g->row[i])) return 0;
+  sqlite3_result_error_nomem(ctx);
+  g->failed = 1;
+  return -1;
+}
+
 int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
                       sqlite3_value **argv) {
-  /* Each value is checked, then buffered: a failed row leaves a partial
-  ** row behind, which is never read (the aggregate has failed). */
-  for (int i = 0; i < g->ncol; i++) {
-    group_col *c = &g->cols[i];
+  /* Each value is checked into g->row, then passed on: a failed row
+  ** leaves a partial row behind, which is never read (the aggregate has
+  ** failed).  What stays the same for the row is read once: every SQLite
+  ** call would make the compiler read it again. */
+  const int ncol = g->ncol, first = g->rows == 1;
+  group_col *const cols = g->cols;
+  group_val *const row = g->row;
+  for (int i = 0; i < ncol; i++) {
+    group_col *c = &cols[i];
+    group_val *out = &row[i];
     sqlite3_value *name = argv[2 * i], *v = argv[2 * i + 1];
     /* the names are normally constants; a name that changes is an error */
-    if (g->rows > 1 && !same_name(name, c)) {
+    if (!first && !same_name(name, c)) {
       jjx_ctx_err(ctx, "jj_group: row %lld: the name of column %d changed "
                        "from \"%s\"",
                   (long long)g->rows, i + 1, c->arg);
@@ -462,37 +462,72 @@ int jjx_group_add_row(sqlite3_context *ctx, group_ctx *g,
       ** by the core's calendar; check_explicit words the error */
       const char *p = (const char *)sqlite3_value_text(v);
       size_t n = (size_t)sqlite3_value_bytes(v);
+      if (p && g->w) {
+        /* the direct way: the writer checks the date as it writes it (the
+        ** same calendar), so it is checked once; a bad one ends the
+        ** aggregate here either way, worded by check_explicit */
+        jj_code code = jj_writer_date(g->w, p, n);
+        if (code != JJ_OK)
+          return code == JJ_ERR_DATE && check_explicit(ctx, g, c, v, st)
+                     ? -1
+                     : jjx_group_direct_fail(ctx, g, code);
+        c->kinds |= K_TEXT;
+        g->min_len += (uint64_t)n + 3;
+        out->st = SQLITE_TEXT;
+        out->u.p = p;
+        out->n = n;
+        continue;
+      }
       if ((!p || jj_date_parse(p, n, NULL, NULL) != JJ_OK) &&
           check_explicit(ctx, g, c, v, st))
         return -1;
+      if (!p) goto nomem;
       c->kinds |= K_TEXT;
       g->min_len += (uint64_t)n + 3;
-      if (!p || buffer_bytes(&g->values, TAG_TEXT, p, n)) goto nomem;
-      continue;
+      out->st = SQLITE_TEXT;
+      out->u.p = p;
+      out->n = n;
+    } else if (st == SQLITE_TEXT && (c->type == JJ_INT ||
+                                     c->type == JJ_FLOAT ||
+                                     c->type == JJ_BOOL)) {
+      if (text_number(ctx, g, c, v, out)) return -1; /* reported */
+    } else {
+      out->st = st;
+      out->n = 0;
+      if (st == SQLITE_INTEGER)
+        out->u.i = sqlite3_value_int64(v);
+      else if (st == SQLITE_FLOAT)
+        out->u.d = sqlite3_value_double(v);
+      if (st != SQLITE_NULL) {
+        unsigned k = st == SQLITE_INTEGER ? K_INT
+                     : st == SQLITE_FLOAT ? K_REAL
+                     : st == SQLITE_TEXT  ? K_TEXT
+                                          : K_BLOB;
+        /* (a class already seen in an inferred column cannot mix) */
+        if (c->type ? check_explicit(ctx, g, c, v, st)
+                    : !(c->kinds & k) && check_inferred(ctx, g, c, k, st))
+          return -1;
+        c->kinds |= k;
+        if (st == SQLITE_TEXT || st == SQLITE_BLOB) {
+          out->u.p = st == SQLITE_TEXT ? (const void *)sqlite3_value_text(v)
+                                       : sqlite3_value_blob(v);
+          out->n = (size_t)sqlite3_value_bytes(v);
+          if (st == SQLITE_TEXT && !out->u.p) goto nomem;
+        }
+      }
+      g->min_len += min_written(c, st, out->n);
     }
-    if (st == SQLITE_TEXT &&
-        (c->type == JJ_INT || c->type == JJ_FLOAT || c->type == JJ_BOOL)) {
-      if (text_number(ctx, g, c, v)) return -1; /* reported */
-      continue;
-    }
-    if (st != SQLITE_NULL) {
-      unsigned k = st == SQLITE_INTEGER ? K_INT
-                   : st == SQLITE_FLOAT ? K_REAL
-                   : st == SQLITE_TEXT  ? K_TEXT
-                                        : K_BLOB;
-      if (c->type ? check_explicit(ctx, g, c, v, st)
-                  : check_inferred(ctx, g, c, k, st))
-        return -1;
-      c->kinds |= k;
-    }
-    g->min_len += min_written(c, st, st == SQLITE_TEXT || st == SQLITE_BLOB
-                                         ? (size_t)sqlite3_value_bytes(v)
-                                         : 0);
-    if (buffer_value(&g->values, v, st)) goto nomem;
+    if (pass_on(ctx, g, i, first)) return -1; /* reported */
   }
-  /* a row is at least "[" and "\n" around its values: stop at SQLite's
-  ** limit now rather than after buffering everything */
+  if (first) { /* the values wait for this (pass_on) */
+    if (jjx_group_direct_start(ctx, g)) return -1; /* reported */
+    for (int i = 0; i < ncol; i++)
+      if (pass_on(ctx, g, i, 0)) return -1; /* reported */
+  }
+  /* a row is at least "[" and "\n" around its values */
   g->min_len += 2;
+  if (g->w && jjx_group_direct_end_row(ctx, g)) return -1; /* reported */
+  /* stop at SQLite's limit now rather than after buffering everything */
   if (g->min_len > g->limit) {
     jjx_group_too_long(ctx, g);
     return -1;

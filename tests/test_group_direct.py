@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""test_group_direct.py BUILD_DIR - jj_group's direct way (ext/group_direct.c:
+rows written to the document as they arrive, when the first row types every
+column) against its buffered way (values buffered, written at the end), which
+defines what jj_group returns.
+
+The buffered way is forced by one more column, 'zz', NULL in every row (a
+column the first row does not type): the same query then must give the same
+document with ",null" at the end of every row and "zz" in the header, or the
+same error.  Over 400 random tables of every column kind (inferred INTEGER
+columns that meet a REAL, float columns that meet an INTEGER beyond 2^53, TEXT
+with escapes, non-ASCII and invalid UTF-8, BLOBs, NULLs, explicit d, t, b, i, f
+and s columns given good and bad values), and hand-made cases for what moves
+the direct way to the buffer: a REAL after many rows, invalid UTF-8 mid-row,
+and the length limit (a later bad value still wins when the buffered way says
+so).  Successful documents are also compared with jj_export's of the same
+rows and types, byte for byte.
+Prints "group_direct: N passed, M failed"."""
+import os
+import random
+import sys
+import tempfile
+
+import jjtest
+from jjtest import check, connect, extension_path
+
+KINDS = ("int", "real", "num", "text", "blob", "d", "t", "b", "i_text", "f", "s", "bigf")
+
+
+def rand_text(rng):
+    r = rng.random()
+    if r < 0.5:
+        return "".join(rng.choice("abcXYZ019 -_") for _ in range(rng.randrange(0, 20)))
+    if r < 0.7:
+        return "".join(rng.choice(['"', "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "a", "/"])
+                       for _ in range(rng.randrange(1, 12)))
+    if r < 0.9:
+        return "".join(rng.choice(["ø", "Tromsø", "€", "𝄞", "日本", "a", "\u2028", "\x00"])
+                       for _ in range(rng.randrange(1, 6)))
+    return "x" * rng.randrange(20, 200)
+
+
+def sql_text(s):
+    """s as a SQL TEXT expression (NUL by char(0): SQL text cannot hold it)."""
+    return "'%s'" % s.replace("'", "''").replace("\x00", "' || char(0) || '")
+
+
+def rand_value(rng, kind, bad):
+    """A SQL expression for one value of a column of this kind; `bad` asks
+    for a value the column may refuse (or that moves the direct way)."""
+    if rng.random() < 0.08:
+        return "NULL"
+    if kind == "int":
+        if bad and rng.random() < 0.5:
+            return repr(rng.uniform(-1e6, 1e6))  # a REAL: the column becomes f
+        return str(rng.randrange(-2 ** 62, 2 ** 62) if rng.random() < 0.3 else rng.randrange(-999, 99999))
+    if kind == "real":
+        if rng.random() < 0.3:
+            return str(rng.randrange(-10 ** 6, 10 ** 6))  # an exact INTEGER
+        return repr(round(rng.uniform(-1e5, 1e5), rng.randrange(0, 6)))
+    if kind == "bigf":  # REAL first, then integers, some not exact as doubles
+        if bad and rng.random() < 0.5:
+            return str(2 ** 53 + 1 + 2 * rng.randrange(0, 1000))
+        return repr(rng.uniform(-10, 10))
+    if kind == "num":
+        return rng.choice([str(rng.randrange(-50, 50)), repr(rng.uniform(-1, 1) * 10 ** rng.randrange(-5, 20)),
+                           "1e308*10", "-1e308*10"])
+    if kind == "text":
+        if bad and rng.random() < 0.5:
+            return "CAST(x'%s' AS TEXT)" % rng.choice(["ff", "c0af", "eda080", "61e2", "f4908080"])
+        return sql_text(rand_text(rng))
+    if kind == "blob":
+        return "x'%s'" % "".join(rng.choice("0123456789abcdef") for _ in range(2 * rng.randrange(0, 20)))
+    if kind == "d":
+        if bad and rng.random() < 0.5:
+            return rng.choice(["'2023-02-29'", "'2024-13-01'", "'x'", "5"])
+        return "'%04d-%02d-%02d'" % (rng.randrange(0, 10000), rng.randrange(1, 13), rng.randrange(1, 29))
+    if kind == "t":
+        if bad and rng.random() < 0.5:
+            return rng.choice(["'2024-01-01T25:00:00Z'", "'2024-01-01'"])
+        return "'2024-%02d-%02dT%02d:%02d:%02d%s'" % (
+            rng.randrange(1, 13), rng.randrange(1, 29), rng.randrange(24), rng.randrange(60),
+            rng.randrange(60), rng.choice(["Z", "+05:30", ".123Z", "-01:00"]))
+    if kind == "b":
+        if bad and rng.random() < 0.5:
+            return rng.choice(["2", "'yes'", "0.5"])
+        return rng.choice(["0", "1", "'true'", "'false'", "' 1 '"])
+    if kind == "i_text":
+        if bad and rng.random() < 0.5:
+            return rng.choice(["'12abc'", "'1.5'", "'9007199254740993.0'", "x'00'"])
+        return rng.choice(["'100'", "' 7 '", "'1e2'", "42", "'-3'"])
+    if kind == "f":
+        if bad and rng.random() < 0.5:
+            return rng.choice(["'abc'", "x'01'", "9007199254740993"])
+        return rng.choice(["'19.99'", "1", "2.5", "'1e-3'", "-0.0"])
+    if kind == "s":
+        if bad and rng.random() < 0.5:
+            return rng.choice(["1", "2.5", "x'00'"])
+        return sql_text(rand_text(rng))
+    raise ValueError(kind)
+
+
+NAME_TYPE = {"d": ":d", "t": ":t", "b": ":b", "i_text": ":i", "f": ":f", "s": ":s"}
+
+
+def run(conn, sql):
+    try:
+        return ("ok", conn.execute(sql).fetchone()[0])
+    except Exception as e:  # sqlite3.Error subclasses
+        return ("error", str(e))
+
+
+def strip_zz(doc):
+    """The buffered query's document without its last column 'zz' (NULL in
+    every row, so "s" and ",null" at the end of each row)."""
+    lines = doc.split("\n")
+    head = lines[0].replace(',"zz"],"types":[', '],"types":[', 1)
+    head = head.replace(',"s"],"rows":[', '],"rows":[', 1)
+    rows = []
+    for row in lines[1:-1]:
+        end = ",null]," if row.endswith(",null],") else ",null]"
+        if not row.endswith(end):
+            return None
+        rows.append(row[: -len(end)] + row[-len(end) + len(",null"):])
+    return "\n".join([head] + rows + lines[-1:])
+
+
+def table(conn, rng, name, kinds, nrows, bad_rate):
+    cols = ["c%d" % i for i in range(len(kinds))]
+    conn.execute("DROP TABLE IF EXISTS %s" % name)
+    conn.execute("CREATE TABLE %s(k INTEGER PRIMARY KEY, %s)" % (name, ", ".join(cols)))
+    for r in range(nrows):
+        vals = [rand_value(rng, k, r > 0 and rng.random() < bad_rate) for k in kinds]
+        if r == 0:  # the first row types every column: the direct way
+            vals = [v if v != "NULL" else rand_value(rng, k, False).replace("NULL", "1")
+                    for v, k in zip(vals, kinds)]
+        conn.execute("INSERT INTO %s VALUES (%d, %s)" % (name, r + 1, ", ".join(vals)))
+    return cols
+
+
+def group_sql(name, cols, kinds, extra=""):
+    args = ", ".join("'%s%s', %s" % (c, NAME_TYPE.get(k, ""), c) for c, k in zip(cols, kinds))
+    return "SELECT jj_group(%s%s) FROM (SELECT * FROM %s ORDER BY k)" % (args, extra, name)
+
+
+def compare(conn, label, name, cols, kinds):
+    direct = run(conn, group_sql(name, cols, kinds))
+    buffered = run(conn, group_sql(name, cols, kinds, ", 'zz', NULL"))
+    if direct[0] == "ok" and buffered[0] == "ok":
+        same = direct[1] is not None and strip_zz(buffered[1]) == direct[1]
+    else:
+        same = direct == buffered
+    return same, direct, buffered
+
+
+def export_equal(conn, tmp, name, cols, doc):
+    """jj_export of the same rows with the document's types gives the same
+    bytes (another writer path: rows straight from SQLite values)."""
+    head = doc.split("\n", 1)[0]
+    types = head[head.index('"types":[') + 9: head.index('],"rows"')].replace('"', "").split(",")
+    path = os.path.join(tmp, "e.jj")
+    spec = ",".join("%s:%s" % (c, t) for c, t in zip(cols, types))
+    try:
+        conn.execute("SELECT jj_export(?, ?, ?)",
+                     (path, "SELECT %s FROM %s ORDER BY k" % (", ".join(cols), name), spec))
+    except jjtest.sqlite3.Error:
+        return None  # jj_export converts no TEXT to numbers: not comparable
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8") == doc
+
+
+def main():
+    conn = connect(extension_path(jjtest.build_dir(sys.argv)))
+    rng = random.Random(16)
+    tmp = tempfile.mkdtemp(prefix="jj-group-direct-")
+    ok_docs = errors = differ = export_differ = exported = 0
+    for t in range(400):
+        kinds = [rng.choice(KINDS) for _ in range(rng.randrange(1, 9))]
+        cols = table(conn, rng, "r", kinds, rng.randrange(1, 60), rng.choice([0.0, 0.0, 0.02, 0.1]))
+        same, direct, buffered = compare(conn, "random %d" % t, "r", cols, kinds)
+        if not same:
+            differ += 1
+            if differ <= 5:
+                print("FAIL table %d %s:\n  direct   %r\n  buffered %r" % (t, kinds, direct[1][:300], buffered[1][:300]))
+            continue
+        if direct[0] == "ok":
+            ok_docs += 1
+            same_export = export_equal(conn, tmp, "r", cols, direct[1])
+            exported += same_export is not None
+            if same_export is False:
+                export_differ += 1
+                if export_differ <= 3:
+                    print("FAIL export differs, table %d %s" % (t, kinds))
+        else:
+            errors += 1
+    check("400 random tables: direct == buffered", differ == 0, "%d differ" % differ)
+    print("group_direct: %d documents, %d errors, %d compared with jj_export" % (ok_docs, errors, exported))
+    check("both outcomes covered", ok_docs >= 100 and errors >= 50, "%d documents, %d errors" % (ok_docs, errors))
+    check("documents equal jj_export's", export_differ == 0 and exported >= 50,
+          "%d of %d differ" % (export_differ, exported))
+
+    # What moves the direct way to the buffer, by hand.
+    series = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < %d) "
+    cases = {
+        # an INTEGER column's first REAL after 1000 rows: every row a float
+        "real_late": series % 1500 + "SELECT jj_group('n', CASE WHEN n = 1200 THEN 0.5 ELSE n END, "
+                     "'t', 'x' || n%s) FROM s",
+        # and one INTEGER that a float cannot hold, before the REAL
+        "real_late_inexact": series % 1500 + "SELECT jj_group('n', CASE WHEN n = 1200 THEN 0.5 "
+                             "WHEN n = 7 THEN 9007199254740993 ELSE n END%s) FROM s",
+        # invalid UTF-8 mid-row, then a bad date later: the date wins
+        "utf8_then_date": series % 300 + "SELECT jj_group('a', n, 't', CASE WHEN n = 100 THEN "
+                          "CAST(x'ff' AS TEXT) ELSE 'ok' END, 'd:d', CASE WHEN n = 200 THEN "
+                          "'2023-02-30' ELSE '2024-01-01' END%s) FROM s",
+        # invalid UTF-8 alone: the writer's message at the end
+        "utf8_alone": series % 300 + "SELECT jj_group('a', n, 't', CASE WHEN n = 100 THEN "
+                      "CAST(x'c0af' AS TEXT) ELSE 'ok' END%s) FROM s",
+    }
+    for label, sql in cases.items():
+        direct = run(conn, sql % "")
+        buffered = run(conn, sql % ", 'zz', NULL")
+        if direct[0] == "ok" and buffered[0] == "ok":
+            same = strip_zz(buffered[1]) == direct[1]
+        else:
+            same = direct == buffered
+        check("moved: %s" % label, same, "%r / %r" % (direct[1][:200], buffered[1][:200]))
+    check("real_late is a float column", run(conn, cases["real_late"] % "")[1].startswith(
+        '{"jalapenojson":1,"columns":["n","t"],"types":["f","s"]'))
+    check("real_late_inexact fails at row 7", run(conn, cases["real_late_inexact"] % "")[1] ==
+          'jj_group: row 7, column "n": 9007199254740993 cannot be written as a float exactly '
+          "(the column is f)")
+    check("utf8_then_date: the date", "row 200" in run(conn, cases["utf8_then_date"] % "")[1])
+    check("utf8_alone: not UTF-8", "row 100" in run(conn, cases["utf8_alone"] % "")[1] and
+          "UTF-8" in run(conn, cases["utf8_alone"] % "")[1])
+
+    # The length limit: the direct document passes it at some row; the
+    # buffered way's bound decides, so a bad value after that still wins
+    # until the bound passes the limit.
+    conn.setlimit(jjtest.sqlite3.SQLITE_LIMIT_LENGTH, 5000)
+    too_long = ("jj_group: the document would be more than 5000 bytes, SQLite's length limit "
+                "(SQLITE_LIMIT_LENGTH)")
+    text = "printf('%030d', n)"
+    got = run(conn, series % 300 + "SELECT jj_group('t', %s) FROM s" % text)
+    check("limit: too long", got == ("error", too_long), repr(got))
+    # escapes make the document 6 bytes a character, the bound counts 1:
+    # the direct document passes 5000 bytes near row 30, the bound near
+    # row 200, so a bad date at row 100 is the error, as buffered
+    esc = "char(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21)"
+    sql = (series % 400 + "SELECT jj_group('t', %s, 'd:d', CASE WHEN n = 100 THEN '2023-02-30' "
+           "ELSE '2024-01-01' END%%s) FROM s" % esc)
+    got = run(conn, sql % "")
+    check("limit: a later bad value wins", got[0] == "error" and "row 100" in got[1] and "2023-02-30" in got[1],
+          repr(got))
+    sql = (series % 400 + "SELECT jj_group('t', %s, 'n', CASE WHEN n = 390 THEN 0.5 ELSE n END%%s) FROM s" % esc)
+    got = run(conn, sql % "")
+    check("limit: too long after moving", got == ("error", too_long), repr(got))
+    got = run(conn, series % 20 + "SELECT length(jj_group('t', %s)) FROM s" % esc)
+    check("limit: fits", got[0] == "ok" and got[1] is not None and got[1] <= 5000, repr(got))
+    conn.setlimit(jjtest.sqlite3.SQLITE_LIMIT_LENGTH, 1000000000)
+    return jjtest.report("group_direct")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
