@@ -1,5 +1,5 @@
 /*
-** test_numfast.c — the boundaries of the number shortcuts (issue 13): the
+** test_numread_fast.c — the boundaries of the number shortcuts (issue 13): the
 ** inline float path of num.h (jj_num_short_double_in: up to 8 integer and
 ** 8 fraction digits, at most 2^53 as digits, one division by 10^f) and the
 ** inline integer path of value.c, against strtod and strtoll as the
@@ -378,5 +378,5 @@ int main(void) {
   RUN(random_short_numbers_match_strtod);
   RUN(documents_match_strtod);
   RUN(integer_column_matches_strtoll);
-  return test_summary("numfast");
+  return test_summary("numread_fast");
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_num_fast.py BUILD_DIR - the printer's fast path for short decimals
+"""test_numprint_fast.py BUILD_DIR - the printer's fast path for short decimals
 (core/numprint.c, short_decimal: v = m / 10^k for k <= 8) against CPython's
 repr(), through jj_group's float column, on the values where it could go
 wrong: decimals with 0-9 fractional digits at every magnitude it takes
@@ -105,7 +105,7 @@ def main():
     # the document is also valid JSON whose numbers are the values
     parsed = json.loads(doc)["rows"]
     check("JSON numbers equal", all(bits(r[0]) == bits(v) for r, v in zip(parsed, vals)))
-    return jjtest.report("num_fast")
+    return jjtest.report("numprint_fast")
 
 
 if __name__ == "__main__":
