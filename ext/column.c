@@ -189,7 +189,8 @@ int jjx_open_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
 
 int jjx_open_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
   const jjx_cursor *c = (const jjx_cursor *)cur;
-  *pRowid = c->file_index << JJX_ROWID_SHIFT | jj_cursor_row(c->cur);
+  /* rows_only: the cursor may be past the row SQLite is on (scan.c) */
+  *pRowid = c->file_index << JJX_ROWID_SHIFT | (jj_cursor_row(c->cur) - c->ahead);
   return SQLITE_OK;
 }
 

@@ -206,6 +206,12 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     info->idxNum |= IDX_WHERE;
   }
 
+  /* No column of the rows read (count(*), the rowid, hidden columns): the
+  ** scan may check rows ahead without making them readable. */
+  if (typed && ncol > 0 && ncol < 63 && !npush && irow < 0 &&
+      !(info->colUsed & (((sqlite3_uint64)1 << ncol) - 1)))
+    info->idxNum |= IDX_ROWS_ONLY;
+
   /* Cost: a row's structure is scanned whatever is read; each column read
   ** costs about as much again (colUsed: bit 63 stands for columns >= 63).
   ** Comparisons taken still scan every row: a tenth off, so that the plan
@@ -227,7 +233,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   if (no_source && !typed) info->estimatedRows = (sqlite3_int64)1 << 62;
   sqlite3_str *m = sqlite3_str_new(NULL);
   sqlite3_str_appendf(
-      m, "%s%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
+      m, "%s%s%s%s%s%s%s%s%s%s", (info->idxNum & IDX_SOURCE) ? "source," : "",
       (info->idxNum & IDX_OPTIONS) ? "options," : "",
       (info->idxNum & IDX_ROW) ? "row=," : "",
       (info->idxNum & IDX_ROWS) ? "row in," : "",
@@ -235,7 +241,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       (info->idxNum & IDX_OFFSET) ? "offset," : "",
       (info->idxNum & IDX_FNAME_EQ) ? "filename=," : "",
       (info->idxNum & IDX_FNAME_LIKE) ? "filename like," : "",
-      (info->idxNum & IDX_FNAME_GLOB) ? "filename glob," : "");
+      (info->idxNum & IDX_FNAME_GLOB) ? "filename glob," : "",
+      (info->idxNum & IDX_ROWS_ONLY) ? "rows only," : "");
   for (int k = 0; k < npush; k++)
     jjx_push_spell(m, info->aConstraint[pushed[k]].iColumn, push_op[k]);
   /* an empty string is NULL without an error: "" then */

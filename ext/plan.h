@@ -52,6 +52,9 @@
 #define IDX_WHERE 0x400 /* WHERE comparisons on typed columns (pushdown.c),
                         ** spelled in idxStr ("c6>="), their values last
                         ** in argv, in idxStr's order */
+#define IDX_ROWS_ONLY 0x800 /* typed: no value of the rows is read (count(*),
+                           ** rowid, hidden columns only): xNext checks rows
+                           ** ahead with jj_cursor_skip (scan.c); no argv */
 #define IDX_BY_ROW 0x100 /* ROW, ROWS: the constraint is on the record
                          ** form's row column, over a SOURCE that may be a
                          ** pattern (no argv; otherwise it is the rowid) */

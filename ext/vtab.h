@@ -81,6 +81,9 @@ typedef struct jjx_cursor {
                             ** its hidden column; sqlite3_free */
   jjx_filter filter;        /* typed: the WHERE comparisons the plan took
                             ** (pushdown.c); rows failing one are skipped */
+  int rows_only;            /* the plan reads no value (IDX_ROWS_ONLY) */
+  int64_t ahead;            /* rows_only: rows cur has checked past the one
+                            ** SQLite is on (scan.c) */
 } jjx_cursor;
 
 /* The scan (scan.c). */
