@@ -123,6 +123,24 @@ static inline uint64_t jj_num_8values(uint64_t v) {
 #define JJ_NUM_FAST 0
 #endif
 
+#if JJ_SWAR
+/* The top n bytes of a 64-bit word (little-endian: the last n bytes of
+** the 8 read), n = 0..16, all of it from 8 on: masks the digits of a
+** number read as a word ending with it (value.c's short_int, the float
+** shortcuts below). */
+static const uint64_t jj_num_top_bytes[17] = {
+    0,
+    UINT64_C(0xFF00000000000000),
+    UINT64_C(0xFFFF000000000000),
+    UINT64_C(0xFFFFFF0000000000),
+    UINT64_C(0xFFFFFFFF00000000),
+    UINT64_C(0xFFFFFFFFFF000000),
+    UINT64_C(0xFFFFFFFFFFFF0000),
+    UINT64_C(0xFFFFFFFFFFFFFF00),
+    ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
+    ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0)};
+#endif
+
 #if JJ_NUM_FAST
 /* w / 10^f (w <= 2^53, f <= 8: both exact doubles, so one correctly
 ** rounded IEEE division), with the sign bit `sign` (0 or 1) set. */
@@ -178,16 +196,6 @@ static JJ_NUM_INLINE int jj_num_double_2words(const char *s, size_t m, uint64_t 
                                               double *out) {
   static const uint32_t u10[9] = {1,      10,      100,      1000,     10000,
                                   100000, 1000000, 10000000, 100000000};
-  /* the top f bytes of a word, f = 0..8 (9..15: refused below) */
-  static const uint64_t top[16] = {0,
-                                   UINT64_C(0xFF00000000000000),
-                                   UINT64_C(0xFFFF000000000000),
-                                   UINT64_C(0xFFFFFF0000000000),
-                                   UINT64_C(0xFFFFFFFF00000000),
-                                   UINT64_C(0xFFFFFFFFFF000000),
-                                   UINT64_C(0xFFFFFFFFFFFF0000),
-                                   UINT64_C(0xFFFFFFFFFFFFFF00),
-                                   ~UINT64_C(0)};
   uint64_t a, b, na, fmask, w;
   size_t k, f;
   memcpy(&a, s, 8);         /* the first 8 bytes */
@@ -199,7 +207,7 @@ static JJ_NUM_INLINE int jj_num_double_2words(const char *s, size_t m, uint64_t 
   /* f: the fraction digits, the bytes after the '.'; the top f bytes of b
   ** (f <= 8 below) */
   f = m - k - 1;
-  fmask = top[f & 15];
+  fmask = jj_num_top_bytes[f & 15]; /* f 9..15: refused below */
   /* refused: no integer digit, no or more than 8 fraction digits, a byte
   ** after the '.' that is not a digit, the byte after the integer digits
   ** not the '.' (9 or more integer digits), a leading zero */

@@ -130,17 +130,7 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
 #if JJ_SWAR
   /* the top nd bytes of the last word, and of the one before it */
-  static const uint64_t low[17] = {0,
-                                   UINT64_C(0xFF00000000000000),
-                                   UINT64_C(0xFFFF000000000000),
-                                   UINT64_C(0xFFFFFF0000000000),
-                                   UINT64_C(0xFFFFFFFF00000000),
-                                   UINT64_C(0xFFFFFFFFFF000000),
-                                   UINT64_C(0xFFFFFFFFFFFF0000),
-                                   UINT64_C(0xFFFFFFFFFFFFFF00),
-                                   ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
-                                   ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0),
-                                   ~UINT64_C(0)};
+  const uint64_t *const low = jj_num_top_bytes;
   const uint64_t zeros = UINT64_C(0x3030303030303030);
   const size_t neg = *p == '-', nd = n - neg;
   const char *e = p + n;
