@@ -276,10 +276,17 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
   if (d->nindex > 0 && (uint64_t)c->row < d->nindex &&
       jj_cursor_seek(c, (int64_t)d->nindex, err) < 0)
     return -1;
+#ifndef JJ_SMALL
   while (c->row < row || c->state != JJ_CUR_ROW) { /* the rows between: checked only */
     int64_t k = jj_cursor_skip(c, c->row < row ? row - c->row : 1, err);
     if (k <= 0) return (int)k;
   }
+#else /* a build for size, whose jj_row_check scans in full: one row at a time */
+  while (c->row < row || c->state != JJ_CUR_ROW) {
+    int rc = jj_cursor_next(c, err);
+    if (rc <= 0) return rc;
+  }
+#endif
   return 1;
 }
 

@@ -364,12 +364,16 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
   jj_masks m1;
   const size_t avail = (size_t)(c->doc->end - w);
   const uint64_t carry = 0 - (in0 >> 63);
+#ifndef JJ_SMALL /* a build for size classifies the whole window */
   if (JJ_LIKELY(avail >= 96)) { /* rows of 65-96 bytes: 32 more bytes do */
     half(w + 64, &m1);
     const uint64_t in1 = m1.str ^ carry, closes = m1.close & ~in1;
     if (closes)
       return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
   }
+#else
+  (void)half;
+#endif
   masks_from(w, avail, 64, &m1, masks);
   const uint64_t in1 = m1.str ^ carry;
   const uint64_t closes = m1.close & ~in1;
