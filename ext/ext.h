@@ -75,6 +75,14 @@ int jjx_vtab_err(sqlite3_vtab *vtab, const char *fmt, ...) JJX_PRINTF(2, 3);
 /* The same for a cursor: SQLite reads cursor errors from its table. */
 int jjx_cursor_err(sqlite3_vtab_cursor *cur, const char *fmt, ...)
     JJX_PRINTF(2, 3);
+/* A byte-count setting's function, fn([N]) (jj_max_size, jj_cache_size):
+** the result is the setting's value before the call; with N, an integer >=
+** 0, *setting becomes N and 1 is returned (the caller applies it).  0 when
+** there is no N, or when N is not such an integer: then the call fails
+** with "<fn>: expected a number of bytes >= 0 (0: <zero>)", *setting as it
+** was.  In util.c, which both settings' files use. */
+int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                     const char *fn, const char *zero, uint64_t *setting);
 /* Fail a function call with a formatted message (sqlite3_result_error
 ** copies it; the formatted text is freed here).  Out of memory while
 ** formatting fails the call with SQLITE_NOMEM instead. */
@@ -172,14 +180,6 @@ jjx_settings *jjx_settings_new(void);
 /* Take / drop a reference; the destructor passed to SQLite is unref. */
 void *jjx_settings_ref(jjx_settings *s);
 void jjx_settings_unref(void *s);
-/* A byte-count setting's function, fn([N]) (jj_max_size, jj_cache_size):
-** the result is the setting's value before the call; with N, an integer >=
-** 0, *setting becomes N and 1 is returned (the caller applies it).  0 when
-** there is no N, or when N is not such an integer: then the call fails
-** with "<fn>: expected a number of bytes >= 0 (0: <zero>)", *setting as it
-** was. */
-int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                     const char *fn, const char *zero, uint64_t *setting);
 /* jj_max_size([N]), SQLITE_DIRECTONLY. */
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* jj_cache_size([N]), SQLITE_DIRECTONLY. */

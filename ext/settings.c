@@ -47,23 +47,6 @@ void jjx_settings_unref(void *p) {
   }
 }
 
-int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                     const char *fn, const char *zero, uint64_t *setting) {
-  sqlite3_int64 old = (sqlite3_int64)*setting;
-  if (argc == 1) {
-    sqlite3_value *v = argv[0];
-    if (sqlite3_value_type(v) != SQLITE_INTEGER ||
-        sqlite3_value_int64(v) < 0) {
-      jjx_ctx_err(ctx, "%s: expected a number of bytes >= 0 (0: %s)", fn,
-                  zero);
-      return 0;
-    }
-    *setting = (uint64_t)sqlite3_value_int64(v);
-  }
-  sqlite3_result_int64(ctx, old);
-  return argc == 1;
-}
-
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   jjx_settings *s = sqlite3_user_data(ctx);
   jjx_byte_setting(ctx, argc, argv, "jj_max_size", "no limit", &s->max_size);

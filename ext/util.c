@@ -160,3 +160,21 @@ void jjx_buf_free(jjx_buf *b) {
   sqlite3_free(b->p);
   memset(b, 0, sizeof *b);
 }
+
+/* See ext.h. */
+int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                     const char *fn, const char *zero, uint64_t *setting) {
+  sqlite3_int64 old = (sqlite3_int64)*setting;
+  if (argc == 1) {
+    sqlite3_value *v = argv[0];
+    if (sqlite3_value_type(v) != SQLITE_INTEGER ||
+        sqlite3_value_int64(v) < 0) {
+      jjx_ctx_err(ctx, "%s: expected a number of bytes >= 0 (0: %s)", fn,
+                  zero);
+      return 0;
+    }
+    *setting = (uint64_t)sqlite3_value_int64(v);
+  }
+  sqlite3_result_int64(ctx, old);
+  return argc == 1;
+}
