@@ -157,7 +157,6 @@ static inline int index_row(jj_cursor *c, const char *open, jj_error *err) {
   return 0;
 }
 
-/* Step from the current row (or the start) to the next one. */
 /* The cursor's errors between rows, out of line so that jj_cursor_next's
 ** common path keeps no message buffers: p is not where a ',' or ']' ends
 ** the last row (after_row) or not a row's '['.  Returns -1 with *err. */
@@ -217,6 +216,7 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
   return 1;
 }
 
+/* Step from the current row (or the start) to the next one. */
 int jj_cursor_next(jj_cursor *c, jj_error *err) {
   if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
   return next_row(c, 0, err);
