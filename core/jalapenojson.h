@@ -549,6 +549,11 @@ typedef struct jj_value {
 ** known, the per-type accessor is the fastest read.  err may be NULL. */
 int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err);
 
+/* 1 when p[0..len) is UTF-8 as the reader and writer require it (RFC 3629:
+** no overlong forms, no surrogates, nothing above U+10FFFF), else 0 with
+** *bad (may be NULL) the offset of the first byte that is not. */
+int jj_utf8_check(const char *p, size_t len, size_t *bad);
+
 /* ===================================================================== */
 /* Calendar helpers (used by reader and writer, handy for callers)        */
 /* ===================================================================== */

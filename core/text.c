@@ -131,6 +131,11 @@ fail:
   return 0;
 }
 
+/* See jalapenojson.h: the check every reader and writer path makes. */
+int jj_utf8_check(const char *p, size_t len, size_t *bad) {
+  return jj_utf8_valid(p, len, bad);
+}
+
 /* ---------------------------------------------------------------------- */
 /* JSON strings                                                            */
 /* ---------------------------------------------------------------------- */

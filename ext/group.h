@@ -134,12 +134,9 @@ int jjx_group_direct_end_row(sqlite3_context *ctx, group_ctx *g);
 ** buffer: then 1 is returned for xFinal to write the buffer.  0 when
 ** done (result or error set). */
 int jjx_group_direct_finish(sqlite3_context *ctx, group_ctx *g);
-/* 1 when TEXT p[0..n) with a byte >= 0x80 is valid UTF-8, exactly as the
-** core's writer decides (RFC 3629; group_direct.c). */
-int jjx_group_utf8(const unsigned char *p, size_t n);
-
 /* 1 when p[0..n) is valid UTF-8: ASCII checked inline a word at a time
-** (overlapping words, reads inside p[0..n)), the rest by jjx_group_utf8. */
+** (overlapping words, reads inside p[0..n)), the rest by the core's own
+** check (jj_utf8_check), so it decides exactly as the writer does. */
 static inline int jjx_group_text_ok(const unsigned char *p, size_t n) {
   const uint64_t highs = UINT64_C(0x8080808080808080);
   uint64_t x, bad = 0;
@@ -158,7 +155,7 @@ static inline int jjx_group_text_ok(const unsigned char *p, size_t n) {
   } else {
     for (size_t i = 0; i < n; i++) bad |= p[i];
   }
-  return !(bad & highs) || jjx_group_utf8(p, n);
+  return !(bad & highs) || jj_utf8_check((const char *)p, n, NULL);
 }
 
 /* The direct way's value path, inline since every value takes it: value

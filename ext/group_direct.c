@@ -32,54 +32,6 @@
 #include "group.h"
 
 /* ---------------------------------------------------------------------- */
-/* UTF-8                                                                   */
-/* ---------------------------------------------------------------------- */
-
-/* See group.h (jjx_group_text_ok checks ASCII first).  The same ranges as
-** jj_utf8_valid (core/text.c, RFC 3629
-** table 3-7): 2-byte leads C2-DF; E0 needs A0-BF next, ED 80-9F, F0
-** 90-BF, F4 80-8F; C0, C1 and F5-FF never occur.  ASCII 8 bytes at a time:
-** most text is only that. */
-int jjx_group_utf8(const unsigned char *s, size_t n) {
-  const unsigned char *e = s + n;
-  while (s < e) {
-    if (e - s >= 8) {
-      uint64_t w;
-      memcpy(&w, s, 8);
-      if (!(w & UINT64_C(0x8080808080808080))) {
-        s += 8;
-        continue;
-      }
-    }
-    unsigned c = *s;
-    if (c < 0x80) {
-      s++;
-      continue;
-    }
-    unsigned lo = 0x80, hi = 0xBF;
-    size_t len;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return 0;
-    }
-    if ((size_t)(e - s) < len || s[1] < lo || s[1] > hi) return 0;
-    if (len > 2 && (s[2] & 0xC0) != 0x80) return 0;
-    if (len > 3 && (s[3] & 0xC0) != 0x80) return 0;
-    s += len;
-  }
-  return 1;
-}
-
-/* ---------------------------------------------------------------------- */
 /* Starting                                                                */
 /* ---------------------------------------------------------------------- */
 
