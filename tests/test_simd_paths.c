@@ -162,6 +162,28 @@ static size_t order_of(size_t ncol, int order, size_t *cols) {
   return k;
 }
 
+/* The values of the cursor's row in the column order `order` (order_of),
+** as one line. */
+static void row_line(jj_cursor *c, const char *doc, int order, jj_buf *out) {
+  char line[64];
+  size_t cols[4 + 16];
+  const size_t ncol = jj_schema_columns(jj_doc_schema(jj_cursor_doc(c)));
+  if (ncol > 16) abort(); /* the documents here have at most 9 columns */
+  snprintf(line, sizeof line, "row %lld:", (long long)jj_cursor_row(c));
+  put(out, line);
+  const size_t k = order_of(ncol, order, cols);
+  for (size_t i = 0; i < k; i++) read_one(c, doc, cols[i], out);
+  put(out, "\n");
+}
+/* How a walk ended: rc, then the error in full when rc < 0. */
+static void error_line(const char *what, int64_t rc, const jj_error *e, jj_buf *out) {
+  char line[600];
+  snprintf(line, sizeof line, "%s %lld %d %lld %lld %d %s\n", what, (long long)rc,
+           rc < 0 ? (int)e->code : 0, rc < 0 ? (long long)e->offset : 0,
+           rc < 0 ? (long long)e->row : 0, rc < 0 ? e->column : 0, rc < 0 ? e->message : "");
+  put(out, line);
+}
+
 /* What a reader sees, as text: per row every raw span and text value (or
 ** its error), in the column order `order` (order_of), then how the walk
 ** ended, then jj_doc_rows on a fresh parse (its count or error).  Errors
@@ -175,22 +197,10 @@ static void transcript_in(const char *doc, size_t len, jj_scan scan, int order, 
     put(out, line);
     return;
   }
-  size_t ncol = jj_schema_columns(jj_doc_schema(d));
   jj_cursor *c = jj_cursor_new(d, &e);
   int rc;
-  while ((rc = jj_cursor_next(c, &e)) == 1) {
-    snprintf(line, sizeof line, "row %lld:", (long long)jj_cursor_row(c));
-    put(out, line);
-    size_t cols[4 + 16];
-    if (ncol > 16) abort(); /* the documents here have at most 9 columns */
-    const size_t k = order_of(ncol, order, cols);
-    for (size_t i = 0; i < k; i++) read_one(c, doc, cols[i], out);
-    put(out, "\n");
-  }
-  snprintf(line, sizeof line, "end %d %d %lld %lld %d %s\n", rc, rc < 0 ? (int)e.code : 0,
-           rc < 0 ? (long long)e.offset : 0, rc < 0 ? (long long)e.row : 0, rc < 0 ? e.column : 0,
-           rc < 0 ? e.message : "");
-  put(out, line);
+  while ((rc = jj_cursor_next(c, &e)) == 1) row_line(c, doc, order, out);
+  error_line("end", rc, &e, out);
   jj_cursor_free(c);
   jj_doc_free(d);
   d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
@@ -198,23 +208,6 @@ static void transcript_in(const char *doc, size_t len, jj_scan scan, int order, 
   snprintf(line, sizeof line, "rows %lld %s\n", (long long)rows, rows < 0 ? e.message : "");
   put(out, line);
   jj_doc_free(d);
-}
-
-/* The values of the cursor's row in column order, as one line. */
-static void row_line(jj_cursor *c, const char *doc, jj_buf *out) {
-  char line[64];
-  snprintf(line, sizeof line, "row %lld:", (long long)jj_cursor_row(c));
-  put(out, line);
-  for (size_t i = 0; i < jj_schema_columns(jj_doc_schema(jj_cursor_doc(c))); i++)
-    read_one(c, doc, i, out);
-  put(out, "\n");
-}
-static void error_line(const char *what, int64_t rc, const jj_error *e, jj_buf *out) {
-  char line[600];
-  snprintf(line, sizeof line, "%s %lld %d %lld %lld %d %s\n", what, (long long)rc,
-           rc < 0 ? (int)e->code : 0, rc < 0 ? (long long)e->offset : 0,
-           rc < 0 ? (long long)e->row : 0, rc < 0 ? e->column : 0, rc < 0 ? e->message : "");
-  put(out, line);
 }
 
 /* jj_cursor_skip(k) from the start to the end or an error, as the calls
@@ -234,7 +227,7 @@ static int skip_agrees(const char *doc, size_t len, jj_scan scan, int64_t k) {
   while ((rc = jj_cursor_next(c, &e)) == 1) {
     at = realloc(at, (nrows + 2) * sizeof *at);
     at[nrows++] = rows.len;
-    row_line(c, doc, &rows);
+    row_line(c, doc, 0, &rows);
   }
   jj_error last = e;
   if (at) at[nrows] = rows.len;
@@ -266,7 +259,7 @@ static int skip_agrees(const char *doc, size_t len, jj_scan scan, int64_t k) {
     char line[64];
     snprintf(line, sizeof line, "moved %lld\n", (long long)m);
     put(&got, line);
-    if (jj_cursor_row(c) > 0 && jj_cursor_is_null(c, 0) >= 0) row_line(c, doc, &got);
+    if (jj_cursor_row(c) > 0 && jj_cursor_is_null(c, 0) >= 0) row_line(c, doc, 0, &got);
   }
   const int ok = got.len == want.len && memcmp(got.p, want.p, got.len) == 0;
   if (!ok)
