@@ -301,6 +301,30 @@ TEST(cursor_seek_past_the_end_of_an_unscanned_document) {
   free(doc);
 }
 
+/* jj_cursor_skip: moves n rows and stands on the last; 0 rows moves
+** nothing; at the end it says how many were left; misuse is refused. */
+TEST(cursor_skip_moves_n_rows_and_refuses_misuse) {
+  size_t len;
+  char *doc = hundred_rows(&len);
+  jj_error e;
+  jj_doc *d = jj_parse(doc, len, &e);
+  jj_cursor *c = jj_cursor_new(d, &e);
+  CHECK_EQ_INT(jj_cursor_skip(c, 0, &e), 0);
+  CHECK_EQ_INT(jj_cursor_row(c), 0);
+  CHECK_EQ_INT(jj_cursor_skip(c, 37, &e), 37);
+  CHECK_EQ_INT(key_of(c), 37);
+  CHECK_EQ_INT(jj_cursor_skip(c, 1000, &e), 63);
+  CHECK_EQ_INT(jj_cursor_skip(c, 5, &e), 0);
+  CHECK_EQ_INT(jj_cursor_skip(c, -1, &e), -1);
+  CHECK_EQ_INT(e.code, JJ_ERR_USAGE);
+  CHECK_EQ_STR(e.message, "jj_cursor_skip: n is -1, below 0");
+  CHECK_EQ_INT(jj_cursor_skip(NULL, 1, &e), -1);
+  CHECK_EQ_INT(e.code, JJ_ERR_USAGE);
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  free(doc);
+}
+
 TEST(doc_rows_scans_once_and_answers_from_memory) {
   size_t len;
   char *doc = hundred_rows(&len);
@@ -547,6 +571,7 @@ int main(void) {
   RUN(cursor_keeps_every_decoded_value_of_a_row_valid_until_it_moves);
   RUN(cursor_seeks_forward_backward_and_past_the_end);
   RUN(cursor_seek_past_the_end_of_an_unscanned_document);
+  RUN(cursor_skip_moves_n_rows_and_refuses_misuse);
   RUN(doc_rows_scans_once_and_answers_from_memory);
   RUN(cursors_on_one_document_share_the_row_index);
   RUN(cursor_never_checks_a_column_it_does_not_read);
