@@ -264,7 +264,8 @@ typedef struct jjx_source {
   jj_file file;     /* the file read (or mapped, or decompressed) */
   char *heap;       /* bytes we own (a copy of the argument, or the
                     ** decompressed blob); sqlite3_free */
-  const char *data; /* the document bytes: file.data, heap */
+  const char *data; /* the document bytes: file.data, heap, or a bound
+                    ** BLOB parameter's own bytes (source.c open_bytes) */
   size_t len;
   jj_doc *doc;      /* reads data; jj_doc_free; NULL for a NULL source */
   jjx_centry *entry;/* a cached file: file, doc and data are the entry's

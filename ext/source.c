@@ -53,6 +53,7 @@ typedef struct raw {
   const char *path; /* PATH: NUL-terminated */
   const char *p;    /* TEXT, BLOB: the bytes (borrowed) */
   size_t len;
+  int bound;        /* BLOB: a bound parameter's bytes (see open_bytes) */
 } raw;
 
 uint64_t jjx_min_limit(uint64_t option, uint64_t connection) {
@@ -211,7 +212,15 @@ static int blob_bytes(const char *label, const char *p, size_t len,
 /* ---------------------------------------------------------------------- */
 
 /* Bytes in memory: plain bytes are copied once, compressed ones are
-** decompressed straight from the argument into memory the source owns. */
+** decompressed straight from the argument into memory the source owns.
+**
+** A plain BLOB that is a bound parameter is read where it is, not copied:
+** a bound value's bytes stay put until the statement is reset (SQLite
+** refuses a new binding while it runs, and keeps using them itself in
+** registers it loaded once), and the scan's cursor, the only holder of
+** the source, is closed by that reset.  Any other value (a column, a
+** function's result) may be freed as soon as xFilter returns, so it is
+** copied.  At 1,000,000 rows the copy was half the time of count(*). */
 static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
                       char **pzErr) {
   const char *data = r->p;
@@ -229,6 +238,13 @@ static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
     if (data != r->p) { /* decompressed: the source owns the buffer now */
       s->heap = c.out.p;
       s->data = s->heap ? s->heap : "";
+      s->len = len;
+      return parse(s, lim, pzErr);
+    }
+    if (r->bound) {
+      if (lim->max_size && len > lim->max_size)
+        return too_big(s->label, len, lim, pzErr);
+      s->data = data;
       s->len = len;
       return parse(s, lim, pzErr);
     }
@@ -319,6 +335,7 @@ static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
       r->kind = JJX_DECL_BLOB;
       r->p = sqlite3_value_blob(v);
       r->len = (size_t)sqlite3_value_bytes(v);
+      r->bound = sqlite3_value_frombind(v);
       if (!r->p) r->p = "";
       break;
     case SQLITE_TEXT:
@@ -357,7 +374,7 @@ static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
 }
 
 static raw decl_raw(const jjx_decl *d) {
-  raw r = {d->kind, d->glob, NULL, d->bytes ? d->bytes : "", d->len};
+  raw r = {d->kind, d->glob, NULL, d->bytes ? d->bytes : "", d->len, 0};
   if (d->kind == JJX_DECL_PATH) r.path = d->label;
   return r;
 }
