@@ -80,6 +80,26 @@ char *jjx_dequote(const char *z, size_t n) {
   return out;
 }
 
+/* What a SOURCE is before it is read (decl.c, plan.c, source.c). */
+/* JSON whitespace, the only bytes allowed before a document's '{'. */
+static int is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int jjx_looks_like_document(const char *p, size_t len) {
+  size_t i = 0;
+  while (i < len && is_ws(p[i])) i++;
+  return i < len && p[i] == '{';
+}
+
+/* About 60 bytes a row, at least 1 (the planner's estimates, plan.c; the
+** typed table's when the header has no "count", scan.c and source.c). */
+int64_t jjx_estimate_rows(uint64_t bytes) {
+  uint64_t n = bytes / 60;
+  if (n < 1) n = 1;
+  return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
 int jjx_rc(jj_code code) {
   switch (code) {
     case JJ_OK: return SQLITE_OK;
