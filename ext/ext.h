@@ -29,11 +29,12 @@
 **   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   pushdown.c      the WHERE comparisons the typed table decides itself
 **   schema_vtab.c   the jj_schema table-valued function
-**   group.c         the jj_group aggregate (group.h: its state),
+**   group.c         the jj_group aggregate (group_state.h: its state),
 **   group_value.c   and its values: checked, buffered, written out
-**   group_write.c   the buffered rows written out as the document
 **   group_direct.c  rows written straight into the document while the
-**                   first row's types hold
+**                   first row's types hold (group_direct.h)
+**   group_write.c   the buffer, in and out: values appended, the rows
+**                   written out as the document
 **   write.c         the jj_write function
 **   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
 **   record.c        the record form's fast ->, ->>, json_extract

@@ -38,7 +38,7 @@
 
 /* ---------------------------------------------------------------------- */
 /* The WHERE comparisons a cursor applies (pushdown.c decides and checks  */
-/* them; the cursor holds them)                                            */
+/* them; the cursor holds them)                                           */
 /* ---------------------------------------------------------------------- */
 
 /* The comparisons taken, in the order their spellings are tried. */
@@ -92,7 +92,7 @@ typedef struct jjx_filter {
 } jjx_filter;
 
 /* ---------------------------------------------------------------------- */
-/* The table and its cursor                                                */
+/* The table and its cursor                                               */
 /* ---------------------------------------------------------------------- */
 
 typedef struct jjx_table {

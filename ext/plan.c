@@ -263,7 +263,7 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
 }
 
 /* ---------------------------------------------------------------------- */
-/* The rows of a SOURCE known when planning                                */
+/* The rows of a SOURCE known when planning                               */
 /* ---------------------------------------------------------------------- */
 
 /* Planning-time estimate for a literal SOURCE; the file is only stat()ed. */
