@@ -1,9 +1,12 @@
 /*
 ** util.c — small helpers every file of the extension uses: one error helper
 ** per error sink (table, cursor, function context; each frees the message
-** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages
-** and a growable buffer on SQLite's allocator.  A column type's names come
-** from the core's type table (jj_type_sql, jj_type_short).
+** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages,
+** a growable buffer on SQLite's allocator, and what a SOURCE looks like
+** before it is read (a document or a name; rows estimated from bytes).
+** A column type's names come from the core's type table (jj_type_sql,
+** jj_type_short).  Calls only SQLite and the core: every file stands on
+** it.
 */
 #include <stdarg.h>
 #include <string.h>
