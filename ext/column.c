@@ -1,8 +1,10 @@
 /*
 ** column.c — the values of the jj_open module's current row: xColumn and
 ** xRowid, and the record form's fast path finding the cursor that built a
-** record (record.c calls jjx_record_match).  The scan itself (connect,
-** filter, moving between rows and files) is vtab.c's; both share vtab.h.
+** record (record.c calls jjx_record_match).  Called by vtab.c (its xColumn
+** and xRowid) and record.c; calls only open_table.h's jjx_column_read, the
+** core and util.c.  The scan itself is vtab.c's (connect, filter) and
+** scan.c's (moving between rows and files).
 **
 ** SQLite calls xColumn only for the columns a statement uses, so nothing
 ** else is converted or checked; every value comes from the core's cursor
@@ -12,8 +14,7 @@
 #include <string.h>
 
 #include "ext.h"
-#include "plan.h"
-#include "vtab.h"
+#include "open_table.h"
 
 /* Hand SQLite a text value the core returned at p (n bytes).
 **

@@ -3,6 +3,7 @@
 ** jj_open(SOURCE, ...), as SQLite hands it over: the text as written in the
 ** statement, unparsed.  The typed table keeps it (jjx_decl) so that the
 ** document itself is read only by a scan (source.c opens it then).
+** Called by vtab.c; calls glob.c and util.c.
 **
 **   jj_open('rows.jj')       a quoted file name, dequoted
 **   jj_open(rows.jj)         a bare word, taken as written

@@ -8,7 +8,7 @@
 ** Files:
 **   jalapenojson.c  the entry point: registration only
 **   util.c          the helpers declared here: errors, dequoting,
-**                   excerpts, buffer
+**                   excerpts, buffer, what a SOURCE looks like
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **                   and progress ticks of long reads
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
@@ -22,17 +22,19 @@
 **                   each document's columns mapped onto them
 **   typed.c         the typed form's options, declaration, shape messages
 **   vtab.c          the jj_open module (record form and typed tables):
-**                   connecting, planning's arguments, xFilter
+**                   connecting, planning's arguments, xFilter; calls the
+**                   four below it (open_table.h: what the five share)
 **   scan.c          its cursor moving over rows and a glob's files
-**   column.c        its values: xColumn, xRowid (vtab.h: what they share)
+**   column.c        its values: xColumn, xRowid
 **   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   pushdown.c      the WHERE comparisons the typed table decides itself
 **   schema_vtab.c   the jj_schema table-valued function
-**   group.c         the jj_group aggregate (group.h: its state),
+**   group.c         the jj_group aggregate (group_state.h: its state),
 **   group_value.c   and its values: checked, buffered, written out
-**   group_write.c   the buffered rows written out as the document
 **   group_direct.c  rows written straight into the document while the
-**                   first row's types hold
+**                   first row's types hold (group_direct.h)
+**   group_write.c   the buffer, in and out: values appended, the rows
+**                   written out as the document
 **   write.c         the jj_write function
 **   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
 **   record.c        the record form's fast ->, ->>, json_extract
@@ -251,10 +253,6 @@ typedef struct jjx_limits {
                         ** mapped file, JJ_FILE_MMAP, never is) */
 } jjx_limits;
 
-/* The smaller of a table's max_size option and the connection's limit, 0
-** standing for "none" in both. */
-uint64_t jjx_min_limit(uint64_t option, uint64_t connection);
-
 /* An open SOURCE: the bytes of one document and the document reading them.
 ** All fields are owned by the source and released by jjx_source_close;
 ** a zeroed struct is a valid "closed" source. */
@@ -360,7 +358,8 @@ void jjx_header_free(jjx_header *h);
 int jjx_source_open_path(jjx_source *s, const char *path,
                          const jjx_limits *lim, char **pzErr);
 
-/* 1 if p[0..len) starts with '{' after JSON whitespace: a document. */
+/* 1 if p[0..len) starts with '{' after JSON whitespace: a document
+** (util.c; decl.c, plan.c and source.c tell a document from a name). */
 int jjx_looks_like_document(const char *p, size_t len);
 
 /* Parse a CREATE VIRTUAL TABLE SOURCE argument z[0..n) as written (trimmed)
@@ -371,11 +370,11 @@ int jjx_looks_like_document(const char *p, size_t len);
 int jjx_decl_parse(jjx_decl *d, const char *z, size_t n, char **pzErr);
 void jjx_decl_free(jjx_decl *d);
 
-/* Row estimates for the planner (plan.c).  An estimate of the rows in a
-** document of `bytes` bytes when its header has no "count": about 60 bytes
-** a row, at least 1. */
+/* An estimate of the rows in a document of `bytes` bytes when its header
+** has no "count": about 60 bytes a row, at least 1 (util.c; the planner's
+** estimates, and the typed table's: scan.c, source.c). */
 int64_t jjx_estimate_rows(uint64_t bytes);
-/* Estimate the rows of a SOURCE value known at planning time (a literal
+/* Row estimates for the planner (plan.c).  Estimate the rows of a SOURCE value known at planning time (a literal
 ** argument): the declared count is not read (that would open the file);
 ** a path's size comes from stat().  -1 when unknown. */
 int64_t jjx_estimate_value(sqlite3_value *v);

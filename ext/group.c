@@ -37,15 +37,17 @@
 ** allows a function at most 127 arguments (SQLITE_MAX_FUNCTION_ARG), so
 ** jj_group takes at most 63 columns.
 **
-** This file: the entry points, the names and explicit types, the column
-** types and the document.  The values are group_value.c's (checking, then
-** writing or buffering), group_direct.c's (the direct way) and
-** group_write.c's (writing the buffer out); group.h holds what the four
-** share.
+** This file, the top: the entry points, the names and explicit types, the
+** document at the end.  It calls the rest, none of which calls back up:
+** the values are group_value.c's (checking, then writing or buffering),
+** which calls group_direct.c (the direct way, group_direct.h), and both
+** call group_write.c (the buffer, in and out, the document's memory);
+** group_state.h holds what the four share.
 */
 #include <string.h>
 
-#include "group.h"
+#include "group_direct.h"
+#include "group_state.h"
 
 /* ---------------------------------------------------------------------- */
 /* The first row: names and explicit types                                 */
@@ -157,15 +159,6 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* xFinal                                                                  */
 /* ---------------------------------------------------------------------- */
 
-/* See group.h: explicit, or from the classes seen. */
-jj_type jjx_group_column_type(const group_col *c) {
-  if (c->type) return c->type;
-  if (c->kinds & K_REAL) return JJ_FLOAT;
-  if (c->kinds & K_INT) return JJ_INT;
-  if (c->kinds & K_BLOB) return JJ_BYTES;
-  return JJ_TEXT;
-}
-
 /* Release the context's memory (xFinal runs once, also after an error). */
 static void group_free(group_ctx *g) {
   for (int i = 0; i < g->ncol; i++) {
@@ -183,21 +176,6 @@ static void group_free(group_ctx *g) {
   g->w = NULL;
   g->schema = NULL;
 }
-
-/* SQLite's allocator for the writer's buffer (group.h): the document is
-** built where sqlite3_result_text64 takes it without a copy, to free it
-** with sqlite3_free. */
-static void *sqlite_realloc(void *ctx, void *p, size_t n) {
-  (void)ctx;
-  return sqlite3_realloc64(p, n);
-}
-
-static void sqlite_free(void *ctx, void *p) {
-  (void)ctx;
-  sqlite3_free(p);
-}
-
-const jj_allocator jjx_group_memory = {sqlite_realloc, sqlite_free, NULL};
 
 /* Build the schema, write every buffered row, hand the document over. */
 static void finish(sqlite3_context *ctx, group_ctx *g) {

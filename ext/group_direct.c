@@ -25,19 +25,26 @@
 **
 ** Memory: the writer (g->w) and its schema (g->schema) belong to the
 ** aggregate context (group.c's group_free frees them); the document is
-** built in SQLite's memory and handed over without a copy.
+** built in SQLite's memory (group_write.c's jjx_group_memory) and handed
+** over without a copy.
+**
+** Called by group_value.c (each row, through group_direct.h's inline
+** jjx_group_direct_value) and group.c (the end); calls group_write.c
+** (the buffer the rows move to), never back up.
 */
 #include <string.h>
 
-#include "group.h"
+#include "group_direct.h"
+#include "group_state.h"
 
 /* ---------------------------------------------------------------------- */
 /* Starting                                                                */
 /* ---------------------------------------------------------------------- */
 
 /* Column c's type in the document, when the first row's value v decides it
-** for good (group.c's jjx_group_column_type on every later row), else 0.
-** An INTEGER column may still become f: that moves the rows (above). */
+** for good (jjx_group_column_type, group_state.h, on every later row),
+** else 0.  An INTEGER column may still become f: that moves the rows
+** (above). */
 static jj_type first_type(const group_col *c, const group_val *v) {
   if (c->type) return c->type == JJ_TABLE ? 0 : c->type;
   switch (v->st) {
@@ -49,7 +56,7 @@ static jj_type first_type(const group_col *c, const group_val *v) {
   return 0;
 }
 
-static int nomem(sqlite3_context *ctx, group_ctx *g) {
+static int fail_nomem(sqlite3_context *ctx, group_ctx *g) {
   sqlite3_result_error_nomem(ctx);
   g->failed = 1;
   return -1;
@@ -60,20 +67,20 @@ int jjx_group_direct_start(sqlite3_context *ctx, group_ctx *g) {
   for (int i = 0; i < g->ncol; i++)
     if (!first_type(&g->cols[i], &g->row[i])) return 0; /* the buffer */
   jj_schema *s = jj_schema_new();
-  if (!s) return nomem(ctx, g);
+  if (!s) return fail_nomem(ctx, g);
   for (int i = 0; i < g->ncol; i++) {
     group_col *c = &g->cols[i];
     if (jj_schema_add(s, c->arg, c->name_len, first_type(c, &g->row[i]), NULL,
                       &err) != JJ_OK) {
       jj_schema_free(s);
       /* a name the schema refuses: xFinal reports it, as it always has */
-      return err.code == JJ_ERR_NOMEM ? nomem(ctx, g) : 0;
+      return err.code == JJ_ERR_NOMEM ? fail_nomem(ctx, g) : 0;
     }
   }
   jj_writer *w = jj_writer_new_alloc(s, &jjx_group_memory, &err);
   if (!w) {
     jj_schema_free(s);
-    return err.code == JJ_ERR_NOMEM ? nomem(ctx, g) : 0;
+    return err.code == JJ_ERR_NOMEM ? fail_nomem(ctx, g) : 0;
   }
   for (int i = 0; i < g->ncol; i++)
     g->cols[i].direct = first_type(&g->cols[i], &g->row[i]);
@@ -148,7 +155,7 @@ static int to_buffer(sqlite3_context *ctx, group_ctx *g, int upto) {
   if (!text) {
     const jj_error *we = jj_writer_error(g->w);
     if (code == JJ_ERR_NOMEM || code == JJ_OK || we->code == JJ_ERR_NOMEM) {
-      nomem(ctx, g);
+      fail_nomem(ctx, g);
     } else {
       jjx_ctx_err(ctx, "jj_group: %s", we->message);
       g->failed = 1;
@@ -165,7 +172,7 @@ static int to_buffer(sqlite3_context *ctx, group_ctx *g, int upto) {
       if (read_back(cur, (size_t)i, g->cols[i].direct, &v, &err) < 0)
         goto read_failed;
       if (jjx_group_buffer(&g->values, &v)) {
-        nomem(ctx, g);
+        fail_nomem(ctx, g);
         goto done;
       }
     }
@@ -174,14 +181,14 @@ static int to_buffer(sqlite3_context *ctx, group_ctx *g, int upto) {
   for (int i = 0; i < g->ncol; i++) g->cols[i].direct = 0;
   for (int i = 0; i <= upto; i++)
       if (jjx_group_buffer(&g->values, &g->row[i])) {
-        nomem(ctx, g);
+        fail_nomem(ctx, g);
         goto done;
       }
   rc = 0;
   goto done;
 read_failed: /* only memory can fail: the writer wrote it */
   if (err.code == JJ_ERR_NOMEM) {
-    nomem(ctx, g);
+    fail_nomem(ctx, g);
   } else {
     jjx_ctx_err(ctx, "jj_group: reading back its own rows: %s", err.message);
     g->failed = 1;
@@ -210,7 +217,7 @@ int jjx_group_direct_move(sqlite3_context *ctx, group_ctx *g, int i) {
 }
 
 int jjx_group_direct_fail(sqlite3_context *ctx, group_ctx *g, jj_code code) {
-  if (code == JJ_ERR_NOMEM) return nomem(ctx, g);
+  if (code == JJ_ERR_NOMEM) return fail_nomem(ctx, g);
   jjx_ctx_err(ctx, "jj_group: %s", jj_writer_error(g->w)->message);
   g->failed = 1;
   return -1;
@@ -239,13 +246,13 @@ int jjx_group_direct_finish(sqlite3_context *ctx, group_ctx *g) {
     return 0;
   }
   if (code != JJ_OK) {
-    if (code == JJ_ERR_NOMEM) return nomem(ctx, g), 0;
+    if (code == JJ_ERR_NOMEM) return fail_nomem(ctx, g), 0;
     jjx_ctx_err(ctx, "jj_group: %s", jj_writer_error(w)->message);
     return 0;
   }
   size_t len;
   char *doc = jj_writer_take(w, &len);
-  if (!doc) return nomem(ctx, g), 0;
+  if (!doc) return fail_nomem(ctx, g), 0;
   /* no copy: SQLite takes the buffer, sqlite3_realloc64 memory */
   sqlite3_result_text64(ctx, doc, len, sqlite3_free, SQLITE_UTF8);
   return 0;

@@ -4,12 +4,14 @@
 ** type, TEXT for a number converted as SQLite's affinity would, or the
 ** storage classes seen so far) into the row's group_val array, then
 ** written straight to the document (group_direct.c) or buffered (the
-** format is group.h's) until group_write.c writes them at the end.  The
-** length limit is kept here, where the bytes are counted.
+** format is group_state.h's) until group_write.c writes them at the end.
+** The length limit is kept here, where the bytes are counted.  Called by
+** group.c's xStep; calls group_direct.c and group_write.c, never back up.
 */
 #include <string.h>
 
-#include "group.h"
+#include "group_direct.h"
+#include "group_state.h"
 
 /* ---------------------------------------------------------------------- */
 /* Messages                                                                */
@@ -55,13 +57,6 @@ static char *show_value(sqlite3_value *v) {
       sqlite3_str_appendall(s, "NULL");
   }
   return sqlite3_str_finish(s);
-}
-
-void jjx_group_too_long(sqlite3_context *ctx, group_ctx *g) {
-  jjx_ctx_err(ctx, "jj_group: the document would be more than %lld bytes, "
-                   "SQLite's length limit (SQLITE_LIMIT_LENGTH)",
-              (long long)g->limit);
-  g->failed = 1;
 }
 
 /* Fail the aggregate: `row R, column "C": V is K, expected W` where W is
@@ -211,71 +206,6 @@ static uint64_t min_written(const group_col *c, int st, size_t n) {
     case SQLITE_BLOB:
       return c->type == JJ_TABLE ? 3 : ((uint64_t)n + 2) / 3 * 4 + 3;
     default: return 5;                              /* null, */
-  }
-}
-
-/* memcpy(d, p, n) without a library call for the short values that are
-** the common case: overlapping word copies (reads stay inside p[0..n)).
-** Measured against libc's memcpy with bench/sqlite_bench export jj, 50,000
-** rows, best of 8-12 interleaved runs: 21.60 / 20.96 ms (entropy /
-** repetitive) against 22.52 / 21.79 ms, 4% of the whole aggregate. */
-static inline void copy_bytes(unsigned char *d, const void *src, size_t n) {
-  const unsigned char *p = src;
-  if (n > 16) {
-    memcpy(d, p, n);
-  } else if (n >= 8) {
-    uint64_t a, b;
-    memcpy(&a, p, 8);
-    memcpy(&b, p + n - 8, 8);
-    memcpy(d, &a, 8);
-    memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, p, 4);
-    memcpy(&b, p + n - 4, 4);
-    memcpy(d, &a, 4);
-    memcpy(d + n - 4, &b, 4);
-  } else {
-    for (size_t i = 0; i < n; i++) d[i] = p[i];
-  }
-}
-
-/* Append a TEXT or BLOB value p[0..n) with its tag and 4-byte length.  0,
-** or -1 when out of memory. */
-static inline int buffer_bytes(jjx_buf *b, unsigned char tag, const void *p,
-                               size_t n) {
-  uint32_t n32 = (uint32_t)n; /* n is below SQLite's length limit */
-  if (jjx_group_reserve(b, 5 + n)) return -1;
-  unsigned char *d = (unsigned char *)b->p + b->len;
-  d[0] = tag;
-  memcpy(d + 1, &n32, 4);
-  copy_bytes(d + 5, p, n);
-  b->len += 5 + n;
-  return 0;
-}
-
-/* See group.h: its tag, then 8 bytes for INTEGER and REAL or a 4-byte
-** length and the bytes for TEXT and BLOB.  One room check and direct
-** stores, no call per field. */
-int jjx_group_buffer(jjx_buf *b, const group_val *v) {
-  unsigned char *d;
-  switch (v->st) {
-    case SQLITE_INTEGER:
-    case SQLITE_FLOAT:
-      if (jjx_group_reserve(b, 9)) return -1;
-      d = (unsigned char *)b->p + b->len;
-      d[0] = v->st == SQLITE_INTEGER ? TAG_INT : TAG_REAL;
-      memcpy(d + 1, &v->u, 8); /* the int64 or the double */
-      b->len += 9;
-      return 0;
-    case SQLITE_TEXT:
-    case SQLITE_BLOB:
-      return buffer_bytes(b, v->st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB,
-                          v->u.p, v->n);
-    default:
-      if (jjx_group_reserve(b, 1)) return -1;
-      b->p[b->len++] = TAG_NULL;
-      return 0;
   }
 }
 

@@ -1,12 +1,118 @@
 /*
-** group_write.c — jj_group's end: the values group_value.c buffered,
-** written row by row to the document with the column types group.c chose
-** (an INTEGER in a float column only when exact, a nested document's rows
-** copied as a nested table), stopping at SQLite's length limit.
+** group_write.c — the bottom of jj_group: its buffer, in and out, and the
+** document's memory.  Values go into the buffer as they arrive
+** (jjx_group_buffer: group_value.c's rows, and group_direct.c's when the
+** direct way moves its rows there), in the format group_state.h
+** describes; at the end group.c's xFinal has them written row by row to
+** the document (jjx_group_write_rows) with the column types it chose (an
+** INTEGER in a float column only when exact, a nested document's rows
+** copied as a nested table), stopping at SQLite's length limit, whose
+** message every file of jj_group gives (jjx_group_too_long).  The writers
+** of both ways build the document in SQLite's memory (jjx_group_memory).
+** Calls only the core and util.c.
 */
 #include <string.h>
 
-#include "group.h"
+#include "group_state.h"
+
+/* ---------------------------------------------------------------------- */
+/* The buffer, in                                                         */
+/* ---------------------------------------------------------------------- */
+
+/* memcpy(d, p, n) without a library call for the short values that are
+** the common case: overlapping word copies (reads stay inside p[0..n)).
+** Measured against libc's memcpy with bench/sqlite_bench export jj, 50,000
+** rows, best of 8-12 interleaved runs: 21.60 / 20.96 ms (entropy /
+** repetitive) against 22.52 / 21.79 ms, 4% of the whole aggregate. */
+static inline void copy_bytes(unsigned char *d, const void *src, size_t n) {
+  const unsigned char *p = src;
+  if (n > 16) {
+    memcpy(d, p, n);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + n - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) d[i] = p[i];
+  }
+}
+
+/* Append a TEXT or BLOB value p[0..n) with its tag and 4-byte length.  0,
+** or -1 when out of memory. */
+static inline int buffer_bytes(jjx_buf *b, unsigned char tag, const void *p,
+                               size_t n) {
+  uint32_t n32 = (uint32_t)n; /* n is below SQLite's length limit */
+  if (jjx_group_reserve(b, 5 + n)) return -1;
+  unsigned char *d = (unsigned char *)b->p + b->len;
+  d[0] = tag;
+  memcpy(d + 1, &n32, 4);
+  copy_bytes(d + 5, p, n);
+  b->len += 5 + n;
+  return 0;
+}
+
+/* See group_state.h: its tag, then 8 bytes for INTEGER and REAL or a 4-byte
+** length and the bytes for TEXT and BLOB.  One room check and direct
+** stores, no call per field. */
+int jjx_group_buffer(jjx_buf *b, const group_val *v) {
+  unsigned char *d;
+  switch (v->st) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      if (jjx_group_reserve(b, 9)) return -1;
+      d = (unsigned char *)b->p + b->len;
+      d[0] = v->st == SQLITE_INTEGER ? TAG_INT : TAG_REAL;
+      memcpy(d + 1, &v->u, 8); /* the int64 or the double */
+      b->len += 9;
+      return 0;
+    case SQLITE_TEXT:
+    case SQLITE_BLOB:
+      return buffer_bytes(b, v->st == SQLITE_TEXT ? TAG_TEXT : TAG_BLOB,
+                          v->u.p, v->n);
+    default:
+      if (jjx_group_reserve(b, 1)) return -1;
+      b->p[b->len++] = TAG_NULL;
+      return 0;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The document's memory and length                                       */
+/* ---------------------------------------------------------------------- */
+
+/* SQLite's allocator for the writers' buffers (group_state.h): the
+** document is built where sqlite3_result_text64 takes it without a copy,
+** to free it with sqlite3_free. */
+static void *sqlite_realloc(void *ctx, void *p, size_t n) {
+  (void)ctx;
+  return sqlite3_realloc64(p, n);
+}
+
+static void sqlite_free(void *ctx, void *p) {
+  (void)ctx;
+  sqlite3_free(p);
+}
+
+const jj_allocator jjx_group_memory = {sqlite_realloc, sqlite_free, NULL};
+
+void jjx_group_too_long(sqlite3_context *ctx, group_ctx *g) {
+  jjx_ctx_err(ctx, "jj_group: the document would be more than %lld bytes, "
+                   "SQLite's length limit (SQLITE_LIMIT_LENGTH)",
+              (long long)g->limit);
+  g->failed = 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The buffer, out: the document at the end                               */
+/* ---------------------------------------------------------------------- */
 
 /* write_value is every value's path at the end.  gcc stopped inlining it
 ** into its one caller when it moved out of group.c: 7.7 million more

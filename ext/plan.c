@@ -3,7 +3,9 @@
 ** takes (the SOURCE, the rowid, an IN list, LIMIT and OFFSET), in which
 ** argv order, and at what cost.  The plan goes to xFilter (vtab.c) as the
 ** idxNum bits of plan.h.  tests/test_planner.py checks every plan against
-** the rows a plain table gives for thousands of random queries.
+** the rows a plain table gives for thousands of random queries.  Called by
+** vtab.c's xBestIndex; calls pushdown.c (which WHERE comparisons the table
+** takes), glob.c and util.c.
 **
 ** Rows come out in row order, so ORDER BY rowid is consumed.  LIMIT and
 ** OFFSET are taken only when every other constraint is handled here and the
@@ -42,6 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "open_table.h"
 #include "plan.h"
 #include "pushdown.h"
 
@@ -260,15 +263,8 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
 }
 
 /* ---------------------------------------------------------------------- */
-/* Row estimates (also the typed table's, scan.c, when the header has no  */
-/* "count")                                                                */
+/* The rows of a SOURCE known when planning                               */
 /* ---------------------------------------------------------------------- */
-
-int64_t jjx_estimate_rows(uint64_t bytes) {
-  uint64_t n = bytes / 60;
-  if (n < 1) n = 1;
-  return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
-}
 
 /* Planning-time estimate for a literal SOURCE; the file is only stat()ed. */
 int64_t jjx_estimate_value(sqlite3_value *v) {

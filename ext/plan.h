@@ -1,7 +1,8 @@
 /*
 ** plan.h — what the jj_open module's planner (plan.c, xBestIndex) and its
-** cursor (vtab.c, xFilter and xColumn) share: the record form's columns and
-** the plan, told to xFilter by idxNum.  Only those two files include it.
+** xFilter (vtab.c) share: the plan, told to xFilter by idxNum.  Only those
+** two files include it; the record form's columns and the rowid's layout,
+** which the cursor's files use too, are open_table.h's.
 */
 #ifndef JJ_EXT_PLAN_H
 #define JJ_EXT_PLAN_H
@@ -9,13 +10,6 @@
 #include <stdint.h>
 
 #include "ext.h"
-
-/* Columns of the record form (jj_open(SOURCE) without CREATE). */
-#define REC_ROW 0
-#define REC_RECORD 1
-#define REC_SOURCE 2
-#define REC_OPTIONS 3 /* jj_open(SOURCE, OPTIONS): 'union_by_name=1' */
-#define REC_FILENAME 4
 
 /*
 ** The plan's idxNum.  xFilter's arguments come in the order of these bits:
@@ -58,14 +52,6 @@
 #define IDX_BY_ROW 0x100 /* ROW, ROWS: the constraint is on the record
                          ** form's row column, over a SOURCE that may be a
                          ** pattern (no argv; otherwise it is the rowid) */
-
-/* The rowid of a row read from the k-th file (0-based, in name order) a
-** pattern matches: k << JJX_ROWID_SHIFT | the row in its file.  The one
-** file of a SOURCE that is not a pattern is file 0: rowid = row.  Unique in
-** a scan, as SQLite's OR optimisation needs (it drops rows by rowid), and
-** ascending in scan order. */
-#define JJX_ROWID_SHIFT 40
-#define JJX_ROW_MASK (((int64_t)1 << JJX_ROWID_SHIFT) - 1)
 
 /* xBestIndex of a jj_open table: typed 1 for the typed form with `ncol`
 ** document columns (the hidden source and filename columns follow them)

@@ -3,7 +3,10 @@
 ** >, >=, IS, IS NOT, IS NULL, IS NOT NULL) decided by the table: xBestIndex
 ** (plan.c) takes a constraint with omit=1 only when the table decides it
 ** exactly as SQLite would; xNext (scan.c) then skips the rows that fail
-** without handing a value to SQLite.  `WHERE joined >= ?` no longer has
+** without handing a value to SQLite.  Called by plan.c (jjx_push_op,
+** jjx_push_spell), vtab.c (jjx_filter_begin, jjx_filter_free) and scan.c
+** (jjx_filter_row); calls only open_table.h's jjx_column_read and the
+** core.  `WHERE joined >= ?` no longer has
 ** SQLite copy each date, try it as a number (a DATE column has NUMERIC
 ** affinity) and compare it; the table compares the date's bytes.
 ** callgrind (bench/sqlite_bench since jjfile, 50,000 rows, BENCH_ONCE=1,
@@ -66,8 +69,8 @@
 */
 #include <string.h>
 
+#include "open_table.h"
 #include "pushdown.h"
-#include "vtab.h"
 
 /* idxStr spellings, by jjx_pop. */
 static const char *const op_spelling[JJX_P_COUNT] = {
@@ -421,7 +424,7 @@ static int holds(jjx_pop op, int a_null, const colval *a, const jjx_rhs *r) {
 ** IS NOT and IS NOT NULL in reverse), so a row failing one comparison may
 ** be a row whose bad value SQLite reads first.  Reading them all, a bad
 ** value SQLite would read is never passed over. */
-int jjx_filter_row(struct jjx_cursor *c, jj_error *err) {
+int jjx_filter_row(jjx_cursor *c, jj_error *err) {
   const jjx_table *t = (const jjx_table *)c->base.pVtab;
   const jjx_filter *f = &c->filter;
   int pass = 1;

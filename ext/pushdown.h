@@ -3,64 +3,13 @@
 ** table itself (pushdown.c): which constraints xBestIndex may take (plan.c),
 ** how they travel to xFilter (spelled in idxStr, their values in argv), and
 ** the cursor's filter that xNext applies to each row (scan.c) without
-** handing anything to SQLite.  Included by plan.c, vtab.h and pushdown.c.
+** handing anything to SQLite.  Included by plan.c, vtab.c, scan.c and
+** pushdown.c; the filter's types are open_table.h's (the cursor holds it).
 */
 #ifndef JJX_PUSHDOWN_H
 #define JJX_PUSHDOWN_H
 
-#include <stdint.h>
-
-#include "ext.h"
-
-/* The comparisons taken, in the order their spellings are tried. */
-typedef enum jjx_pop {
-  JJX_P_EQ,
-  JJX_P_NE,
-  JJX_P_LT,
-  JJX_P_LE,
-  JJX_P_GT,
-  JJX_P_GE,
-  JJX_P_IS,
-  JJX_P_ISNOT,
-  JJX_P_ISNULL,
-  JJX_P_NOTNULL,
-  JJX_P_COUNT
-} jjx_pop;
-
-/* The right-hand value of one comparison, as SQLite compares it: a TEXT
-** value that numeric affinity turns into a number is that number (the
-** columns whose comparisons apply numeric affinity only).  kind is
-** SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_BLOB; p
-** (text or blob bytes, n of them) is owned: sqlite3_free. */
-typedef struct jjx_rhs {
-  int kind;
-  int64_t i;
-  double f;
-  char *p;
-  size_t n;
-} jjx_rhs;
-
-/* One comparison of the filter: document column `col` (0-based) op rhs. */
-typedef struct jjx_pred {
-  int col;
-  jj_type type; /* the column's declared type */
-  jjx_pop op;
-  jjx_rhs rhs;
-  int loose;    /* a pre-filter SQLite checks again (omit=0): a TEXT column
-                ** = or IS a value the plan could not see */
-  int pass_all; /* loose, and the value may equal text that differs in its
-                ** bytes (a number, text reading as one): no row fails */
-  int text_text; /* a text column against a text value (not IS NULL):
-                 ** a value present compares by its bytes alone */
-} jjx_pred;
-
-/* A cursor's filter: every comparison must hold (they are ANDed), checked
-** in order, the first that fails ends the row's check.  preds is owned
-** (sqlite3_free, after each rhs.p); jjx_filter_free empties it. */
-typedef struct jjx_filter {
-  int n;
-  jjx_pred *preds;
-} jjx_filter;
+#include "open_table.h"
 
 /* xBestIndex: the comparison constraint i of info (usable, on a document
 ** column of type `type`) as a jjx_pop when the table decides it exactly as
@@ -85,7 +34,6 @@ void jjx_filter_free(jjx_filter *f);
 /* 1 when the cursor's current row passes every comparison of its filter, 0
 ** when one fails, -1 when a value it reads is bad (*err filled: the same
 ** error xColumn gives for that value). */
-struct jjx_cursor;
-int jjx_filter_row(struct jjx_cursor *c, jj_error *err);
+int jjx_filter_row(jjx_cursor *c, jj_error *err);
 
 #endif /* JJX_PUSHDOWN_H */

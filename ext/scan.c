@@ -6,7 +6,9 @@
 ** the WHERE comparisons the plan took: pushdown.c).  vtab.c's xFilter
 ** sets a scan up and xNext calls jjx_scan_advance; only the structure of
 ** the rows passed over is scanned, no value is converted here (column.c
-** converts what a query reads).
+** converts what a query reads).  Called by vtab.c only; calls pushdown.c's
+** jjx_filter_row, source.c (opening documents), glob.c, union.c, typed.c,
+** settings.c and util.c.
 **
 ** The columns of a document a scan opens must be:
 **   typed table           the declared ones (a glob's file, a table-valued
@@ -28,15 +30,22 @@
 #include <string.h>
 
 #include "ext.h"
-#include "plan.h"
-#include "vtab.h"
+#include "open_table.h"
+#include "pushdown.h"
+
+/* The smaller of a table's max_size option and the connection's limit, 0
+** standing for "none" in both. */
+static uint64_t min_limit(uint64_t option, uint64_t connection) {
+  if (option == 0) return connection;
+  if (connection == 0) return option;
+  return option < connection ? option : connection;
+}
 
 jjx_limits jjx_scan_limits(const jjx_table *t, jjx_cursor *c, int declared,
                            int cached) {
   jjx_limits lim;
   memset(&lim, 0, sizeof lim);
-  lim.max_size = jjx_min_limit(t->typed ? t->opt.max_size : 0,
-                               t->cfg->max_size);
+  lim.max_size = min_limit(t->typed ? t->opt.max_size : 0, t->cfg->max_size);
   lim.by_option = t->typed && t->opt.max_size &&
                   lim.max_size == t->opt.max_size &&
                   lim.max_size != t->cfg->max_size;

@@ -29,22 +29,14 @@
 ** limits name one.  Long reads poll interrupts and tick the progress
 ** handler through the scan's jjx_poll (settings.c) when the limits give
 ** one, else through one of their own.
+**
+** Called by scan.c and vtab.c (jj_open), schema_vtab.c (jj_schema); calls
+** cache.c, glob.c, union.c, settings.c and util.c, never back up.
 */
 #include <string.h>
 #include <sys/stat.h>
 
 #include "ext.h"
-
-/* JSON whitespace, the only bytes allowed before a document's '{'. */
-static int is_ws(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-int jjx_looks_like_document(const char *p, size_t len) {
-  size_t i = 0;
-  while (i < len && is_ws(p[i])) i++;
-  return i < len && p[i] == '{';
-}
 
 /* A SOURCE reduced to what is read: a file name or bytes in memory. */
 typedef struct raw {
@@ -55,12 +47,6 @@ typedef struct raw {
   size_t len;
   int bound;        /* BLOB: a bound parameter's bytes (see open_bytes) */
 } raw;
-
-uint64_t jjx_min_limit(uint64_t option, uint64_t connection) {
-  if (option == 0) return connection;
-  if (connection == 0) return option;
-  return option < connection ? option : connection;
-}
 
 /* How to lift the limit that stopped a read. */
 static const char *hint(const jjx_limits *lim) {

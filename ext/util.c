@@ -1,9 +1,12 @@
 /*
 ** util.c — small helpers every file of the extension uses: one error helper
 ** per error sink (table, cursor, function context; each frees the message
-** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages
-** and a growable buffer on SQLite's allocator.  A column type's names come
-** from the core's type table (jj_type_sql, jj_type_short).
+** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages,
+** a growable buffer on SQLite's allocator, and what a SOURCE looks like
+** before it is read (a document or a name; rows estimated from bytes).
+** A column type's names come from the core's type table (jj_type_sql,
+** jj_type_short).  Calls only SQLite and the core: every file stands on
+** it.
 */
 #include <stdarg.h>
 #include <string.h>
@@ -78,6 +81,26 @@ char *jjx_dequote(const char *z, size_t n) {
   }
   out[o] = '\0';
   return out;
+}
+
+/* What a SOURCE is before it is read (decl.c, plan.c, source.c). */
+/* JSON whitespace, the only bytes allowed before a document's '{'. */
+static int is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int jjx_looks_like_document(const char *p, size_t len) {
+  size_t i = 0;
+  while (i < len && is_ws(p[i])) i++;
+  return i < len && p[i] == '{';
+}
+
+/* About 60 bytes a row, at least 1 (the planner's estimates, plan.c; the
+** typed table's when the header has no "count", scan.c and source.c). */
+int64_t jjx_estimate_rows(uint64_t bytes) {
+  uint64_t n = bytes / 60;
+  if (n < 1) n = 1;
+  return n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;
 }
 
 int jjx_rc(jj_code code) {

@@ -56,13 +56,21 @@
 ** (BLOB, document TEXT, file name, NULL).  Values come from the core's
 ** cursor, which checks each value as it is read and converts nothing that
 ** is not read.
+**
+** This file is the module's top: SQLite calls its methods (the entry point
+** registers jjx_open_module) and they call the parts below, none of which
+** calls back up: column.c (xColumn, xRowid), scan.c (moving over rows and
+** files), plan.c (xBestIndex), pushdown.c (the WHERE filter xFilter sets
+** up), decl.c and typed.c (connecting), source.c (closing documents).
+** They share open_table.h: the table, the cursor, the rowid's layout.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ext.h"
+#include "open_table.h"
 #include "plan.h"
-#include "vtab.h"
+#include "pushdown.h"
 
 
 /* ---------------------------------------------------------------------- */

@@ -1,14 +1,99 @@
 /*
-** vtab.h — what the jj_open module's files share: the table and the
-** cursor (vtab.c connects and filters, scan.c moves over rows and files,
-** column.c hands out the current row's values).  Only those include it.
+** open_table.h — what the files of the jj_open module share: the table and
+** its cursor, the rowid's layout, the record form's columns, the WHERE
+** comparisons a cursor applies, and reading one column of the current row
+** (jjx_column_read).  It stands under every file of the module and calls
+** only the core:
+**
+**   vtab.c      the module's methods, on top: calls every file below
+**   column.c    xColumn and xRowid: the current row's values
+**   scan.c      the cursor moving over rows and files (then pushdown.c's
+**               row filter, source.c)
+**   plan.c      xBestIndex (plan.h: its idxNum bits; then pushdown.c)
+**   pushdown.c  the WHERE comparisons the table decides (pushdown.h)
+**
+** Only those five files include it.
 */
-#ifndef JJX_VTAB_H
-#define JJX_VTAB_H
+#ifndef JJX_OPEN_TABLE_H
+#define JJX_OPEN_TABLE_H
+
+#include <stdint.h>
 
 #include "ext.h"
-#include "plan.h"
-#include "pushdown.h"
+
+/* Columns of the record form (jj_open(SOURCE) without CREATE). */
+#define REC_ROW 0
+#define REC_RECORD 1
+#define REC_SOURCE 2
+#define REC_OPTIONS 3 /* jj_open(SOURCE, OPTIONS): 'union_by_name=1' */
+#define REC_FILENAME 4
+
+/* The rowid of a row read from the k-th file (0-based, in name order) a
+** pattern matches: k << JJX_ROWID_SHIFT | the row in its file.  The one
+** file of a SOURCE that is not a pattern is file 0: rowid = row.  Unique in
+** a scan, as SQLite's OR optimisation needs (it drops rows by rowid), and
+** ascending in scan order. */
+#define JJX_ROWID_SHIFT 40
+#define JJX_ROW_MASK (((int64_t)1 << JJX_ROWID_SHIFT) - 1)
+
+/* ---------------------------------------------------------------------- */
+/* The WHERE comparisons a cursor applies (pushdown.c decides and checks  */
+/* them; the cursor holds them)                                           */
+/* ---------------------------------------------------------------------- */
+
+/* The comparisons taken, in the order their spellings are tried. */
+typedef enum jjx_pop {
+  JJX_P_EQ,
+  JJX_P_NE,
+  JJX_P_LT,
+  JJX_P_LE,
+  JJX_P_GT,
+  JJX_P_GE,
+  JJX_P_IS,
+  JJX_P_ISNOT,
+  JJX_P_ISNULL,
+  JJX_P_NOTNULL,
+  JJX_P_COUNT
+} jjx_pop;
+
+/* The right-hand value of one comparison, as SQLite compares it: a TEXT
+** value that numeric affinity turns into a number is that number (the
+** columns whose comparisons apply numeric affinity only).  kind is
+** SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_BLOB; p
+** (text or blob bytes, n of them) is owned: sqlite3_free. */
+typedef struct jjx_rhs {
+  int kind;
+  int64_t i;
+  double f;
+  char *p;
+  size_t n;
+} jjx_rhs;
+
+/* One comparison of the filter: document column `col` (0-based) op rhs. */
+typedef struct jjx_pred {
+  int col;
+  jj_type type; /* the column's declared type */
+  jjx_pop op;
+  jjx_rhs rhs;
+  int loose;    /* a pre-filter SQLite checks again (omit=0): a TEXT column
+                ** = or IS a value the plan could not see */
+  int pass_all; /* loose, and the value may equal text that differs in its
+                ** bytes (a number, text reading as one): no row fails */
+  int text_text; /* a text column against a text value (not IS NULL):
+                 ** a value present compares by its bytes alone */
+} jjx_pred;
+
+/* A cursor's filter: every comparison must hold (they are ANDed), checked
+** in order, the first that fails ends the row's check.  preds is owned
+** (sqlite3_free, after each rhs.p); jjx_filter_free empties it. */
+typedef struct jjx_filter {
+  int n;
+  jjx_pred *preds;
+} jjx_filter;
+
+/* ---------------------------------------------------------------------- */
+/* The table and its cursor                                               */
+/* ---------------------------------------------------------------------- */
 
 typedef struct jjx_table {
   sqlite3_vtab base;      /* base class, first */
@@ -137,10 +222,9 @@ static inline int jjx_column_read(jjx_cursor *c, const jjx_table *t,
   return jj_cursor_value(c->cur, (size_t)col, v, err);
 }
 
-
 /* xColumn and xRowid (column.c); vtab.c's xColumn maps union columns and
 ** answers the options column before calling jjx_open_column. */
 int jjx_open_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col);
 int jjx_open_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid);
 
-#endif /* JJX_VTAB_H */
+#endif /* JJX_OPEN_TABLE_H */
