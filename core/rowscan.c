@@ -104,6 +104,7 @@ static const unsigned char num_byte[256] = {
 ** jj_string_scan, which says exactly what is wrong.  Agrees with
 ** jj_string_scan on every string it accepts: the first '"' not taken by a
 ** backslash ends it. */
+#ifndef JJ_SMALL
 static inline const char *string_end(const char *s, const char *end,
                                      size_t *flags, int simd) {
   const char *q = s + 1;
@@ -163,6 +164,7 @@ static inline const char *string_end(const char *s, const char *end,
     q += 2;
   }
 }
+#endif
 
 /* End of the number token at s (s[0] is '-' or a digit): past the longest
 ** run of num_byte bytes, as jj_num_span measures it.  With SSE2, 16 bytes
@@ -208,7 +210,11 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
     const unsigned kind = value_kind[(unsigned char)*p];
     if (JJ_LIKELY(kind == V_STR)) {
       size_t flags = 0;
+#ifdef JJ_SMALL /* a build for size: jj_string_scan for every string */
+      p = NULL;
+#else
       p = string_end(s, end, &flags, simd);
+#endif
       if (JJ_UNLIKELY(!p)) { /* jj_string_scan says what is wrong */
         int esc = 0;
         size_t bad = 0;
