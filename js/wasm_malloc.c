@@ -32,9 +32,9 @@ static uintptr_t top, limit; /* the unused end of memory: [top, limit) */
 /* The class of a block holding n payload bytes, or 0 when too big. */
 static unsigned class_of(size_t n) {
   if (n > ((size_t)1 << MAX_CLASS) - HEADER) return 0;
-  unsigned k = MIN_CLASS;
-  while (((size_t)1 << k) - HEADER < n) k++;
-  return k;
+  /* the bits of n + HEADER - 1: 2^k is the power of two at or above n + HEADER */
+  unsigned k = 32 - (unsigned)__builtin_clz((unsigned)(n + HEADER - 1));
+  return k < MIN_CLASS ? MIN_CLASS : k;
 }
 
 /* Room for n more bytes at top: grow memory when needed.  0 when memory
