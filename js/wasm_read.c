@@ -160,29 +160,44 @@ EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
   return jj_cursor_seek(r->cur, (int64_t)row, &jjw_err);
 }
 
+/* Room put_span keeps after the text it appends: its last 8-byte load
+** may reach past the text's end (none in the reader-only module). */
+#if !defined(JJ_SWAR) || JJ_SWAR
+#define TAIL 7
+#else
+#define TAIL 0
+#endif
+
 /* Append text to the arena; its UTF-16 span goes to the slot.  The text
 ** is valid UTF-8 (the core checked it), so its UTF-16 length is one unit
 ** per byte that is not a continuation byte, two for a 4-byte sequence. */
 static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
   uint32_t units = (uint32_t)len;
   if (len) {
-    if (!arena_room(&r->text, len)) return 0;
+    if (!arena_room(&r->text, len + TAIL)) return 0;
     const unsigned char *d = r->text.p + r->text.len;
     memcpy(r->text.p + r->text.len, p, len);
     r->text.len += len;
-    /* one unit per byte, less the continuation bytes, plus one for each
-    ** 4-byte sequence; 8 bytes at a time while they are ASCII (not in the
-    ** reader-only module, built for size with JJ_SWAR=0) */
-    size_t i = 0;
+    /* one unit per byte, less the continuation bytes (10xxxxxx), plus one
+    ** for each lead of a 4-byte sequence (11110xxx); 8 bytes at a time,
+    ** the last word masked to the text's bytes (the arena has TAIL bytes
+    ** of room after it), so that short text costs no byte loop: bit 7 of
+    ** each byte of c is set for a continuation byte, of f for a lead of 4
+    ** (bits 7-4 set; the shifts bring a byte's bits 6-3 under its bit 7).
+    ** Byte by byte in the reader-only module, built for size (JJ_SWAR=0). */
 #if !defined(JJ_SWAR) || JJ_SWAR
-    for (; i + 8 <= len; i += 8) {
-      uint64_t w;
+    for (size_t i = 0; i < len; i += 8) {
+      uint64_t w, c, f;
       memcpy(&w, d + i, 8);
-      if (!(w & 0x8080808080808080u)) continue;
-      for (size_t k = i; k < i + 8; k++) units += (d[k] >= 0xF0) - ((d[k] & 0xC0) == 0x80);
+      if (len - i < 8) w &= ~UINT64_C(0) >> (64 - 8 * (len - i));
+      if (!(w & UINT64_C(0x8080808080808080))) continue;
+      c = w & ~(w << 1) & UINT64_C(0x8080808080808080);
+      f = w & (w << 1) & (w << 2) & (w << 3) & UINT64_C(0x8080808080808080);
+      units += (uint32_t)__builtin_popcountll(f) - (uint32_t)__builtin_popcountll(c);
     }
+#else
+    for (size_t i = 0; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
 #endif
-    for (; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
   }
   *slot = (uint64_t)r->u16 | (uint64_t)(r->u16 + units) << 32;
   r->u16 += units;
