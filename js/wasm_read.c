@@ -168,6 +168,40 @@ EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
 #define TAIL 0
 #endif
 
+/* memcpy for the short text of most values: V8 runs memory.copy (what
+** memcpy is with bulk memory) as a call out of the compiled code, which
+** costs more than such text takes to copy in words: 8 bytes at a time
+** and one last word that overlaps, or two overlapping halves of 4, 2 or
+** 1 bytes, every load and store within the text (as musl's memcpy does
+** it).  The reader-only module, built for size, calls memcpy. */
+static void copy_text(unsigned char *d, const char *p, size_t len) {
+#if !defined(JJ_SWAR) || JJ_SWAR
+  if (len >= 8 && len <= 64) {
+    uint64_t w;
+    for (size_t i = 0; i + 8 < len; i += 8) {
+      memcpy(&w, p + i, 8);
+      memcpy(d + i, &w, 8);
+    }
+    memcpy(&w, p + len - 8, 8);
+    memcpy(d + len - 8, &w, 8);
+    return;
+  }
+  if (len >= 4 && len < 8) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + len - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + len - 4, &b, 4);
+    return;
+  }
+  if (len < 4) {
+    for (size_t i = 0; i < len; i++) d[i] = (unsigned char)p[i];
+    return;
+  }
+#endif
+  memcpy(d, p, len);
+}
+
 /* Append text to the arena; its UTF-16 span goes to the slot.  The text
 ** is valid UTF-8 (the core checked it), so its UTF-16 length is one unit
 ** per byte that is not a continuation byte, two for a 4-byte sequence. */
@@ -175,8 +209,8 @@ static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
   uint32_t units = (uint32_t)len;
   if (len) {
     if (!arena_room(&r->text, len + TAIL)) return 0;
-    const unsigned char *d = r->text.p + r->text.len;
-    memcpy(r->text.p + r->text.len, p, len);
+    unsigned char *d = r->text.p + r->text.len;
+    copy_text(d, p, len);
     r->text.len += len;
     /* one unit per byte, less the continuation bytes (10xxxxxx), plus one
     ** for each lead of a 4-byte sequence (11110xxx); 8 bytes at a time,
