@@ -178,6 +178,7 @@ static void copy_text(unsigned char *d, const char *p, size_t len) {
 #if !defined(JJ_SWAR) || JJ_SWAR
   if (len >= 8 && len <= 64) {
     uint64_t w;
+#pragma clang loop vectorize(disable) unroll(disable)
     for (size_t i = 0; i + 8 < len; i += 8) {
       memcpy(&w, p + i, 8);
       memcpy(d + i, &w, 8);
@@ -195,6 +196,7 @@ static void copy_text(unsigned char *d, const char *p, size_t len) {
     return;
   }
   if (len < 4) {
+#pragma clang loop vectorize(disable) unroll(disable)
     for (size_t i = 0; i < len; i++) d[i] = (unsigned char)p[i];
     return;
   }
@@ -220,6 +222,7 @@ static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
     ** (bits 7-4 set; the shifts bring a byte's bits 6-3 under its bit 7).
     ** Byte by byte in the reader-only module, built for size (JJ_SWAR=0). */
 #if !defined(JJ_SWAR) || JJ_SWAR
+#pragma clang loop vectorize(disable) unroll(disable)
     for (size_t i = 0; i < len; i += 8) {
       uint64_t w, c, f;
       memcpy(&w, d + i, 8);
