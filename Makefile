@@ -353,8 +353,11 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 # tables, about 2 KB; text.c's ASCII runs); the core's jj_num_parse_double
 # and jj_num_parse_int64 renamed out of the way of js/wasm_numparse.c's
 # (nothing calls them, so --gc-sections drops them and the Eisel-Lemire
-# and big-integer helpers); JJ_SMALL: internal.h's inline date check out
-# of line.  Rebuilt when this Makefile changes (its flags).
+# and big-integer helpers); JJ_SMALL: the core's shortcuts for speed left
+# out, their general path kept (the inline date check, the short integer,
+# jj_cursor_value's text, the row scan's string search, jj_ws inline; see
+# README.md, "What is compiled").  Rebuilt when this Makefile changes (its
+# flags).
 build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 -DJJ_SMALL \
