@@ -99,8 +99,10 @@ void *realloc(void *p, size_t n) {
   unsigned k = *(uint32_t *)((unsigned char *)p - HEADER);
   size_t room = ((size_t)1 << k) - HEADER;
   if (n <= room) return p;
+#ifndef JJ_SMALL
   /* The last block carved grows in place (a buffer that keeps growing,
-  ** the writer's output, is then never copied). */
+  ** the writer's output, is then never copied; the reader-only module,
+  ** built for size and with no writer, copies). */
   unsigned char *b = (unsigned char *)p - HEADER;
   unsigned k2 = class_of(n);
   if (k2 && (uintptr_t)b + ((size_t)1 << k) == top) {
@@ -111,6 +113,7 @@ void *realloc(void *p, size_t n) {
       return p;
     }
   }
+#endif
   void *q = malloc(n);
   if (!q) return NULL;
   memcpy(q, p, room);
