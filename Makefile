@@ -355,8 +355,9 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 # (nothing calls them, so --gc-sections drops them and the Eisel-Lemire
 # and big-integer helpers); JJ_SMALL: the core's shortcuts for speed left
 # out, their general path kept (the inline date check, the short integer,
-# jj_cursor_value's text, the row scan's string search, jj_ws inline; see
-# README.md, "What is compiled").  Rebuilt when this Makefile changes (its
+# jj_cursor_value's text, the row scan's string search and number table,
+# the canonical ',' and newline, jj_ws inline; see README.md, "What is
+# compiled").  Rebuilt when this Makefile changes (its
 # flags).
 build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
