@@ -173,9 +173,10 @@ EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
 /* memcpy for the short text of most values: V8 runs memory.copy (what
 ** memcpy is with bulk memory) as a call out of the compiled code, which
 ** costs more than such text takes to copy in words: 8 bytes at a time
-** and one last word that overlaps, or two overlapping halves of 4, 2 or
-** 1 bytes, every load and store within the text (as musl's memcpy does
-** it).  The reader-only module, built for size, calls memcpy. */
+** and a last word that overlaps the one before (8-64 bytes), two 4-byte
+** words that overlap (4-7), a byte loop (1-3), every load and store
+** within the text; memcpy beyond.  The reader-only module, built for
+** size, calls memcpy. */
 static void copy_text(unsigned char *d, const char *p, size_t len) {
 #if !defined(JJ_SWAR) || JJ_SWAR
   if (len >= 8 && len <= 64) {
