@@ -353,8 +353,12 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
 # tables, about 2 KB; text.c's ASCII runs); the core's jj_num_parse_double
 # and jj_num_parse_int64 renamed out of the way of js/wasm_numparse.c's
 # (nothing calls them, so --gc-sections drops them and the Eisel-Lemire
-# and big-integer helpers); JJ_SMALL: internal.h's inline date check out
-# of line.  Rebuilt when this Makefile changes (its flags).
+# and big-integer helpers); JJ_SMALL: the core's shortcuts for speed left
+# out, their general path kept (the inline date check, the short integer,
+# jj_cursor_value's text, the row scan's string search and number table,
+# the canonical ',' and newline, jj_ws inline; see README.md, "What is
+# compiled").  Rebuilt when this Makefile changes (its
+# flags).
 build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 -DJJ_SMALL \
@@ -364,13 +368,18 @@ build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 # The stack first, so that overflowing it traps at once instead of
 # overwriting data; 1 MiB, enough for the deepest nesting the depth limit
 # allows (js/lib/read.js caps maxDepth to keep it so).  __wasm_call_ctors
-# exported (js/lib/instance.js calls it once): otherwise wasm-ld wraps
-# every export in a function that calls it first.
+# exported from the default module (js/lib/instance.js calls it once):
+# otherwise wasm-ld wraps every export in a function that calls it first.
+# Not from the reader-only module, built for size: the core has no
+# constructors, so that call is to an empty function, which wasm-opt
+# removes with the export's bytes.
 build/js/%.wasm:
 	wasm-ld --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 \
-	  --export=__wasm_call_ctors -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
+	  $(WASM_CTORS) -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
 
+build/js/full.wasm: WASM_CTORS := --export=__wasm_call_ctors
 build/js/full.wasm: $(WASM_FULL_OBJ)
+build/js/reader.wasm: WASM_CTORS :=
 build/js/reader.wasm: $(WASM_READER_OBJ)
 
 js/dist/jalapenojson.wasm: build/js/full.wasm
@@ -378,9 +387,14 @@ js/dist/jalapenojson.wasm: build/js/full.wasm
 	$(WASM_OPT) -O2 $< -o $@
 
 # --converge: -Oz again until the module stops shrinking.
+# --low-memory-unused: a constant added to a pointer may go into the
+# load's or store's offset, which wasm adds without wrapping, where the
+# addition would wrap past 2^32 to an address in the first 1 KiB; no
+# pointer of this module wraps (that 1 KiB is the far end of its stack,
+# which --stack-first puts at address 0).
 js/dist/jalapenojson-reader.wasm: build/js/reader.wasm
 	@mkdir -p $(dir $@)
-	$(WASM_OPT) -Oz --converge $< -o $@
+	$(WASM_OPT) -Oz --converge --low-memory-unused $< -o $@
 
 # The tests' C side: dumps a document's values, copies it through the C
 # writer, writes random documents (js/test/jjdump.c).

@@ -194,7 +194,9 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
       if (p >= end || *p != ',') return between_rows_error(c, p, 1, err);
     }
     p++;
+#ifndef JJ_SMALL /* a build for size: jj_ws below */
     if (JJ_LIKELY(p < end && *p == '\n')) p++; /* the canonical ",\n" */
+#endif
     p = jj_ws(p, end);
   } else {
     p = jj_ws(p, end);

@@ -170,10 +170,15 @@ jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 ** (rowscan.c). */
 jj_scan jj_scan_choose(jj_scan want);
 
-/* Skip JSON whitespace; inline because the common case is "none". */
+/* Skip JSON whitespace; inline because the common case is "none" (a
+** build for size calls jj_json_ws). */
+#ifdef JJ_SMALL
+#define jj_ws jj_json_ws
+#else
 static inline const char *jj_ws(const char *p, const char *end) {
   if (p < end && (unsigned char)*p <= ' ') return jj_json_ws(p, end);
   return p;
 }
+#endif
 
 #endif /* JJ_DOC_H */

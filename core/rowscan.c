@@ -88,6 +88,7 @@ static const unsigned char value_kind[256] = {
     ['['] = V_NEST, ['{'] = V_NEST, [' '] = V_WS, ['\t'] = V_WS, ['\n'] = V_WS,
     ['\r'] = V_WS, [']'] = V_CLOSE};
 
+#ifndef JJ_SMALL /* a build for size: jj_num_span's own table (numparse.c) */
 /* Bytes of a number token (jj_num_span's set): the parsers check the
 ** grammar when the value is read. */
 static const unsigned char num_byte[256] = {
@@ -104,6 +105,7 @@ static const unsigned char num_byte[256] = {
 ** jj_string_scan, which says exactly what is wrong.  Agrees with
 ** jj_string_scan on every string it accepts: the first '"' not taken by a
 ** backslash ends it. */
+#ifndef JJ_SMALL
 static inline const char *string_end(const char *s, const char *end,
                                      size_t *flags, int simd) {
   const char *q = s + 1;
@@ -163,6 +165,7 @@ static inline const char *string_end(const char *s, const char *end,
     q += 2;
   }
 }
+#endif
 
 /* End of the number token at s (s[0] is '-' or a digit): past the longest
 ** run of num_byte bytes, as jj_num_span measures it.  With SSE2, 16 bytes
@@ -191,6 +194,7 @@ static inline const char *number_end(const char *s, const char *end, int simd) {
   while (q < end && num_byte[(unsigned char)*q]) q++;
   return q;
 }
+#endif
 
 /* Scan row `row` whose '[' is at p, recording one span per column.  On
 ** success c->pos is past its ']'.  Inlined twice below: once with SIMD
@@ -208,7 +212,12 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
     const unsigned kind = value_kind[(unsigned char)*p];
     if (JJ_LIKELY(kind == V_STR)) {
       size_t flags = 0;
+#ifdef JJ_SMALL /* a build for size: jj_string_scan for every string */
+      p = NULL;
+      (void)simd;
+#else
       p = string_end(s, end, &flags, simd);
+#endif
       if (JJ_UNLIKELY(!p)) { /* jj_string_scan says what is wrong */
         int esc = 0;
         size_t bad = 0;
@@ -220,7 +229,11 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
       v[i].p = s;
       v[i].n = (size_t)(p - s) | flags;
     } else if (JJ_LIKELY(kind == V_NUM)) {
+#ifdef JJ_SMALL
+      p += jj_num_span(p, end);
+#else
       p = number_end(p, end, simd);
+#endif
       v[i].p = s;
       v[i].n = (size_t)(p - s);
     } else switch (kind) {
@@ -265,11 +278,13 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
         goto bad_value;
     }
     i++;
+#ifndef JJ_SMALL /* a build for size takes the general path below */
     if (JJ_LIKELY(p < end && *p == ',')) {
       if (JJ_UNLIKELY(i == n)) return extra_values(c, p, open, row, err);
       p++;
       continue;
     }
+#endif
     p = jj_ws(p, end);
     if (JJ_LIKELY(p < end && *p == ']')) {
       if (JJ_UNLIKELY(i != n))

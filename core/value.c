@@ -151,6 +151,12 @@ static inline int short_int(const char *p, size_t n, const char *lo, int64_t *ou
   }
   *out = neg ? -(int64_t)v : (int64_t)v;
   return 1;
+#elif defined(JJ_SMALL) /* a build for size: every integer by the parser */
+  (void)p;
+  (void)n;
+  (void)lo;
+  (void)out;
+  return 0;
 #else
   /* byte by byte: up to 18 digits always fit */
   size_t neg = *p == '-';
@@ -523,6 +529,7 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
     return 1;
   }
 #endif
+#ifndef JJ_SMALL /* a build for size reads text by value_of_type */
   /* text without escapes or bytes >= 0x80: valid as it stands (see
   ** jj_cursor_text) */
   if (c->cols[col].type == JJ_TEXT &&
@@ -533,5 +540,6 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
     out->u.text.len = JJ_SPAN_LEN(c->v[col]) - 2;
     return 1;
   }
+#endif
   return value_of_type(c, col, out, err);
 }

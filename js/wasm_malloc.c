@@ -32,9 +32,9 @@ static uintptr_t top, limit; /* the unused end of memory: [top, limit) */
 /* The class of a block holding n payload bytes, or 0 when too big. */
 static unsigned class_of(size_t n) {
   if (n > ((size_t)1 << MAX_CLASS) - HEADER) return 0;
-  unsigned k = MIN_CLASS;
-  while (((size_t)1 << k) - HEADER < n) k++;
-  return k;
+  /* the bits of n + HEADER - 1: 2^k is the power of two at or above n + HEADER */
+  unsigned k = 32 - (unsigned)__builtin_clz((unsigned)(n + HEADER - 1));
+  return k < MIN_CLASS ? MIN_CLASS : k;
 }
 
 /* Room for n more bytes at top: grow memory when needed.  0 when memory
@@ -99,8 +99,10 @@ void *realloc(void *p, size_t n) {
   unsigned k = *(uint32_t *)((unsigned char *)p - HEADER);
   size_t room = ((size_t)1 << k) - HEADER;
   if (n <= room) return p;
+#ifndef JJ_SMALL
   /* The last block carved grows in place (a buffer that keeps growing,
-  ** the writer's output, is then never copied). */
+  ** the writer's output, is then never copied; the reader-only module,
+  ** built for size and with no writer, copies). */
   unsigned char *b = (unsigned char *)p - HEADER;
   unsigned k2 = class_of(n);
   if (k2 && (uintptr_t)b + ((size_t)1 << k) == top) {
@@ -111,6 +113,7 @@ void *realloc(void *p, size_t n) {
       return p;
     }
   }
+#endif
   void *q = malloc(n);
   if (!q) return NULL;
   memcpy(q, p, room);

@@ -32,7 +32,9 @@ enum { TAG_NULL = 0, TAG_VALUE = 1, TAG_BIG = 2, TAG_ID = 3 };
 ** made the first time.  Repeated values (a city, a plan, a date) then cost
 ** JS no new string, and the garbage collector nothing.  Bounded: at most
 ** INTERN_MAX strings of at most INTERN_LEN bytes per reader; others are
-** plain spans. */
+** plain spans.  Not in the reader-only module (JJ_SMALL), built for size:
+** there every text is a span (0.27 KB of its gzipped size; its decode()
+** of repeated short text about 9% slower). */
 #define INTERN_LEN 24
 #define INTERN_MAX 4096
 #define INTERN_SLOTS 8192 /* a power of two, at most half full */
@@ -160,29 +162,82 @@ EXPORT(jjw_seek) int jjw_seek(jjw_reader *r, double row) {
   return jj_cursor_seek(r->cur, (int64_t)row, &jjw_err);
 }
 
+/* Room put_span keeps after the text it appends: its last 8-byte load
+** may reach past the text's end (none in the reader-only module). */
+#if !defined(JJ_SWAR) || JJ_SWAR
+#define TAIL 7
+#else
+#define TAIL 0
+#endif
+
+/* memcpy for the short text of most values: V8 runs memory.copy (what
+** memcpy is with bulk memory) as a call out of the compiled code, which
+** costs more than such text takes to copy in words: 8 bytes at a time
+** and a last word that overlaps the one before (8-64 bytes), two 4-byte
+** words that overlap (4-7), a byte loop (1-3), every load and store
+** within the text; memcpy beyond.  The reader-only module, built for
+** size, calls memcpy. */
+static void copy_text(unsigned char *d, const char *p, size_t len) {
+#if !defined(JJ_SWAR) || JJ_SWAR
+  if (len >= 8 && len <= 64) {
+    uint64_t w;
+#pragma clang loop vectorize(disable) unroll(disable)
+    for (size_t i = 0; i + 8 < len; i += 8) {
+      memcpy(&w, p + i, 8);
+      memcpy(d + i, &w, 8);
+    }
+    memcpy(&w, p + len - 8, 8);
+    memcpy(d + len - 8, &w, 8);
+    return;
+  }
+  if (len >= 4 && len < 8) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + len - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + len - 4, &b, 4);
+    return;
+  }
+  if (len < 4) {
+#pragma clang loop vectorize(disable) unroll(disable)
+    for (size_t i = 0; i < len; i++) d[i] = (unsigned char)p[i];
+    return;
+  }
+#endif
+  memcpy(d, p, len);
+}
+
 /* Append text to the arena; its UTF-16 span goes to the slot.  The text
 ** is valid UTF-8 (the core checked it), so its UTF-16 length is one unit
 ** per byte that is not a continuation byte, two for a 4-byte sequence. */
 static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
   uint32_t units = (uint32_t)len;
   if (len) {
-    if (!arena_room(&r->text, len)) return 0;
-    const unsigned char *d = r->text.p + r->text.len;
-    memcpy(r->text.p + r->text.len, p, len);
+    if (!arena_room(&r->text, len + TAIL)) return 0;
+    unsigned char *d = r->text.p + r->text.len;
+    copy_text(d, p, len);
     r->text.len += len;
-    /* one unit per byte, less the continuation bytes, plus one for each
-    ** 4-byte sequence; 8 bytes at a time while they are ASCII (not in the
-    ** reader-only module, built for size with JJ_SWAR=0) */
-    size_t i = 0;
+    /* one unit per byte, less the continuation bytes (10xxxxxx), plus one
+    ** for each lead of a 4-byte sequence (11110xxx); 8 bytes at a time,
+    ** the last word masked to the text's bytes (the arena has TAIL bytes
+    ** of room after it), so that short text costs no byte loop: bit 7 of
+    ** each byte of c is set for a continuation byte, of f for a lead of 4
+    ** (bits 7-4 set; the shifts bring a byte's bits 6-3 under its bit 7).
+    ** Byte by byte in the reader-only module, built for size (JJ_SWAR=0). */
 #if !defined(JJ_SWAR) || JJ_SWAR
-    for (; i + 8 <= len; i += 8) {
-      uint64_t w;
+#pragma clang loop vectorize(disable) unroll(disable)
+    for (size_t i = 0; i < len; i += 8) {
+      uint64_t w, c, f;
       memcpy(&w, d + i, 8);
-      if (!(w & 0x8080808080808080u)) continue;
-      for (size_t k = i; k < i + 8; k++) units += (d[k] >= 0xF0) - ((d[k] & 0xC0) == 0x80);
+      if (len - i < 8) w &= ~UINT64_C(0) >> (64 - 8 * (len - i));
+      if (!(w & UINT64_C(0x8080808080808080))) continue;
+      c = w & ~(w << 1) & UINT64_C(0x8080808080808080);
+      f = w & (w << 1) & (w << 2) & (w << 3) & UINT64_C(0x8080808080808080);
+      units += (uint32_t)__builtin_popcountll(f) - (uint32_t)__builtin_popcountll(c);
     }
+#else
+    for (size_t i = 0; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
 #endif
-    for (; i < len; i++) units += (d[i] >= 0xF0) - ((d[i] & 0xC0) == 0x80);
   }
   *slot = (uint64_t)r->u16 | (uint64_t)(r->u16 + units) << 32;
   r->u16 += units;
@@ -194,6 +249,9 @@ static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
 static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
                     unsigned char *tag) {
   *tag = TAG_VALUE;
+#ifdef JJ_SMALL /* no interning: see above */
+  return put_span(r, p, len, slot);
+#else
   if (len > INTERN_LEN || r->no_intern) return put_span(r, p, len, slot);
   if (!r->itab) {
     islot *tab = calloc(INTERN_SLOTS, sizeof *tab);
@@ -240,6 +298,7 @@ static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
   *slot = r->nids++;
   *tag = TAG_ID;
   return 1;
+#endif
 }
 
 /* Room for n bytes at the end of the binary arena, aligned to 8 (copied

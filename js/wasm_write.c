@@ -10,6 +10,9 @@
 
 #include "wasm.h"
 
+/* What the core hands over (a written document). */
+EXPORT(jjw_jj_free) void jjw_jj_free(void *p) { jj_free(p); }
+
 EXPORT(jjw_schema_new) jj_schema *jjw_schema_new(void) {
   jj_schema *s = jj_schema_new();
   if (!s) jjw_nomem();

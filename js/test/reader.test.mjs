@@ -15,6 +15,7 @@ import { nearest, parseNumber } from '../lib/number.js';
 import { runSuite } from '../testlib/conformance.mjs';
 import { OTHERS, SEED_DOCS, cMessage, mutate, readAll } from '../testlib/corpus.mjs';
 import { cDump, cGen, jsDump, rng } from '../testlib/helpers.mjs';
+import { checkText } from '../testlib/text.mjs';
 
 await jj.init({ wasm: new URL('../dist/jalapenojson-reader.wasm', import.meta.url) });
 const { wasm, generation } = jj._internals();
@@ -205,4 +206,8 @@ test('deep nesting: up to the largest depth limit, no trap (the stack suffices);
   const deep = '['.repeat(200000) + ']'.repeat(200000);
   assert.throws(() => jj.decode(`{"jalapenojson":1,"columns":["a"],"types":["s"],"rows":[[${deep}]]}`, { maxDepth: 1024 }), { code: 'depth' });
   assert.equal(generation(), gen0, 'no trap');
+});
+
+test('text of every length from 0 to 90 bytes, 1- to 4-byte characters mixed, comes back exactly', () => {
+  assert.ok(checkText(jj) > 500);
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
 import * as jj from '../jalapenojson.js';
+import { checkText } from '../testlib/text.mjs';
 
 // SPEC.md section 9, "Every type".
 const EVERY = `{"jalapenojson":1,"columns":["id","name","price","day","at","ok","blob","items"],"types":["i","s","f","d","t","b","x",{"columns":["sku","qty"],"types":["s","i"]}],"rows":[
@@ -229,4 +230,8 @@ test('encode: rows as objects or arrays, meta, "__proto__" columns, strings out'
   assert.equal(jj.encodeText(gen(), { columns: ['a'], types: ['i'] }), '{"jalapenojson":1,"columns":["a"],"types":["i"],"rows":[\n[1],\n[2]\n]}');
   assert.ok(jj.encode([], { columns: ['a'], types: ['i'] }) instanceof Uint8Array);
   await jj.init(); // a no-op once loaded
+});
+
+test('text of every length from 0 to 90 bytes, 1- to 4-byte characters mixed, comes back exactly', () => {
+  assert.ok(checkText(jj) > 500);
 });
