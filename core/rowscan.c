@@ -37,8 +37,8 @@
 #include <emmintrin.h>
 #define JJ_SSE2 1
 /* AVX2 is compiled in on x86 with gcc or clang (functions under
-** target("avx2,pclmul,popcnt"), the rest of the build stays baseline
-** x86-64) and used only when the CPU says it has all three
+** target("avx2,pclmul,popcnt,bmi"), the rest of the build stays baseline
+** x86-64) and used only when the CPU says it has all four
 ** (jj_scan_choose).  Not on WebAssembly,
 ** whose build maps the SSE2 intrinsics only (js/sse2). */
 #if (defined(__x86_64__) || defined(__i386__)) && \
@@ -326,7 +326,7 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
         if ((m.quote & range) != ((range & (0 - range)) | (tb >> 1)) || len < 2) return 0;
         flags = (m.high & range) ? JJ_SPAN_HIGH : 0;
       } else if (value_kind[(unsigned char)*s] == V_NUM) {
-        if ((m.num & range) != range) return 0;
+        if ((m.bare & ~m.quote & range) != range) return 0; /* no '"', no ',' then */
       } else if (!(len == 4 && (memcmp(s, "null", 4) == 0 || memcmp(s, "true", 4) == 0)) &&
                  !(len == 5 && memcmp(s, "false", 5) == 0)) {
         return 0;
@@ -361,72 +361,106 @@ static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
 }
 
 #ifdef JJ_SSE2
-/* The mask path (when 64 bytes follow the '['), then the block path, then
-** the value-by-value scan: the SSE2 instance, and below the AVX2 one (the
-** same code compiled for AVX2, its masks computed 32 bytes at a time). */
-static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
-                                       jj_error *err,
-                                       void (*masks)(const char *, jj_masks *),
-                                       int (*second)(jj_cursor *, const char *,
-                                                     const jj_masks *, uint64_t)) {
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, masks, second, 1)))
-    return JJ_OK;
+/* Every row the mask paths decline: the block path, then the
+** value-by-value scan (which also finds and reports any error).  One copy,
+** out of line, shared by every instance: the SSE2 code it runs is the same
+** for all, and keeping it out saves the mask paths its registers. */
+static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t row,
+                                         jj_error *err) {
   if (JJ_LIKELY(scan_row_blocks(c, p))) {
     c->wide = c->pos - p > 129; /* past the two windows of the mask path */
     return JJ_OK;
   }
   return scan_row_simd(c, p, row, err);
 }
-static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
-                                   uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 1);
+
+/* The mask path (when 64 bytes follow the '['), else scan_row_slow: the
+** body of every instance below, masks the instruction set's window masks.
+** A row whose ']' is in the first 64 bytes is checked here; a longer one
+** goes on to `two` (an instance of scan_row_two) by a tail call, so that
+** no masks are handed over through memory and this function keeps few
+** registers: `two` classifies the first window again (its quotes and ']'
+** were all this needed to see).  spans 0: checked only, as in rowmask.h. */
+static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
+                                       jj_error *err,
+                                       void (*closes)(const char *, uint64_t *, uint64_t *),
+                                       uint64_t (*pxor)(uint64_t),
+                                       void (*masks)(const char *, jj_masks *),
+                                       jj_code (*two)(jj_cursor *, const char *, int64_t,
+                                                      jj_error *),
+                                       const int spans) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
+    const char *const w = p + 1;
+    jj_masks m0;
+    uint64_t quote, close;
+    closes(w, &quote, &close);
+    if (JJ_UNLIKELY(!(close & ~pxor(quote)))) return two(c, p, row, err);
+    masks(w, &m0);
+    if (JJ_LIKELY(scan_row_window(c, w, &m0, m0.str, spans))) return JJ_OK;
+  }
+  return scan_row_slow(c, p, row, err);
+}
+
+/* A row with no ']' outside strings in the 64 bytes after its '[' (the
+** caller saw that on the same masks): checked in two windows
+** (scan_row_second), else scan_row_slow.  Out of line, one instance per
+** instruction set and kind (spans or check only), so that the one-window
+** path stays small. */
+static JJ_INLINE jj_code scan_row_two(jj_cursor *c, const char *p, int64_t row,
+                                      jj_error *err,
+                                      void (*masks)(const char *, jj_masks *),
+                                      void (*half)(const char *, jj_masks *),
+                                      const int spans) {
+  const char *const w = p + 1;
+  jj_masks m0;
+  masks(w, &m0);
+  if (JJ_LIKELY(scan_row_second(c, w, &m0, m0.str, masks, half, spans))) return JJ_OK;
+  return scan_row_slow(c, p, row, err);
+}
+
+static JJ_NOINLINE jj_code two_sse2(jj_cursor *c, const char *p, int64_t row,
+                                    jj_error *err) {
+  return scan_row_two(c, p, row, err, window_masks, half_masks, 1);
 }
 /* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
 ** that saves no registers. */
 static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
-  return scan_row_fast(c, p, row, err, window_masks, second_sse2);
+  return scan_row_fast(c, p, row, err, window_closes, prefix_xor, window_masks, two_sse2, 1);
 }
 #endif
 #ifdef JJ_AVX2
-static JJ_NOINLINE JJ_TARGET_AVX2 int second_avx2(jj_cursor *c, const char *w,
-                                                  const jj_masks *m0, uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2, 1);
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code two_avx2(jj_cursor *c, const char *p,
+                                                   int64_t row, jj_error *err) {
+  return scan_row_two(c, p, row, err, window_masks_avx2, half_masks_avx2, 1);
 }
-static JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p, int64_t row,
-                                            jj_error *err) {
-  return scan_row_fast(c, p, row, err, window_masks_avx2, second_avx2);
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
+                                                        int64_t row, jj_error *err) {
+  return scan_row_fast(c, p, row, err, window_closes_avx2, avx2_prefix_xor, window_masks_avx2, two_avx2, 1);
 }
 #endif
 
 /* The check-only instances (jj_row_check, for rows passed over): the mask
-** path without writing spans, else the full instance, which also reports
+** path without writing spans, else scan_row_slow, which also reports
 ** errors.  Not in a build for size, whose jj_row_check scans in full. */
 #if defined(JJ_SSE2) && !defined(JJ_SMALL)
-static JJ_NOINLINE int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
-                                         uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 0);
+static JJ_NOINLINE jj_code two_check_sse2(jj_cursor *c, const char *p, int64_t row,
+                                          jj_error *err) {
+  return scan_row_two(c, p, row, err, window_masks, half_masks, 0);
 }
 static JJ_NOINLINE jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                           jj_error *err) {
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, window_masks, second_check_sse2, 0)))
-    return JJ_OK;
-  return scan_row_sse2(c, p, row, err);
+  return scan_row_fast(c, p, row, err, window_closes, prefix_xor, window_masks, two_check_sse2, 0);
 }
 #endif
 #if defined(JJ_AVX2) && !defined(JJ_SMALL)
-static JJ_NOINLINE JJ_TARGET_AVX2 int second_check_avx2(jj_cursor *c, const char *w,
-                                                        const jj_masks *m0, uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2, 0);
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code two_check_avx2(jj_cursor *c, const char *p,
+                                                         int64_t row, jj_error *err) {
+  return scan_row_two(c, p, row, err, window_masks_avx2, half_masks_avx2, 0);
 }
-static JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p, int64_t row,
-                                             jj_error *err) {
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, window_masks_avx2, second_check_avx2, 0)))
-    return JJ_OK;
-  return scan_row_avx2(c, p, row, err);
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p,
+                                                         int64_t row, jj_error *err) {
+  return scan_row_fast(c, p, row, err, window_closes_avx2, avx2_prefix_xor, window_masks_avx2, two_check_avx2, 0);
 }
 #endif
 
@@ -437,11 +471,7 @@ jj_scan jj_scan_choose(jj_scan want) {
   best = JJ_SCAN_SSE2;
 #endif
 #ifdef JJ_AVX2
-  /* libgcc's (compiler-rt's) CPU model, probed once by the runtime: it
-  ** also checks that the OS saves the AVX registers */
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
-      __builtin_cpu_supports("popcnt"))
-    best = JJ_SCAN_AVX2;
+  if (JJ_CPU_AVX2()) best = JJ_SCAN_AVX2; /* rowmask.h */
 #endif
   return want == JJ_SCAN_AUTO || want > best ? best : want;
 }
