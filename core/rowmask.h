@@ -80,20 +80,6 @@ static JJ_INLINE void window_masks(const char *w, jj_masks *m) {
   *m = r;
 }
 
-/* The quotes and ']'s of w[0..64) only, SSE2: all a row's first look
-** needs to see whether its ']' is in the window (rowscan.c's
-** scan_row_fast), before the other masks are worth making. */
-static JJ_INLINE void window_closes(const char *w, uint64_t *quote, uint64_t *close) {
-  uint64_t q = 0, cl = 0;
-  for (int k = 0; k < 64; k += 16) {
-    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(w + k));
-    q |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << k;
-    cl |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(']'))) << k;
-  }
-  *quote = q;
-  *close = cl;
-}
-
 /* The masks of w[0..32) only, in bits 0-31 (bits 32-63 are 0, and str
 ** goes on with the parity of the 32 bytes' quotes): for the second window
 ** of a row whose ']' is among those 32 bytes, where nothing past the ']'
@@ -191,12 +177,16 @@ static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *
   m->lead = avx2_in_set(a, b, ha, hb, avx2_k(k, K_LEAD));
   m->str = avx2_prefix_xor(m->quote);
 }
-/* window_closes with AVX2. */
+/* The quotes and ']'s of w[0..64) only, AVX2: all a row's first look
+** needs to see whether its ']' is in the window (rowscan.c's
+** scan_row_fast), before the other masks are worth making. */
 static JJ_INLINE JJ_TARGET_AVX2 void window_closes_avx2(const char *w, uint64_t *quote,
                                                         uint64_t *close) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
   const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
-  const __m256i q = _mm256_set1_epi8('"'), cl = _mm256_set1_epi8(']');
+  const unsigned char(*k)[32] = jj_avx2_k;
+  __asm__("" : "+r"(k)); /* see avx2_k */
+  const __m256i q = avx2_k(k, K_QUOTE), cl = avx2_k(k, K_CLOSE);
   *quote = avx2_bits(_mm256_cmpeq_epi8(a, q), _mm256_cmpeq_epi8(b, q));
   *close = avx2_bits(_mm256_cmpeq_epi8(a, cl), _mm256_cmpeq_epi8(b, cl));
 }
