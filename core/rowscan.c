@@ -374,144 +374,132 @@ static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t ro
   return scan_row_simd(c, p, row, err);
 }
 
-/* The mask path (when 64 bytes follow the '['), else scan_row_slow: the
-** body of every instance below, masks the instruction set's window masks.
-** A row whose ']' is in the first 64 bytes is checked here, a longer one
-** by `two` (an instance of scan_row_two).  With `closes` (AVX2) a row's
-** first look classifies only its quotes and ']'s, and a longer row goes on
-** to `two` by a tail call, no masks handed over: `two` makes the first
-** window's masks itself, and this function keeps few registers.  Without
-** (closes NULL: SSE2, whose masks cost twice as many instructions, so
-** that classifying the quotes and ']'s twice costs more than it saves)
-** the masks are made at once and handed to `two`.  spans 0: checked
-** only, as in rowmask.h. */
-static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
-                                       jj_error *err,
-                                       void (*closes)(const char *, uint64_t *, uint64_t *),
-                                       uint64_t (*pxor)(uint64_t),
-                                       void (*masks)(const char *, jj_masks *),
-                                       jj_code (*one)(jj_cursor *, const char *, int64_t,
-                                                      jj_error *, uint64_t, uint64_t),
-                                       jj_code (*two)(jj_cursor *, const char *, int64_t,
-                                                      jj_error *, const jj_masks *),
-                                       const int spans) {
+/* The SSE2 mask path (when 64 bytes follow the '['), else scan_row_slow:
+** the masks of the 64 bytes after the '[' at once, the row checked on
+** them when its ']' is among them, else by `second` (an instance of
+** scan_row_second, out of line so that the one-window path stays small)
+** on those of 128 bytes.  spans 0: checked only, as in rowmask.h. */
+static JJ_INLINE jj_code scan_row_eager(jj_cursor *c, const char *p, int64_t row,
+                                        jj_error *err,
+                                        int (*second)(jj_cursor *, const char *,
+                                                      const jj_masks *, uint64_t),
+                                        const int spans) {
   if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
     const char *const w = p + 1;
     jj_masks m0;
-    if (closes) {
-      uint64_t quote, close;
-      closes(w, &quote, &close);
-      const uint64_t in = pxor(quote);
-      if (JJ_UNLIKELY(!(close & ~in))) return two(c, p, row, err, NULL);
-      return one(c, p, row, err, quote, in);
-    } else {
-      masks(w, &m0);
-      if (JJ_UNLIKELY(!(m0.close & ~m0.str))) return two(c, p, row, err, &m0);
-    }
-    if (JJ_LIKELY(scan_row_window(c, w, &m0, m0.str, spans))) return JJ_OK;
+    window_masks(w, &m0);
+    if (JJ_LIKELY(m0.close & ~m0.str) ? scan_row_window(c, w, &m0, m0.str, spans)
+                                      : second(c, w, &m0, m0.str))
+      return JJ_OK;
   }
   return scan_row_slow(c, p, row, err);
 }
 
-/* A row with a ']' outside strings in the 64 bytes after its '[' (the
-** caller saw it on their quotes, `quote`, and ']'s; in: the inside of
-** their strings): checked on their masks (scan_row_window), else
-** scan_row_slow.  Out of line (AVX2), so that the caller is a dispatch
-** that saves no registers. */
-static JJ_INLINE jj_code scan_row_one(jj_cursor *c, const char *p, int64_t row,
-                                      jj_error *err, uint64_t quote, uint64_t in,
-                                      void (*masks)(const char *, jj_masks *),
-                                      const int spans) {
-  const char *const w = p + 1;
+#ifdef JJ_AVX2
+/* The AVX2 mask path, else scan_row_slow: a dispatch on the quotes and
+** ']'s of the 64 bytes after the '[' alone, which tail-calls `one` (an
+** instance of scan_row_one) when the row's ']' is among them, else `two`
+** (scan_row_two), handing over the quotes and the inside of strings (in):
+** no masks go through memory, and this function keeps few registers.
+** (SSE2 makes all the masks at once: its masks cost twice the
+** instructions, and classifying the quotes and ']'s twice cost it more
+** than it saved.) */
+static JJ_INLINE JJ_TARGET_AVX2 jj_code scan_row_lazy(
+    jj_cursor *c, const char *p, int64_t row, jj_error *err,
+    jj_code (*one)(jj_cursor *, const char *, int64_t, jj_error *, uint64_t, uint64_t),
+    jj_code (*two)(jj_cursor *, const char *, int64_t, jj_error *, uint64_t, uint64_t)) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
+    uint64_t quote, close;
+    window_closes_avx2(p + 1, &quote, &close);
+    const uint64_t in = avx2_prefix_xor(quote);
+    if (close & ~in) return one(c, p, row, err, quote, in);
+    return two(c, p, row, err, quote, in);
+  }
+  return scan_row_slow(c, p, row, err);
+}
+
+/* The rest of the masks of the 64 bytes after the '[' at p, whose quotes
+** and inside of strings the caller has made (scan_row_lazy). */
+static JJ_INLINE JJ_TARGET_AVX2 void rest_masks_avx2(const char *p, uint64_t quote,
+                                                     uint64_t in, jj_masks *m) {
+  window_masks_avx2(p + 1, m);
+  m->quote = quote; /* the same: gcc drops the making of these two */
+  m->str = in;
+}
+
+/* A row whose ']' is in the 64 bytes after its '[': checked on their
+** masks (scan_row_window), else scan_row_slow. */
+static JJ_INLINE JJ_TARGET_AVX2 jj_code scan_row_one(jj_cursor *c, const char *p,
+                                                     int64_t row, jj_error *err,
+                                                     uint64_t quote, uint64_t in,
+                                                     const int spans) {
   jj_masks m0;
-  masks(w, &m0);
-  m0.quote = quote; /* the same, not made again */
-  m0.str = in;
-  if (JJ_LIKELY(scan_row_window(c, w, &m0, m0.str, spans))) return JJ_OK;
+  rest_masks_avx2(p, quote, in, &m0);
+  if (JJ_LIKELY(scan_row_window(c, p + 1, &m0, in, spans))) return JJ_OK;
   return scan_row_slow(c, p, row, err);
 }
 
-/* A row with no ']' outside strings in the 64 bytes after its '[' (the
-** caller saw that on the masks m0 of those bytes, or on their quotes and
-** ']'s only: m0 NULL, then made here): checked in two windows
-** (scan_row_second), else scan_row_slow.  Out of line, one instance per
-** instruction set and kind (spans or check only), so that the one-window
-** path stays small. */
-static JJ_INLINE jj_code scan_row_two(jj_cursor *c, const char *p, int64_t row,
-                                      jj_error *err, const jj_masks *m0,
-                                      void (*masks)(const char *, jj_masks *),
-                                      void (*half)(const char *, jj_masks *),
-                                      const int spans) {
-  const char *const w = p + 1;
-  jj_masks own;
-  if (!m0) {
-    masks(w, &own);
-    m0 = &own;
-  }
-  if (JJ_LIKELY(scan_row_second(c, w, m0, m0->str, masks, half, spans))) return JJ_OK;
+/* A row with no ']' outside strings in the 64 bytes after its '[':
+** checked in two windows (scan_row_second), else scan_row_slow. */
+static JJ_INLINE JJ_TARGET_AVX2 jj_code scan_row_two(jj_cursor *c, const char *p,
+                                                     int64_t row, jj_error *err,
+                                                     uint64_t quote, uint64_t in,
+                                                     const int spans) {
+  jj_masks m0;
+  rest_masks_avx2(p, quote, in, &m0);
+  if (JJ_LIKELY(scan_row_second(c, p + 1, &m0, in, window_masks_avx2, half_masks_avx2,
+                                spans)))
+    return JJ_OK;
   return scan_row_slow(c, p, row, err);
 }
+#endif
 
-static JJ_NOINLINE jj_code two_sse2(jj_cursor *c, const char *p, int64_t row,
-                                    jj_error *err, const jj_masks *m0) {
-  return scan_row_two(c, p, row, err, m0, window_masks, half_masks, 1);
+/* The instances: rows read (spans written), and rows passed over
+** (jj_row_check: checked only, else scan_row_slow, which also reports
+** errors; not in a build for size, whose jj_row_check scans in full).
+** Each out of line, so that jj_row_scan is a dispatch that saves no
+** registers. */
+static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
+                                   uint64_t in0) {
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 1);
 }
-/* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
-** that saves no registers. */
 static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
-  return scan_row_fast(c, p, row, err, NULL, NULL, window_masks, NULL, two_sse2, 1);
+  return scan_row_eager(c, p, row, err, second_sse2, 1);
 }
-#endif
-#ifdef JJ_AVX2
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code two_avx2(jj_cursor *c, const char *p,
-                                                   int64_t row, jj_error *err,
-                                                   const jj_masks *m0) {
-  (void)m0; /* always NULL */
-  return scan_row_two(c, p, row, err, NULL, window_masks_avx2, half_masks_avx2, 1);
-}
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code one_avx2(jj_cursor *c, const char *p,
-                                                   int64_t row, jj_error *err,
-                                                   uint64_t quote, uint64_t in) {
-  return scan_row_one(c, p, row, err, quote, in, window_masks_avx2, 1);
-}
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
-                                                        int64_t row, jj_error *err) {
-  return scan_row_fast(c, p, row, err, window_closes_avx2, avx2_prefix_xor,
-                       window_masks_avx2, one_avx2, two_avx2, 1);
-}
-#endif
-
-/* The check-only instances (jj_row_check, for rows passed over): the mask
-** path without writing spans, else scan_row_slow, which also reports
-** errors.  Not in a build for size, whose jj_row_check scans in full. */
-#if defined(JJ_SSE2) && !defined(JJ_SMALL)
-static JJ_NOINLINE jj_code two_check_sse2(jj_cursor *c, const char *p, int64_t row,
-                                          jj_error *err, const jj_masks *m0) {
-  return scan_row_two(c, p, row, err, m0, window_masks, half_masks, 0);
+#ifndef JJ_SMALL
+static JJ_NOINLINE int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
+                                         uint64_t in0) {
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 0);
 }
 static JJ_NOINLINE jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                           jj_error *err) {
-  return scan_row_fast(c, p, row, err, NULL, NULL, window_masks, NULL, two_check_sse2, 0);
+  return scan_row_eager(c, p, row, err, second_check_sse2, 0);
 }
 #endif
-#if defined(JJ_AVX2) && !defined(JJ_SMALL)
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code two_check_avx2(jj_cursor *c, const char *p,
-                                                         int64_t row, jj_error *err,
-                                                         const jj_masks *m0) {
-  (void)m0; /* always NULL */
-  return scan_row_two(c, p, row, err, NULL, window_masks_avx2, half_masks_avx2, 0);
+#endif /* JJ_SSE2 */
+#ifdef JJ_AVX2
+#define JJ_AVX2_INSTANCE(name, body, spans)                                         \
+  static JJ_NOINLINE JJ_TARGET_AVX2 jj_code name(jj_cursor *c, const char *p,      \
+                                                 int64_t row, jj_error *err,       \
+                                                 uint64_t quote, uint64_t in) {    \
+    return body(c, p, row, err, quote, in, spans);                                 \
+  }
+JJ_AVX2_INSTANCE(one_avx2, scan_row_one, 1)
+JJ_AVX2_INSTANCE(two_avx2, scan_row_two, 1)
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
+                                                        int64_t row, jj_error *err) {
+  return scan_row_lazy(c, p, row, err, one_avx2, two_avx2);
 }
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code one_check_avx2(jj_cursor *c, const char *p,
-                                                         int64_t row, jj_error *err,
-                                                         uint64_t quote, uint64_t in) {
-  return scan_row_one(c, p, row, err, quote, in, window_masks_avx2, 0);
-}
+#ifndef JJ_SMALL
+JJ_AVX2_INSTANCE(one_check_avx2, scan_row_one, 0)
+JJ_AVX2_INSTANCE(two_check_avx2, scan_row_two, 0)
 static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p,
                                                          int64_t row, jj_error *err) {
-  return scan_row_fast(c, p, row, err, window_closes_avx2, avx2_prefix_xor,
-                       window_masks_avx2, one_check_avx2, two_check_avx2, 0);
+  return scan_row_lazy(c, p, row, err, one_check_avx2, two_check_avx2);
 }
+#endif
+#undef JJ_AVX2_INSTANCE
 #endif
 
 /* See doc.h. */
