@@ -187,9 +187,12 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
   const char *p = c->pos, *const end = c->doc->end;
   if (c->state == JJ_CUR_END) return 0;
   moved(c);
+#ifndef JJ_SMALL /* a build for size takes the general path */
   if (JJ_LIKELY(c->row > 0 && end - p > 2 && memcmp(p, ",\n[", 3) == 0)) {
     p += 2; /* the canonical ",\n[" between rows: one test for the three bytes */
-  } else {
+  } else
+#endif
+  {
     if (c->row > 0) {
       if (JJ_UNLIKELY(p >= end || *p != ',')) {
         p = jj_ws(p, end);
