@@ -126,8 +126,14 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
 ** with the number (and the 8 before them for more than 8 digits; bytes
 ** before it, from lo on, may be read), their digit values (byte ^ '0')
 ** masked to the number's bytes: zeros above are leading zeros, so the
-** varying count costs no loop and the check is one test of both words. */
+** varying count costs no loop and the check is one test of both words.
+** Inline even where gcc would keep one copy for its three callers (the
+** call cost about 10 instructions an integer); not in a build for size. */
+#if JJ_SWAR && !defined(JJ_SMALL)
+static JJ_INLINE int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#else
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#endif
 #if JJ_SWAR
   /* the top nd bytes of the last word, and of the one before it */
   const uint64_t *const low = jj_num_top_bytes;
