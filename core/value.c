@@ -530,38 +530,22 @@ static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err)
   return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
 }
 
-#if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
-/* A float or an integer column's value: the short ones (the commonest
-** numbers) read right here, anything else by value_of_type.  Out of line,
-** reached by tail calls: inline in jj_cursor_value, the registers of the
-** number paths were saved and restored for every text value too. */
-static JJ_NOINLINE int value_float(jj_cursor *c, size_t col, jj_value *out,
-                                   jj_error *err) {
-  const jj_span *s = &c->v[col];
-  /* s->n unmasked: a string's flags make it far too long */
-  if (!jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f))
-    return value_of_type(c, col, out, err);
-  out->type = JJ_FLOAT;
-  out->is_null = 0;
-  return 1;
-}
-static JJ_NOINLINE int value_int(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  const jj_span *s = &c->v[col];
-  if (!short_int(s->p, s->n, c->doc->base, &out->u.i)) return value_of_type(c, col, out, err);
-  out->type = JJ_INT;
-  out->is_null = 0;
-  return 1;
-}
-#endif
-
-/* The checks of the call once; a short number (value_float, value_int) or
-** a plain text read at once, anything else by value_of_type. */
+/* The checks of the call once; a short float or integer (the commonest
+** numbers) read right here, anything else by value_of_type. */
 int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
     return misuse(c, col, "jj_cursor_value", err);
-#if JJ_SWAR
-  if (c->cols[col].type == JJ_FLOAT) return value_float(c, col, out, err);
-  if (c->cols[col].type == JJ_INT) return value_int(c, col, out, err);
+#if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
+  const jj_type t = c->cols[col].type;
+  const jj_span *s = &c->v[col];
+  /* s->n unmasked: a string's flags make it far too long for either */
+  if ((t == JJ_FLOAT &&
+       jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
+      (t == JJ_INT && short_int(s->p, s->n, c->doc->base, &out->u.i))) {
+    out->type = t;
+    out->is_null = 0;
+    return 1;
+  }
 #endif
   /* text without escapes or bytes >= 0x80: valid as it stands (see
   ** jj_cursor_text) */
