@@ -23,7 +23,9 @@
 **     rows, strings and numbers whose ']' is within 64 bytes (one window)
 **     or 128 (two), checked all at once on the masks, so the values cost
 **     only the writing of their spans.  It declines to scan_row_blocks
-**     (literals, longer rows) the same way.
+**     (literals, longer rows) the same way.  With AVX2 a row's first look
+**     is at its quotes and ']'s only, then one out-of-line function per
+**     window count (scan_row_lazy).
 ** A string notes whether it holds a byte >= 0x80 (JJ_SPAN_HIGH), so pure
 ** ASCII text skips the UTF-8 check when read.  Each document chose its
 ** instance when it was parsed (doc->scan: scalar, SSE2 or AVX2, see
