@@ -186,23 +186,26 @@ static JJ_NOINLINE int between_rows_error(jj_cursor *c, const char *p, int after
 static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err) {
   const char *p = c->pos, *const end = c->doc->end;
   if (c->state == JJ_CUR_END) return 0;
-  moved(c);
-  if (JJ_LIKELY(c->row > 0)) {
-    if (JJ_UNLIKELY(p >= end || *p != ',')) {
+  if (!check_only) moved(c); /* jj_cursor_skip moves once for the rows it passes */
+#ifndef JJ_SMALL /* a build for size takes the general path */
+  if (JJ_LIKELY(c->row > 0 && end - p > 2 && memcmp(p, ",\n[", 3) == 0)) {
+    p += 2; /* the canonical ",\n[" between rows: one test for the three bytes */
+  } else
+#endif
+  {
+    if (c->row > 0) {
+      if (JJ_UNLIKELY(p >= end || *p != ',')) {
+        p = jj_ws(p, end);
+        if (p < end && *p == ']') return finish(c, p, err);
+        if (p >= end || *p != ',') return between_rows_error(c, p, 1, err);
+      }
+      p = jj_ws(p + 1, end);
+    } else {
       p = jj_ws(p, end);
       if (p < end && *p == ']') return finish(c, p, err);
-      if (p >= end || *p != ',') return between_rows_error(c, p, 1, err);
     }
-    p++;
-#ifndef JJ_SMALL /* a build for size: jj_ws below */
-    if (JJ_LIKELY(p < end && *p == '\n')) p++; /* the canonical ",\n" */
-#endif
-    p = jj_ws(p, end);
-  } else {
-    p = jj_ws(p, end);
-    if (p < end && *p == ']') return finish(c, p, err);
+    if (JJ_UNLIKELY(p >= end || *p != '[')) return between_rows_error(c, p, 0, err);
   }
-  if (JJ_UNLIKELY(p >= end || *p != '[')) return between_rows_error(c, p, 0, err);
   if ((check_only ? jj_row_check(c, p, c->row + 1, err)
                   : jj_row_scan(c, p, c->row + 1, err)) != JJ_OK) {
     c->state = JJ_CUR_LOST;
@@ -235,6 +238,8 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
   if (n < 0)
     return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_skip: n is %lld, below 0",
                    (long long)n), -1;
+  if (n > 1 && c->state != JJ_CUR_END)
+    moved(c); /* once for the rows passed over (next_row check_only does not) */
   int64_t moved = 0;
   for (; moved < n; moved++) {
     const int rc = moved + 1 < n ? next_row(c, 1, err) : next_row(c, 0, err);

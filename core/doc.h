@@ -94,7 +94,10 @@ typedef struct jj_masks {
   uint64_t close; /* ']' */
   uint64_t odd;   /* '\\' or a byte below 0x20: the mask paths give up */
   uint64_t high;  /* bytes >= 0x80 */
-  uint64_t num;   /* number bytes ('0'-'9' '+' '-' '.' 'e' 'E') */
+  uint64_t bare;  /* the bytes a row of the mask paths may hold outside
+                  ** its strings: number bytes ('0'-'9' '+' '-' '.' 'e'
+                  ** 'E'), ',' and '"' (so that one test checks them all,
+                  ** rowmask.h) */
   uint64_t lead;  /* bytes a value of the mask paths starts with: '"',
                   ** '-' and '0'-'9' */
   uint64_t str;   /* the prefix xor of quote: from each '"' up to (not

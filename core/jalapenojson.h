@@ -291,7 +291,7 @@ typedef struct jj_cursor jj_cursor;
 ** speed differs).  JJ_SCAN_AUTO, the default, takes the widest this
 ** build and CPU have; the others force a path, for tests and benchmarks:
 ** the portable scalar code, SSE2 (x86-64's baseline), AVX2 (x86 with a
-** CPU that has AVX2, PCLMUL and POPCNT, checked at run time).  A path the build
+** CPU that has AVX2, PCLMUL, POPCNT and BMI1, checked at run time).  A path the build
 ** or CPU lacks gives the widest below it; jj_doc_scan says which one a
 ** document took. */
 typedef enum jj_scan {

@@ -5,12 +5,12 @@
 ** Included by rowscan.c only (after it has decided JJ_SSE2 and JJ_AVX2),
 ** so everything here is static inline: rowscan.c instantiates the row
 ** check once per instruction set (an AVX2 instance under
-** __attribute__((target("avx2,pclmul,popcnt"))), chosen per document at parse
-** time, see jj_scan_choose).
+** __attribute__((target("avx2,pclmul,popcnt,bmi"))), chosen per document at
+** parse time, see jj_scan_choose).
 **
-** Why: a row's structure is found from six masks of its bytes (quotes,
-** commas, ']', bytes that stop the fast path, bytes >= 0x80, number
-** bytes) and the inside of its strings (a prefix xor of the quotes: one
+** Why: a row's structure is found from seven masks of its bytes (quotes,
+** commas, ']', bytes that stop the fast path, bytes >= 0x80, bytes that
+** may stand outside strings, bytes that may start a value) and the inside of its strings (a prefix xor of the quotes: one
 ** carry-less multiply with AVX2), then a few operations on whole masks
 ** check every value at once.
 ** Rows of 65-128 bytes (the high-entropy benchmark rows) used to fall to
@@ -48,20 +48,21 @@ static inline void chunk_masks(const char *w, int sh, jj_masks *m) {
   const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)w);
   const __m128i comma = _mm_set1_epi8(','), c1f = _mm_set1_epi8(0x1f);
   const __m128i is_comma = _mm_cmpeq_epi8(x, comma);
-  m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) << sh;
+  const __m128i is_quote = _mm_cmpeq_epi8(x, _mm_set1_epi8('"'));
+  m->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(is_quote) << sh;
   m->comma |= (uint64_t)(unsigned)_mm_movemask_epi8(is_comma) << sh;
   m->close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(']'))) << sh;
   m->odd |= (uint64_t)(unsigned)_mm_movemask_epi8(
                 _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
                              _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f))) << sh;
   m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(x) << sh;
-  /* '+' ',' '-' '.' '/' '0'-'9' are 0x2b-0x39: all but ',' and '/'; and e E */
+  /* '+' ',' '-' '.' '/' '0'-'9' are 0x2b-0x39: all but '/'; and e E '"' */
   const __m128i y = _mm_sub_epi8(x, _mm_set1_epi8(0x2b));
   __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(14)), y);
-  in = _mm_andnot_si128(_mm_or_si128(is_comma, _mm_cmpeq_epi8(x, _mm_set1_epi8('/'))), in);
+  in = _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('/')), in);
   in = _mm_or_si128(in, _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
                                        _mm_set1_epi8('e')));
-  m->num |= (uint64_t)(unsigned)_mm_movemask_epi8(in) << sh;
+  m->bare |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(in, is_quote)) << sh;
   const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
   const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d),
                                     _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('-')),
@@ -92,8 +93,17 @@ static JJ_INLINE void half_masks(const char *w, jj_masks *m) {
 }
 
 #ifdef JJ_AVX2
-/* AVX2, PCLMUL and POPCNT: jj_scan_choose asks the CPU for all three. */
-#define JJ_TARGET_AVX2 __attribute__((target("avx2,pclmul,popcnt")))
+/* AVX2, PCLMUL, POPCNT and BMI1 (which came with AVX2 in Intel's Haswell
+** and AMD's Excavator; its tzcnt, blsr and andn take about 4% off the
+** instructions of reading a column: the span loops, the masks'
+** and-nots).  JJ_CPU_AVX2 asks the CPU for all four
+** (jj_scan_choose; the tests), from libgcc's (compiler-rt's) CPU model,
+** probed once by the runtime, which also checks that the OS saves the AVX
+** registers. */
+#define JJ_TARGET_AVX2 __attribute__((target("avx2,pclmul,popcnt,bmi")))
+#define JJ_CPU_AVX2()                                                            \
+  (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&         \
+   __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
 static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
   return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
          (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
@@ -109,15 +119,16 @@ static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
 #define JJ_R8(c) c, c, c, c, c, c, c, c
 #define JJ_R32(c) {JJ_R8(c), JJ_R8(c), JJ_R8(c), JJ_R8(c)}
 #define JJ_LANES(...) {__VA_ARGS__, __VA_ARGS__}
-enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HIBIT, K_NUM, K_ODD, K_LEAD };
+enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HIBIT, K_BARE, K_ODD, K_LEAD };
 static const unsigned char jj_avx2_k[][32] = {
     JJ_R32('"'), JJ_R32(','), JJ_R32(']'), JJ_R32(0x0f),
     /* bit x >> 4 of x */
     JJ_LANES(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
              0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00),
-    /* number bytes: '+' '-' '.' (0x2_), '0'-'9' (0x3_), 'E' (0x45), 'e' (0x65) */
-    JJ_LANES(0x08, 0x08, 0x08, 0x08, 0x08, 0x58, 0x08, 0x08,
-             0x08, 0x08, 0x00, 0x04, 0x00, 0x04, 0x04, 0x00),
+    /* the bare bytes: '"' '+' ',' '-' '.' (0x2_), '0'-'9' (0x3_), 'E' (0x45),
+    ** 'e' (0x65) */
+    JJ_LANES(0x08, 0x08, 0x0c, 0x08, 0x08, 0x58, 0x08, 0x08,
+             0x08, 0x08, 0x00, 0x04, 0x04, 0x04, 0x04, 0x00),
     /* the odd bytes: 0x00-0x1f, '\\' (0x5c) */
     JJ_LANES(0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
              0x03, 0x03, 0x03, 0x03, 0x23, 0x03, 0x03, 0x03),
@@ -162,9 +173,22 @@ static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *
   m->close = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_CLOSE)), _mm256_cmpeq_epi8(b, avx2_k(k, K_CLOSE)));
   m->odd = avx2_in_set(a, b, ha, hb, avx2_k(k, K_ODD));
   m->high = avx2_bits(a, b);
-  m->num = avx2_in_set(a, b, ha, hb, avx2_k(k, K_NUM));
+  m->bare = avx2_in_set(a, b, ha, hb, avx2_k(k, K_BARE));
   m->lead = avx2_in_set(a, b, ha, hb, avx2_k(k, K_LEAD));
   m->str = avx2_prefix_xor(m->quote);
+}
+/* The quotes and ']'s of w[0..64) only, AVX2: all a row's first look
+** needs to see whether its ']' is in the window (rowscan.c's
+** scan_row_fast), before the other masks are worth making. */
+static JJ_INLINE JJ_TARGET_AVX2 void window_closes_avx2(const char *w, uint64_t *quote,
+                                                        uint64_t *close) {
+  const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
+  const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
+  const unsigned char(*k)[32] = jj_avx2_k;
+  __asm__("" : "+r"(k)); /* see avx2_k */
+  const __m256i q = avx2_k(k, K_QUOTE), cl = avx2_k(k, K_CLOSE);
+  *quote = avx2_bits(_mm256_cmpeq_epi8(a, q), _mm256_cmpeq_epi8(b, q));
+  *close = avx2_bits(_mm256_cmpeq_epi8(a, cl), _mm256_cmpeq_epi8(b, cl));
 }
 /* half_masks with AVX2: one 32-byte load. */
 static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m) {
@@ -183,7 +207,7 @@ static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m)
   m->close = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_CLOSE)));
   m->odd = JJ_SET32(K_ODD);
   m->high = JJ_BITS32(a);
-  m->num = JJ_SET32(K_NUM);
+  m->bare = JJ_SET32(K_BARE);
   m->lead = JJ_SET32(K_LEAD);
 #undef JJ_BITS32
 #undef JJ_SET32
@@ -203,7 +227,9 @@ static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m)
 **     the terminators are those outside strings, each quote opens a value
 **     that starts with one and closes it at its last byte, and a value
 **     that does not start with a quote holds none;
-**   - every byte of R outside strings and terminators is a number byte;
+**   - every byte of R outside strings is a bare byte (a number byte, ','
+**     or '"': the terminators and closing quotes are bare, so every other
+**     byte there must be a number byte);
 **   - every value starts with '"', '-' or a digit (the lead mask at the
 **     byte after each terminator: this also refuses empty values), and
 **     there are n of them (counted before any span is written).
@@ -224,7 +250,7 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   const uint64_t term = m->comma & ~in & row;
   const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
   if ((m->odd & row) || (m->quote & row & ~(first | last)) ||
-      (row & ~term & ~(in | m->quote) & ~m->num) || (first & ~m->lead) ||
+      (row & ~(in | m->bare)) || (first & ~m->lead) ||
       (size_t)__builtin_popcountll(term) + 1 != n)
     return 0;
   if (!spans) {
@@ -279,7 +305,7 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
   const uint64_t last0 = (t0 >> 1) | (tc1 << 63), last1 = tc1 >> 1;
   if (((a->odd | (b->odd & row1)) != 0) ||
       (a->quote & ~(first0 | last0)) || (b->quote & row1 & ~(first1 | last1)) ||
-      (~t0 & ~(in0 | a->quote) & ~a->num) || (row1 & ~t1 & ~(in1 | b->quote) & ~b->num) ||
+      (~(in0 | a->bare)) || (row1 & ~(in1 | b->bare)) ||
       (first0 & ~a->lead) || (first1 & ~b->lead) ||
       (size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1 != n)
     return 0;
@@ -354,9 +380,8 @@ static JJ_INLINE void masks_from(const char *w, size_t avail, size_t at, jj_mask
 ** "inside a string" in0) hold no ']' outside strings: checked in two
 ** windows when its ']' is in the next 64 bytes (of which `half` classifies
 ** the first 32 alone: most such rows end there).  Returns 1 with every
-** span and c->pos set, or 0 as scan_row_window, spans likewise.
-** rowscan.c keeps each instance out of line, so that the one-window path
-** stays small. */
+** span and c->pos set, or 0 as scan_row_window, spans likewise
+** (rowscan.c's scan_row_two). */
 static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks *m0,
                                      uint64_t in0, void (*masks)(const char *, jj_masks *),
                                      void (*half)(const char *, jj_masks *),
@@ -379,26 +404,6 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
   const uint64_t closes = m1.close & ~in1;
   if (!closes) return 0;
   return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
-}
-
-/* The row at p ('['), checked on the masks of the 64 bytes after the '['
-** when its ']' is among them, else (`second`: an instance of
-** scan_row_second) on those of 128 bytes.  Needs 64 bytes after the '['.
-** Returns 1 with every span and c->pos set, or 0 (the row is longer than
-** 128 bytes, or not of strings and numbers without whitespace, or has an
-** error: the caller's slower paths decide); spans 0: checked only (second
-** then an instance of the same kind). */
-static JJ_INLINE int scan_row_masked(jj_cursor *c, const char *p,
-                                     void (*masks)(const char *, jj_masks *),
-                                     int (*second)(jj_cursor *, const char *,
-                                                   const jj_masks *, uint64_t),
-                                     const int spans) {
-  const char *const w = p + 1;
-  jj_masks m0;
-  masks(w, &m0);
-  const uint64_t in0 = m0.str;
-  if (JJ_LIKELY(m0.close & ~in0)) return scan_row_window(c, w, &m0, in0, spans);
-  return second(c, w, &m0, in0);
 }
 
 #endif /* JJ_SSE2 */

@@ -23,7 +23,9 @@
 **     rows, strings and numbers whose ']' is within 64 bytes (one window)
 **     or 128 (two), checked all at once on the masks, so the values cost
 **     only the writing of their spans.  It declines to scan_row_blocks
-**     (literals, longer rows) the same way.
+**     (literals, longer rows) the same way.  With AVX2 a row's first look
+**     is at its quotes and ']'s only, then one out-of-line function per
+**     window count (scan_row_lazy).
 ** A string notes whether it holds a byte >= 0x80 (JJ_SPAN_HIGH), so pure
 ** ASCII text skips the UTF-8 check when read.  Each document chose its
 ** instance when it was parsed (doc->scan: scalar, SSE2 or AVX2, see
@@ -37,8 +39,8 @@
 #include <emmintrin.h>
 #define JJ_SSE2 1
 /* AVX2 is compiled in on x86 with gcc or clang (functions under
-** target("avx2,pclmul,popcnt"), the rest of the build stays baseline
-** x86-64) and used only when the CPU says it has all three
+** target("avx2,pclmul,popcnt,bmi"), the rest of the build stays baseline
+** x86-64) and used only when the CPU says it has all four
 ** (jj_scan_choose).  Not on WebAssembly,
 ** whose build maps the SSE2 intrinsics only (js/sse2). */
 #if (defined(__x86_64__) || defined(__i386__)) && \
@@ -341,7 +343,7 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
         if ((m.quote & range) != ((range & (0 - range)) | (tb >> 1)) || len < 2) return 0;
         flags = (m.high & range) ? JJ_SPAN_HIGH : 0;
       } else if (value_kind[(unsigned char)*s] == V_NUM) {
-        if ((m.num & range) != range) return 0;
+        if ((m.bare & ~m.quote & range) != range) return 0; /* no '"', no ',' then */
       } else if (!(len == 4 && (memcmp(s, "null", 4) == 0 || memcmp(s, "true", 4) == 0)) &&
                  !(len == 5 && memcmp(s, "false", 5) == 0)) {
         return 0;
@@ -376,73 +378,145 @@ static jj_code scan_row_portable(jj_cursor *c, const char *p, int64_t row,
 }
 
 #ifdef JJ_SSE2
-/* The mask path (when 64 bytes follow the '['), then the block path, then
-** the value-by-value scan: the SSE2 instance, and below the AVX2 one (the
-** same code compiled for AVX2, its masks computed 32 bytes at a time). */
-static JJ_INLINE jj_code scan_row_fast(jj_cursor *c, const char *p, int64_t row,
-                                       jj_error *err,
-                                       void (*masks)(const char *, jj_masks *),
-                                       int (*second)(jj_cursor *, const char *,
-                                                     const jj_masks *, uint64_t)) {
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, masks, second, 1)))
-    return JJ_OK;
+/* Every row the mask paths decline: the block path, then the
+** value-by-value scan (which also finds and reports any error).  One copy,
+** out of line, shared by every instance: the SSE2 code it runs is the same
+** for all, and keeping it out saves the mask paths its registers. */
+static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t row,
+                                         jj_error *err) {
   if (JJ_LIKELY(scan_row_blocks(c, p))) {
     c->wide = c->pos - p > 129; /* past the two windows of the mask path */
     return JJ_OK;
   }
   return scan_row_simd(c, p, row, err);
 }
+
+/* The SSE2 mask path (when 64 bytes follow the '['), else scan_row_slow:
+** the masks of the 64 bytes after the '[' at once, the row checked on
+** them when its ']' is among them, else by `second` (an instance of
+** scan_row_second, out of line so that the one-window path stays small)
+** on those of 128 bytes.  spans 0: checked only, as in rowmask.h. */
+static JJ_INLINE jj_code scan_row_eager(jj_cursor *c, const char *p, int64_t row,
+                                        jj_error *err,
+                                        int (*second)(jj_cursor *, const char *,
+                                                      const jj_masks *, uint64_t),
+                                        const int spans) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
+    const char *const w = p + 1;
+    jj_masks m0;
+    window_masks(w, &m0);
+    if (JJ_LIKELY(m0.close & ~m0.str) ? scan_row_window(c, w, &m0, m0.str, spans)
+                                      : second(c, w, &m0, m0.str))
+      return JJ_OK;
+  }
+  return scan_row_slow(c, p, row, err);
+}
+
+#ifdef JJ_AVX2
+/* The AVX2 mask path, else scan_row_slow: a dispatch on the quotes and
+** ']'s of the 64 bytes after the '[' alone, which tail-calls `one` (an
+** instance of scan_row_one) when the row's ']' is among them, else `two`
+** (scan_row_two), handing over the quotes and the inside of strings (in):
+** no masks go through memory, and this function keeps few registers.
+** (SSE2 makes all the masks at once: its masks cost twice the
+** instructions, and classifying the quotes and ']'s twice cost it more
+** than it saved.) */
+static JJ_INLINE JJ_TARGET_AVX2 jj_code scan_row_lazy(
+    jj_cursor *c, const char *p, int64_t row, jj_error *err,
+    jj_code (*one)(jj_cursor *, const char *, int64_t, jj_error *, uint64_t, uint64_t),
+    jj_code (*two)(jj_cursor *, const char *, int64_t, jj_error *, uint64_t, uint64_t)) {
+  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64)) {
+    uint64_t quote, close;
+    window_closes_avx2(p + 1, &quote, &close);
+    const uint64_t in = avx2_prefix_xor(quote);
+    if (close & ~in) return one(c, p, row, err, quote, in);
+    return two(c, p, row, err, quote, in);
+  }
+  return scan_row_slow(c, p, row, err);
+}
+
+/* The rest of the masks of the 64 bytes after the '[' at p, whose quotes
+** and inside of strings the caller has made (scan_row_lazy). */
+static JJ_INLINE JJ_TARGET_AVX2 void rest_masks_avx2(const char *p, uint64_t quote,
+                                                     uint64_t in, jj_masks *m) {
+  window_masks_avx2(p + 1, m);
+  m->quote = quote; /* the same: gcc drops the making of these two */
+  m->str = in;
+}
+
+/* A row whose ']' is in the 64 bytes after its '[': checked on their
+** masks (scan_row_window), else scan_row_slow. */
+static JJ_INLINE JJ_TARGET_AVX2 jj_code scan_row_one(jj_cursor *c, const char *p,
+                                                     int64_t row, jj_error *err,
+                                                     uint64_t quote, uint64_t in,
+                                                     const int spans) {
+  jj_masks m0;
+  rest_masks_avx2(p, quote, in, &m0);
+  if (JJ_LIKELY(scan_row_window(c, p + 1, &m0, in, spans))) return JJ_OK;
+  return scan_row_slow(c, p, row, err);
+}
+
+/* A row with no ']' outside strings in the 64 bytes after its '[':
+** checked in two windows (scan_row_second), else scan_row_slow. */
+static JJ_INLINE JJ_TARGET_AVX2 jj_code scan_row_two(jj_cursor *c, const char *p,
+                                                     int64_t row, jj_error *err,
+                                                     uint64_t quote, uint64_t in,
+                                                     const int spans) {
+  jj_masks m0;
+  rest_masks_avx2(p, quote, in, &m0);
+  if (JJ_LIKELY(scan_row_second(c, p + 1, &m0, in, window_masks_avx2, half_masks_avx2,
+                                spans)))
+    return JJ_OK;
+  return scan_row_slow(c, p, row, err);
+}
+#endif
+
+/* The instances: rows read (spans written), and rows passed over
+** (jj_row_check: checked only, else scan_row_slow, which also reports
+** errors; not in a build for size, whose jj_row_check scans in full).
+** Each out of line, so that jj_row_scan is a dispatch that saves no
+** registers. */
 static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                    uint64_t in0) {
   return scan_row_second(c, w, m0, in0, window_masks, half_masks, 1);
 }
-/* Out of line like the AVX2 instance, so that jj_row_scan is a dispatch
-** that saves no registers. */
 static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
-  return scan_row_fast(c, p, row, err, window_masks, second_sse2);
+  return scan_row_eager(c, p, row, err, second_sse2, 1);
 }
-#endif
-#ifdef JJ_AVX2
-static JJ_NOINLINE JJ_TARGET_AVX2 int second_avx2(jj_cursor *c, const char *w,
-                                                  const jj_masks *m0, uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2, 1);
-}
-static JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p, int64_t row,
-                                            jj_error *err) {
-  return scan_row_fast(c, p, row, err, window_masks_avx2, second_avx2);
-}
-#endif
-
-/* The check-only instances (jj_row_check, for rows passed over): the mask
-** path without writing spans, else the full instance, which also reports
-** errors.  Not in a build for size, whose jj_row_check scans in full. */
-#if defined(JJ_SSE2) && !defined(JJ_SMALL)
+#ifndef JJ_SMALL
 static JJ_NOINLINE int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                          uint64_t in0) {
   return scan_row_second(c, w, m0, in0, window_masks, half_masks, 0);
 }
 static JJ_NOINLINE jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                           jj_error *err) {
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, window_masks, second_check_sse2, 0)))
-    return JJ_OK;
-  return scan_row_sse2(c, p, row, err);
+  return scan_row_eager(c, p, row, err, second_check_sse2, 0);
 }
 #endif
-#if defined(JJ_AVX2) && !defined(JJ_SMALL)
-static JJ_NOINLINE JJ_TARGET_AVX2 int second_check_avx2(jj_cursor *c, const char *w,
-                                                        const jj_masks *m0, uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks_avx2, half_masks_avx2, 0);
+#endif /* JJ_SSE2 */
+#ifdef JJ_AVX2
+#define JJ_AVX2_INSTANCE(name, body, spans)                                         \
+  static JJ_NOINLINE JJ_TARGET_AVX2 jj_code name(jj_cursor *c, const char *p,      \
+                                                 int64_t row, jj_error *err,       \
+                                                 uint64_t quote, uint64_t in) {    \
+    return body(c, p, row, err, quote, in, spans);                                 \
+  }
+JJ_AVX2_INSTANCE(one_avx2, scan_row_one, 1)
+JJ_AVX2_INSTANCE(two_avx2, scan_row_two, 1)
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
+                                                        int64_t row, jj_error *err) {
+  return scan_row_lazy(c, p, row, err, one_avx2, two_avx2);
 }
-static JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p, int64_t row,
-                                             jj_error *err) {
-  if (JJ_LIKELY(!c->wide && c->doc->end - p > 64) &&
-      JJ_LIKELY(scan_row_masked(c, p, window_masks_avx2, second_check_avx2, 0)))
-    return JJ_OK;
-  return scan_row_avx2(c, p, row, err);
+#ifndef JJ_SMALL
+JJ_AVX2_INSTANCE(one_check_avx2, scan_row_one, 0)
+JJ_AVX2_INSTANCE(two_check_avx2, scan_row_two, 0)
+static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p,
+                                                         int64_t row, jj_error *err) {
+  return scan_row_lazy(c, p, row, err, one_check_avx2, two_check_avx2);
 }
+#endif
+#undef JJ_AVX2_INSTANCE
 #endif
 
 /* See doc.h. */
@@ -452,11 +526,7 @@ jj_scan jj_scan_choose(jj_scan want) {
   best = JJ_SCAN_SSE2;
 #endif
 #ifdef JJ_AVX2
-  /* libgcc's (compiler-rt's) CPU model, probed once by the runtime: it
-  ** also checks that the OS saves the AVX registers */
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
-      __builtin_cpu_supports("popcnt"))
-    best = JJ_SCAN_AVX2;
+  if (JJ_CPU_AVX2()) best = JJ_SCAN_AVX2; /* rowmask.h */
 #endif
   return want == JJ_SCAN_AUTO || want > best ? best : want;
 }

@@ -126,8 +126,14 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
 ** with the number (and the 8 before them for more than 8 digits; bytes
 ** before it, from lo on, may be read), their digit values (byte ^ '0')
 ** masked to the number's bytes: zeros above are leading zeros, so the
-** varying count costs no loop and the check is one test of both words. */
+** varying count costs no loop and the check is one test of both words.
+** Inline even where gcc would keep one copy for its three callers (the
+** call cost about 10 instructions an integer); not in a build for size. */
+#if JJ_SWAR && !defined(JJ_SMALL)
+static JJ_INLINE int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#else
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#endif
 #if JJ_SWAR
   /* the top nd bytes of the last word, and of the one before it */
   const uint64_t *const low = jj_num_top_bytes;
@@ -430,23 +436,41 @@ static JJ_NOINLINE int text_all_cases(jj_cursor *c, size_t col, const char **p,
   const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
   return s ? read_text(c, col, s, c->cols[col].type, p, len, err) : -1;
 }
+/* A date column's plain string (jj_cursor_text checked that it is one)
+** that the inline check accepts, else text_all_cases.  Out of line,
+** reached by a tail call: inline, the check's registers were saved and
+** restored on every text read (12 instructions a value). */
+static JJ_NOINLINE int text_date(jj_cursor *c, size_t col, const char **p, size_t *len,
+                                 jj_error *err) {
+  const jj_span *s = &c->v[col];
+  const size_t n = JJ_SPAN_LEN(*s) - 2;
+  if (JJ_LIKELY(jj_date_ok(s->p + 1, n))) {
+    *p = s->p + 1;
+    *len = n;
+    return 1;
+  }
+  return text_all_cases(c, col, p, len, err);
+}
 /* The commonest reads inline: a string without escapes and bytes >= 0x80
 ** (which the row scan found free of control bytes, so valid UTF-8 as it
-** stands) in a text column, or a date the inline check accepts; every
-** other case, errors included, goes on to text_all_cases, which reads
-** them as before (read_text).  Saves the registers read_text's many paths
-** cost every call: about 20 instructions a value under callgrind. */
+** stands) in a text column, or a date the inline check accepts
+** (text_date); every other case, errors included, goes on to
+** text_all_cases, which reads them as before (read_text).  Saves the
+** registers read_text's many paths cost every call: about 20 instructions
+** a value under callgrind. */
 int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
                    jj_error *err) {
   if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
     const jj_span *s = &c->v[col];
     const jj_type t = c->cols[col].type;
     const size_t n = JJ_SPAN_LEN(*s) - 2;
-    if (JJ_LIKELY(!(s->n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *s->p == '"') &&
-        (t == JJ_TEXT || (t == JJ_DATE && jj_date_ok(s->p + 1, n)))) {
-      *p = s->p + 1;
-      *len = n;
-      return 1;
+    if (JJ_LIKELY(!(s->n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *s->p == '"')) {
+      if (JJ_LIKELY(t == JJ_TEXT)) {
+        *p = s->p + 1;
+        *len = n;
+        return 1;
+      }
+      if (t == JJ_DATE) return text_date(c, col, p, len, err);
     }
   }
   return text_all_cases(c, col, p, len, err);

@@ -51,8 +51,9 @@ static void reference_masks(const unsigned char *w, jj_masks *m) {
     if (x == ']') m->close |= bit;
     if (x == '\\' || x < 0x20) m->odd |= bit;
     if (x >= 0x80) m->high |= bit;
-    if ((x >= '0' && x <= '9') || x == '+' || x == '-' || x == '.' || x == 'e' || x == 'E')
-      m->num |= bit;
+    if ((x >= '0' && x <= '9') || x == '+' || x == '-' || x == '.' || x == 'e' || x == 'E' ||
+        x == ',' || x == '"')
+      m->bare |= bit;
     if ((x >= '0' && x <= '9') || x == '-' || x == '"') m->lead |= bit;
   }
   /* inside a string: an odd number of quotes at or before each byte */
@@ -65,7 +66,7 @@ static void reference_masks(const unsigned char *w, jj_masks *m) {
 
 static int same_masks(const jj_masks *a, const jj_masks *b) {
   return a->quote == b->quote && a->comma == b->comma && a->close == b->close &&
-         a->odd == b->odd && a->high == b->high && a->num == b->num && a->lead == b->lead &&
+         a->odd == b->odd && a->high == b->high && a->bare == b->bare && a->lead == b->lead &&
          a->str == b->str;
 }
 
@@ -75,7 +76,7 @@ static int same_half_masks(const jj_masks *want, const jj_masks *got) {
   const uint64_t lo = 0xffffffffu, par = want->str >> 31 & 1 ? ~lo : 0;
   return got->quote == (want->quote & lo) && got->comma == (want->comma & lo) &&
          got->close == (want->close & lo) && got->odd == (want->odd & lo) &&
-         got->high == (want->high & lo) && got->num == (want->num & lo) &&
+         got->high == (want->high & lo) && got->bare == (want->bare & lo) &&
          got->lead == (want->lead & lo) && got->str == ((want->str & lo) | par);
 }
 
@@ -90,8 +91,7 @@ TEST(block_masks_match_the_bytewise_reference) {
   unsigned char w[64];
   jj_masks want, got;
 #ifdef JJ_AVX2
-  const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
-                   __builtin_cpu_supports("popcnt");
+  const int avx2 = JJ_CPU_AVX2();
 #endif
   for (int k = 0; k < 64 * 256 + 4000; k++) {
     for (int i = 0; i < 64; i++) w[i] = (unsigned char)"\"\\,]0e-x\x80\x1f "[pick(11)];
@@ -561,9 +561,7 @@ TEST(parse_option_chooses_the_path) {
   CHECK(widest >= JJ_SCAN_SSE2);
 #endif
 #ifdef JJ_AVX2
-  CHECK_EQ_INT(widest == JJ_SCAN_AVX2,
-               __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul") &&
-                   __builtin_cpu_supports("popcnt"));
+  CHECK_EQ_INT(widest == JJ_SCAN_AVX2, JJ_CPU_AVX2());
 #endif
   CHECK_EQ_INT(jj_doc_scan(NULL), JJ_SCAN_SCALAR);
 }
