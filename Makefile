@@ -341,10 +341,10 @@ js-deps:
 	@tools/deps.sh
 
 # The fast build: -O2, and rowscan.c's SSE2 path on WebAssembly SIMD
-# (js/sse2/emmintrin.h maps its intrinsics).
-build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/emmintrin.h
+# (js/sse2/sse2_on_wasm.h maps its intrinsics, included before the file).
+build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -Ijs/sse2) -c $< -o $@
+	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -DJJ_SSE2_PROVIDED -include js/sse2/sse2_on_wasm.h) -c $< -o $@
 
 # The small build: -Oz, no SIMD, no writer; link-time optimization across
 # files (-flto: the objects are LLVM bitcode that wasm-ld optimizes

@@ -36,7 +36,11 @@
 #include "doc.h"
 
 #if defined(__SSE2__) && !defined(JJ_NO_SIMD)
+/* A build that maps the SSE2 intrinsics itself (the WebAssembly one)
+** includes its mapping before this file and says so. */
+#ifndef JJ_SSE2_PROVIDED
 #include <emmintrin.h>
+#endif
 #define JJ_SSE2 1
 /* AVX2 is compiled in on x86 with gcc or clang (functions under
 ** target("avx2,pclmul,popcnt,bmi"), the rest of the build stays baseline

@@ -1,9 +1,11 @@
 /*
-** emmintrin.h — the nine SSE2 intrinsics core/rowscan.c uses, on
+** sse2_on_wasm.h — the nine SSE2 intrinsics core/rowscan.c uses, on
 ** WebAssembly SIMD (wasm_simd128.h), so that the WebAssembly build scans
 ** rows 16 bytes at a time like the x86-64 build instead of taking the
 ** portable 8-byte path.  Only for the WebAssembly build of rowscan.c
-** (Makefile: -msimd128 -D__SSE2__ -Ijs/sse2); each maps to one
+** (Makefile: -msimd128 -D__SSE2__ -DJJ_SSE2_PROVIDED -include this file,
+** so that rowscan.c does not include the x86 <emmintrin.h>, and core/
+** never names js/); each maps to one
 ** instruction with the same lanes and result bits (movemask and bitmask
 ** both put byte i's top bit in bit i).
 */
