@@ -140,9 +140,11 @@ static int finish(jj_cursor *c, const char *p, jj_error *err) {
   return 0;
 }
 
+#ifndef JJ_SMALL
 /* Room in the document's index for `rows` entries (it doubles, from
-** 1024).  0, or -1 when out of memory (nothing reported: the index is as
-** it was, and the caller's own path reports it). */
+** 1024, as index_row grows it), for jj_rows_check.  0, or -1 when out of
+** memory (nothing reported: the index is as it was, and next_row's
+** index_row reports it). */
 static int index_room(jj_doc *d, uint64_t rows) {
   if (d->icap >= rows) return 0;
   size_t cap = d->icap ? d->icap : 1024;
@@ -154,6 +156,7 @@ static int index_room(jj_doc *d, uint64_t rows) {
   d->icap = cap;
   return 0;
 }
+#endif
 
 /* Record the '[' of the cursor's new row in the document's index when it
 ** is the first row past the frontier (inline: once per row on a first
@@ -161,8 +164,13 @@ static int index_room(jj_doc *d, uint64_t rows) {
 static inline int index_row(jj_cursor *c, const char *open, jj_error *err) {
   jj_doc *d = c->doc;
   if ((uint64_t)c->row <= d->nindex) return 0;
-  if (JJ_UNLIKELY(d->nindex == d->icap) && index_room(d, (uint64_t)d->nindex + 1))
-    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  if (JJ_UNLIKELY(d->nindex == d->icap)) {
+    size_t cap = d->icap ? d->icap * 2 : 1024;
+    size_t *ix = cap <= SIZE_MAX / sizeof *ix ? realloc(d->index, cap * sizeof *ix) : NULL;
+    if (!ix) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+    d->index = ix;
+    d->icap = cap;
+  }
   d->index[d->nindex++] = (size_t)(open - d->base);
   return 0;
 }

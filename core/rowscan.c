@@ -534,15 +534,25 @@ static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const cha
 static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
                                          jj_error *err,
                                          void (*masks)(const char *, jj_masks *),
-                                         void (*half)(const char *, jj_masks *)) {
+                                         void (*half)(const char *, jj_masks *),
+                                         unsigned (*newline)(const char *)) {
   jj_doc *const d = c->doc;
   const char *const end = d->end;
+  const char *pos = c->pos;
   int64_t k = 0;
   jj_code rc = JJ_OK;
   for (; k < n; k++) {
-    const char *p = c->pos;
+    const char *p = pos;
     if (end - p <= 2 || memcmp(p, ",\n[", 3) != 0) break; /* next_row's */
     p += 2;
+    /* Where the row ends if the mask path takes it: no row it takes holds
+    ** a '\n' (a control byte), so its ']' is two bytes before the first
+    ** '\n' after its '['.  Only a guess, confirmed by the check below; but
+    ** the next row's loads then wait on this short chain of the '\n's, not
+    ** on the check's (the quotes' carry-less multiply, the ']' outside
+    ** strings): rows overlap. */
+    const char *guess = NULL;
+    if (newline && end - p > 129) guess = p + newline(p + 1); /* p + 1 + e - 1 */
     int ok = 0;
     if (JJ_LIKELY(!c->wide && end - p > 64)) {
       jj_masks m0;
@@ -552,6 +562,12 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
     }
     if (!ok && (rc = scan_row_slow(c, p, c->row + 1, err)) != JJ_OK) break;
     d->index[c->row++] = (size_t)(p - d->base); /* on a later pass: the same */
+    if (JJ_LIKELY(c->pos == guess)) {
+      __asm__("" : "+r"(guess)); /* the compiler may not take c->pos for it */
+      pos = guess;
+    } else {
+      pos = c->pos;
+    }
   }
   if ((uint64_t)c->row > d->nindex) d->nindex = (size_t)c->row;
   *done = k;
@@ -561,13 +577,14 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
 #ifdef JJ_SSE2
 static JJ_NOINLINE jj_code check_rows_sse2(jj_cursor *c, int64_t n, int64_t *done,
                                            jj_error *err) {
-  return check_rows_with(c, n, done, err, window_masks, half_masks);
+  return check_rows_with(c, n, done, err, window_masks, half_masks, NULL);
 }
 #endif
 #ifdef JJ_AVX2
 static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_rows_avx2(jj_cursor *c, int64_t n,
                                                           int64_t *done, jj_error *err) {
-  return check_rows_with(c, n, done, err, window_masks_avx2, half_masks_avx2);
+  return check_rows_with(c, n, done, err, window_masks_avx2, half_masks_avx2,
+                         first_newline_avx2);
 }
 #endif
 
