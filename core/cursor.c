@@ -254,8 +254,10 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
 ** The rows passed over behind the canonical ",\n[" are checked by
 ** jj_rows_check, several in one call (no call, state or index capacity
 ** test per row); the others (the first row, one after other whitespace) by
-** next_row.  callgrind, SQLite count(*) over 50,000 rows: 20.75 -> 18.03
-** M instructions (high-entropy), 16.50 -> 13.92 M (repetitive). */
+** next_row.  SQLite count(*) over 50,000 rows: callgrind 20.75 -> 19.50
+** M instructions (high-entropy), 16.50 -> 14.90 M (repetitive); best
+** time 4-5% less (high-entropy), 11% (repetitive): see rowscan.c's
+** check_rows_with for why time and instructions differ. */
 int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
   if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
   if (n < 0)

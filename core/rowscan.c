@@ -550,7 +550,9 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
     ** '\n' after its '['.  Only a guess, confirmed by the check below; but
     ** the next row's loads then wait on this short chain of the '\n's, not
     ** on the check's (the quotes' carry-less multiply, the ']' outside
-    ** strings): rows overlap. */
+    ** strings): rows overlap.  A wrong guess costs nothing but the overlap
+    ** (c->pos is taken then).  Measured: 30 more instructions a row, 4-11%
+    ** less time (count(*), bench/: interleaved runs). */
     const char *guess = NULL;
     if (newline && end - p > 129) guess = p + newline(p + 1); /* p + 1 + e - 1 */
     int ok = 0;
