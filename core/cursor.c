@@ -140,6 +140,24 @@ static int finish(jj_cursor *c, const char *p, jj_error *err) {
   return 0;
 }
 
+#ifndef JJ_SMALL
+/* Room in the document's index for `rows` entries (it doubles, from
+** 1024, as index_row grows it), for jj_rows_check.  0, or -1 when out of
+** memory (nothing reported: the index is as it was, and next_row's
+** index_row reports it). */
+static int index_room(jj_doc *d, uint64_t rows) {
+  if (d->icap >= rows) return 0;
+  size_t cap = d->icap ? d->icap : 1024;
+  while (cap < rows && cap <= SIZE_MAX / 2) cap *= 2;
+  if (cap < rows) return -1;
+  size_t *ix = cap <= SIZE_MAX / sizeof *ix ? realloc(d->index, cap * sizeof *ix) : NULL;
+  if (!ix) return -1;
+  d->index = ix;
+  d->icap = cap;
+  return 0;
+}
+#endif
+
 /* Record the '[' of the cursor's new row in the document's index when it
 ** is the first row past the frontier (inline: once per row on a first
 ** pass). */
@@ -232,7 +250,14 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
 ** scanning every row in full when more than one is passed.  When a row
 ** fails after some were passed, the last good one is scanned in full
 ** again (its '[' is in the index, which every row passed was added to) so
-** the cursor stands on it, and the next call meets the error again. */
+** the cursor stands on it, and the next call meets the error again.
+** The rows passed over behind the canonical ",\n[" are checked by
+** jj_rows_check, several in one call (no call, state or index capacity
+** test per row); the others (the first row, one after other whitespace) by
+** next_row.  SQLite count(*) over 50,000 rows: callgrind 20.75 -> 19.50
+** M instructions (high-entropy), 16.50 -> 14.90 M (repetitive); best
+** time 4-5% less (high-entropy), 11% (repetitive): see rowscan.c's
+** check_rows_with for why time and instructions differ. */
 int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
   if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
   if (n < 0)
@@ -241,9 +266,34 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
   if (n > 1 && c->state != JJ_CUR_END)
     moved(c); /* once for the rows passed over (next_row check_only does not) */
   int64_t moved = 0;
+#ifndef JJ_SMALL
+  int batch = 1; /* jj_rows_check is tried again only after it made progress */
+#endif
   for (; moved < n; moved++) {
-    const int rc = moved + 1 < n ? next_row(c, 1, err) : next_row(c, 0, err);
+    int rc;
+#ifndef JJ_SMALL
+    /* the rows passed over behind ",\n[" in one call (doc.h), which
+    ** indexes them as next_row does; at most 4096 a call, so that the
+    ** index grows for no more rows than that past the cursor, whatever n */
+    const int64_t want = n - 1 - moved < 4096 ? n - 1 - moved : 4096;
+    if (batch && want > 0 && c->state == JJ_CUR_ROW && c->row > 0 &&
+        !index_room(c->doc, (uint64_t)c->row + (uint64_t)want)) {
+      int64_t done = 0;
+      const jj_code code = jj_rows_check(c, want, &done, err);
+      moved += done;
+      batch = done > 0;
+      if (code != JJ_OK) {
+        c->state = JJ_CUR_LOST; /* as next_row after its jj_row_check fails */
+        rc = -1;
+        goto failed;
+      }
+    }
+#endif
+    rc = moved + 1 < n ? next_row(c, 1, err) : next_row(c, 0, err);
     if (rc == 1) continue;
+#ifndef JJ_SMALL
+  failed:
+#endif
     if (rc == 0 || moved == 0) return rc == 0 ? moved : -1;
     /* the error is for the next call: stand on the last good row */
     jj_doc *d = c->doc;

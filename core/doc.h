@@ -167,6 +167,18 @@ jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 /* jj_row_scan for a row passed over: the same check, the same errors and
 ** c->pos, but the spans in c->v may be left as they were (rowscan.c). */
 jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
+#ifndef JJ_SMALL
+/* Up to n rows after the cursor's row (c->row > 0, state JJ_CUR_ROW, the
+** index with room for rows up to c->row + n),
+** each behind the canonical ",\n[", checked as jj_row_check does (the
+** same errors) in one call: c->row, c->pos and the index advance past each
+** row checked, counted in *done.  Stops early at a row not behind ",\n["
+** (JJ_OK: the caller's general path takes it), or at a row's error,
+** returned with *err (the cursor still on the last good row); rows are
+** only ever counted once checked.  The scalar instance checks none
+** (rowscan.c; not in a build for size). */
+jj_code jj_rows_check(jj_cursor *c, int64_t n, int64_t *done, jj_error *err);
+#endif
 
 /* The scanner a document asks for (JJ_SCAN_AUTO: the widest) that this
 ** build and CPU have: the asked one, else the widest below it

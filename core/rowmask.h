@@ -190,6 +190,19 @@ static JJ_INLINE JJ_TARGET_AVX2 void window_closes_avx2(const char *w, uint64_t 
   *quote = avx2_bits(_mm256_cmpeq_epi8(a, q), _mm256_cmpeq_epi8(b, q));
   *close = avx2_bits(_mm256_cmpeq_epi8(a, cl), _mm256_cmpeq_epi8(b, cl));
 }
+/* Where the first '\n' of w[0..128) is, 128 when none (rowscan.c's
+** check_rows_with: where a row ends). */
+static JJ_INLINE JJ_TARGET_AVX2 unsigned first_newline_avx2(const char *w) {
+  const __m256i nl = _mm256_set1_epi8('\n');
+  const uint64_t lo = avx2_bits(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)w), nl),
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(w + 32)), nl));
+  const uint64_t hi = avx2_bits(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(w + 64)), nl),
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(w + 96)), nl));
+  return lo ? (unsigned)__builtin_ctzll(lo)
+            : hi ? 64 + (unsigned)__builtin_ctzll(hi) : 128;
+}
 /* half_masks with AVX2: one 32-byte load. */
 static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);

@@ -325,6 +325,49 @@ TEST(cursor_skip_moves_n_rows_and_refuses_misuse) {
   free(doc);
 }
 
+/* jj_cursor_skip over many canonical rows (those jj_rows_check takes
+** several at a time, at most 4096 a call): any n, however large, moves
+** exactly the rows there are; a second cursor over the indexed rows
+** skips the same way; the index they leave finds every row. */
+TEST(cursor_skip_passes_many_rows_and_indexes_them) {
+  enum { ROWS = 10000 };
+  jj_buf b = {0};
+  char row[160];
+  int n = snprintf(row, sizeof row,
+                   "{\"jalapenojson\":1,\"columns\":[\"k\",\"s\"],\"types\":[\"i\",\"s\"],\"count\":%d,"
+                   "\"rows\":[\n", ROWS);
+  jj_buf_append(&b, row, (size_t)n);
+  for (int k = 1; k <= ROWS; k++) {
+    n = snprintf(row, sizeof row, "%s[%d,\"%0*d\"]", k > 1 ? ",\n" : "", k, k % 90, k);
+    jj_buf_append(&b, row, (size_t)n);
+  }
+  jj_buf_append(&b, "\n]}", 3);
+  jj_error e;
+  jj_doc *d = jj_parse(b.p, b.len, &e);
+  CHECK(d != NULL);
+  if (!d) return;
+  jj_cursor *c = jj_cursor_new(d, &e);
+  CHECK_EQ_INT(jj_cursor_skip(c, 5, &e), 5);
+  CHECK_EQ_INT(key_of(c), 5);
+  CHECK_EQ_INT(jj_cursor_skip(c, INT64_MAX, &e), ROWS - 5);
+  CHECK_EQ_INT(jj_cursor_row(c), ROWS);
+  CHECK_EQ_INT(jj_doc_rows(d, &e), ROWS);
+  jj_cursor *c2 = jj_cursor_new(d, &e); /* over rows the index has */
+  CHECK_EQ_INT(jj_cursor_skip(c2, 4999, &e), 4999);
+  CHECK_EQ_INT(key_of(c2), 4999);
+  CHECK_EQ_INT(jj_cursor_skip(c2, 5000, &e), 5000);
+  CHECK_EQ_INT(key_of(c2), 9999);
+  CHECK_EQ_INT(jj_cursor_skip(c2, 3, &e), 1);
+  int bad = 0;
+  for (int k = ROWS; k >= 1 && bad < 3; k -= 7)
+    if (jj_cursor_seek(c, k, &e) != 1 || key_of(c) != k) bad++;
+  CHECK_EQ_INT(bad, 0);
+  jj_cursor_free(c2);
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  jj_buf_free(&b);
+}
+
 TEST(doc_rows_scans_once_and_answers_from_memory) {
   size_t len;
   char *doc = hundred_rows(&len);
@@ -572,6 +615,7 @@ int main(void) {
   RUN(cursor_seeks_forward_backward_and_past_the_end);
   RUN(cursor_seek_past_the_end_of_an_unscanned_document);
   RUN(cursor_skip_moves_n_rows_and_refuses_misuse);
+  RUN(cursor_skip_passes_many_rows_and_indexes_them);
   RUN(doc_rows_scans_once_and_answers_from_memory);
   RUN(cursors_on_one_document_share_the_row_index);
   RUN(cursor_never_checks_a_column_it_does_not_read);
