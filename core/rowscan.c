@@ -523,7 +523,7 @@ static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const cha
 #undef JJ_AVX2_INSTANCE
 #endif
 
-#ifndef JJ_SMALL
+#if !defined(JJ_SMALL) && defined(JJ_SSE2)
 /* jj_rows_check's loop, once per instance: row after row behind the
 ** canonical ",\n[", each checked exactly as next_row's jj_row_check would
 ** (check_row_sse2 / check_row_avx2: the mask path, the same `wide` and
@@ -576,13 +576,12 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
   return rc;
 }
 
-#ifdef JJ_SSE2
 static JJ_NOINLINE jj_code check_rows_sse2(jj_cursor *c, int64_t n, int64_t *done,
                                            jj_error *err) {
   return check_rows_with(c, n, done, err, window_masks, half_masks, NULL);
 }
 #endif
-#ifdef JJ_AVX2
+#if !defined(JJ_SMALL) && defined(JJ_AVX2)
 static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_rows_avx2(jj_cursor *c, int64_t n,
                                                           int64_t *done, jj_error *err) {
   return check_rows_with(c, n, done, err, window_masks_avx2, half_masks_avx2,
@@ -590,8 +589,11 @@ static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_rows_avx2(jj_cursor *c, int64_t 
 }
 #endif
 
-/* See doc.h. */
+#ifndef JJ_SMALL
+/* See doc.h.  A build without SIMD (JJ_NO_SIMD) checks no row here. */
 jj_code jj_rows_check(jj_cursor *c, int64_t n, int64_t *done, jj_error *err) {
+  (void)n;
+  (void)err;
   switch (c->doc->scan) {
 #ifdef JJ_AVX2
     case JJ_SCAN_AVX2: return check_rows_avx2(c, n, done, err);
