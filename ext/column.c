@@ -50,8 +50,7 @@ static void result_text(sqlite3_context *ctx, jjx_cursor *c,
   }
   if ((in_doc || !memchr(p, 0, n)) && n < 0x7fffffff) {
     c->text.len = 0;
-    /* room checked here: a call per value costs 1% of a full scan */
-    if (c->text.cap > n || jjx_buf_grow(&c->text, n + 1) == 0) {
+    if (jjx_buf_grow(&c->text, n + 1) == 0) {
       memcpy(c->text.p, p, n);
       c->text.p[n] = 0;
       sqlite3_result_text(ctx, c->text.p, -1, SQLITE_TRANSIENT);

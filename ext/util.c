@@ -146,9 +146,9 @@ void jjx_show(sqlite3_str *out, const char *text, size_t len) {
   if (i < len) sqlite3_str_appendall(out, "...");
 }
 
-/* Grow by doubling; the buffer is unchanged when the allocation fails. */
-int jjx_buf_grow(jjx_buf *b, size_t n) {
-  if (b->cap - b->len >= n) return 0;
+/* jjx_buf_grow's growing (ext.h): by doubling; the buffer is unchanged
+** when the allocation fails. */
+int jjx_buf_grow_room(jjx_buf *b, size_t n) {
   size_t cap = b->cap ? b->cap : 256;
   while (cap - b->len < n) {
     if (cap > SIZE_MAX / 2) {
