@@ -4,9 +4,10 @@
 ** of a glob in turn), checking its columns, and stepping to the rows the
 ** plan wants (all, rowid = N, rowid IN (...), a LIMIT, the rows passing
 ** the WHERE comparisons the plan took: pushdown.c).  vtab.c's xFilter
-** sets a scan up and xNext calls jjx_scan_advance; only the structure of
-** the rows passed over is scanned, no value is converted here (column.c
-** converts what a query reads).  Called by vtab.c only; calls pushdown.c's
+** sets a scan up and xNext calls jjx_scan_advance (open_table.h, then
+** jjx_scan_step here); only the structure of the rows passed over is
+** scanned, no value is converted here (column.c converts what a query
+** reads).  Called by vtab.c only; calls pushdown.c's
 ** jjx_filter_row, source.c (opening documents), glob.c, union.c, typed.c,
 ** settings.c and util.c.
 **
@@ -186,15 +187,12 @@ int jjx_scan_seek(jjx_cursor *c, int64_t row, jj_error *err) {
 /* The next row of a scan that reads no value (IDX_ROWS_ONLY): rows are
 ** checked up to 64 at a time (fewer under a LIMIT) by jj_cursor_skip, which
 ** writes no spans for the rows it passes, and handed out one by one;
-** c->ahead counts those the cursor is past.  A broken row is never passed:
-** skip stops before it, and its error comes when SQLite reaches it.
-** callgrind, count(*) over 50,000 rows: 31.4 -> 25.5 M instructions
-** (high-entropy), 24.9 -> 19.6 M (repetitive). */
+** c->ahead counts those the cursor is past, which jjx_scan_advance
+** (open_table.h) hands out; this is called when none is left.  A broken
+** row is never passed: skip stops before it, and its error comes when
+** SQLite reaches it.  callgrind, count(*) over 50,000 rows: 31.4 -> 25.5 M
+** instructions (high-entropy), 24.9 -> 19.6 M (repetitive). */
 static int rows_only_step(jjx_cursor *c, jj_error *err) {
-  if (c->ahead > 0) {
-    c->ahead--;
-    return 1;
-  }
   int64_t n = c->remaining > 0 && c->remaining < 64 ? c->remaining : 64;
   int64_t k = jj_cursor_skip(c->cur, n, err);
   if (k <= 0) return (int)k;
@@ -202,7 +200,7 @@ static int rows_only_step(jjx_cursor *c, jj_error *err) {
   return 1;
 }
 
-int jjx_scan_advance(jjx_cursor *c) {
+int jjx_scan_step(jjx_cursor *c) {
   jj_error err;
   int r;
   for (;;) {

@@ -381,18 +381,8 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
   return jjx_scan_advance(c);
 }
 
-/* xNext.  A row that rows_only_step (scan.c) checked ahead is handed out
-** here, without a call: count(*) over 50,000 high-entropy rows, callgrind,
-** 36 instructions a row in jjx_scan_advance -> 5 here.  Such a scan has
-** no rowid list and no WHERE filter (plan.c), so nothing else applies. */
 static int jjOpenNext(sqlite3_vtab_cursor *cur) {
-  jjx_cursor *c = (jjx_cursor *)cur;
-  if (c->ahead > 0 && c->rows_only && c->remaining != 0) {
-    c->ahead--;
-    if (c->remaining > 0) c->remaining--;
-    return SQLITE_OK;
-  }
-  return jjx_scan_advance(c);
+  return jjx_scan_advance((jjx_cursor *)cur);
 }
 
 static int jjOpenEof(sqlite3_vtab_cursor *cur) {
