@@ -179,7 +179,7 @@ static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *
 }
 /* The quotes and ']'s of w[0..64) only, AVX2: all a row's first look
 ** needs to see whether its ']' is in the window (rowscan.c's
-** scan_row_fast), before the other masks are worth making. */
+** scan_row_lazy), before the other masks are worth making. */
 static JJ_INLINE JJ_TARGET_AVX2 void window_closes_avx2(const char *w, uint64_t *quote,
                                                         uint64_t *close) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
