@@ -1,14 +1,15 @@
 /*
 ** ext.h — what the files of the SQLite extension share: the extension API
 ** pointer, one error helper per error sink, resolving a SOURCE argument to
-** an open document, a byte buffer on SQLite's allocator.  A column type's
+** an open document, a byte buffer on SQLite's allocator (buf.h).  A column type's
 ** names (SQL declared type, short name) are the core's: jj_type_sql,
 ** jj_type_short.
 **
 ** Files:
 **   jalapenojson.c  the entry point: registration only
 **   util.c          the helpers declared here: errors, dequoting,
-**                   excerpts, buffer, what a SOURCE looks like
+**                   excerpts, what a SOURCE looks like
+**   buf.c           the byte buffer (buf.h)
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **                   and progress ticks of long reads
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
@@ -51,6 +52,7 @@
 
 #include "sqlite3ext.h"
 #include "jalapenojson.h"
+#include "buf.h"
 
 /* Every file but jalapenojson.c sees the API pointer that file defines. */
 #ifndef JJX_ENTRY_FILE
@@ -470,29 +472,6 @@ void jjx_show_schema(sqlite3_str *m, const jj_schema *s);
 char *jjx_shape_error(const char *label, const char *what,
                       const jj_schema *want, const jj_schema *got);
 
-/* ---------------------------------------------------------------------- */
-/* A byte buffer on SQLite's allocator (util.c)                            */
-/* ---------------------------------------------------------------------- */
-
-/* A growable byte buffer on sqlite3_realloc64, usable as a jj_sink (ctx is
-** the jjx_buf).  The owner frees p with sqlite3_free (jjx_buf_free). */
-typedef struct jjx_buf {
-  char *p;
-  size_t len;
-  size_t cap;
-  int oom; /* set when an append failed */
-} jjx_buf;
-int jjx_buf_append(jjx_buf *b, const void *p, size_t n); /* 0, or -1 OOM */
-/* Make room for n more bytes after len (nothing to do when they fit), so
-** that a caller can store straight into p + len: 0, or -1 OOM (the buffer
-** unchanged).  The test is inline: callers grow once per value on hot
-** paths (a call per text value cost 1% of a full scan). */
-int jjx_buf_grow_room(jjx_buf *b, size_t n);
-static inline int jjx_buf_grow(jjx_buf *b, size_t n) {
-  return b->cap - b->len >= n ? 0 : jjx_buf_grow_room(b, n);
-}
-int jjx_buf_sink(void *ctx, const char *data, size_t len);
-void jjx_buf_free(jjx_buf *b);
 
 /* ---------------------------------------------------------------------- */
 /* What the entry point registers (its static tables point at these)       */

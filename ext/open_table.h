@@ -192,22 +192,10 @@ int jjx_scan_open_single(jjx_cursor *c, sqlite3_value *source);
 /* A glob's scan: close the file read, open the next one the filename
 ** filter keeps (c->cur NULL when none is left) and check its columns. */
 int jjx_scan_next_file(jjx_cursor *c);
-/* Move to the next wanted row, or to eof (the next file of a glob):
-** jjx_scan_advance.  A row that a scan reading no value (rows_only) has
-** checked ahead (scan.c's rows_only_step, c->ahead) is handed out inline,
-** with no call: count(*) over 50,000 high-entropy rows, callgrind, 36
-** instructions a row in the call -> 5.  Such a scan has no rowid list and
-** no WHERE filter (plan.c), so nothing else applies to it; the other rows
-** are the call's. */
+/* Move to the next wanted row, or to eof (the next file of a glob).
+** vtab.c's xNext and xFilter call it through jjx_scan_advance, which hands
+** out a row checked ahead without the call (see there). */
 int jjx_scan_step(jjx_cursor *c);
-static inline int jjx_scan_advance(jjx_cursor *c) {
-  if (c->ahead > 0 && c->rows_only && c->remaining != 0) {
-    c->ahead--;
-    if (c->remaining > 0) c->remaining--;
-    return SQLITE_OK;
-  }
-  return jjx_scan_step(c);
-}
 /* jj_cursor_seek(c->cur, row, err), ticking the progress handler every MiB
 ** of rows scanned to reach it: -1 with err JJ_ERR_INTERRUPTED ("interrupted")
 ** when stopped. */

@@ -1,8 +1,8 @@
 /*
 ** util.c — small helpers every file of the extension uses: one error helper
 ** per error sink (table, cursor, function context; each frees the message
-** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages,
-** a growable buffer on SQLite's allocator, and what a SOURCE looks like
+** it replaces, as zipfile.c does), SQL dequoting, excerpts for messages
+** and what a SOURCE looks like
 ** before it is read (a document or a name; rows estimated from bytes).
 ** A column type's names come from the core's type table (jj_type_sql,
 ** jj_type_short).  Calls only SQLite and the core: every file stands on
@@ -144,44 +144,6 @@ void jjx_show(sqlite3_str *out, const char *text, size_t len) {
   }
   sqlite3_str_appendchar(out, 1, '"');
   if (i < len) sqlite3_str_appendall(out, "...");
-}
-
-/* jjx_buf_grow's growing (ext.h): by doubling; the buffer is unchanged
-** when the allocation fails. */
-int jjx_buf_grow_room(jjx_buf *b, size_t n) {
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap - b->len < n) {
-    if (cap > SIZE_MAX / 2) {
-      b->oom = 1;
-      return -1;
-    }
-    cap *= 2;
-  }
-  char *q = sqlite3_realloc64(b->p, cap);
-  if (!q) {
-    b->oom = 1;
-    return -1;
-  }
-  b->p = q;
-  b->cap = cap;
-  return 0;
-}
-
-int jjx_buf_append(jjx_buf *b, const void *p, size_t n) {
-  if (jjx_buf_grow(b, n)) return -1;
-  if (n) memcpy(b->p + b->len, p, n);
-  b->len += n;
-  return 0;
-}
-
-/* The jj_sink shape of jjx_buf_append: nonzero stops the producer. */
-int jjx_buf_sink(void *ctx, const char *data, size_t len) {
-  return jjx_buf_append(ctx, data, len);
-}
-
-void jjx_buf_free(jjx_buf *b) {
-  sqlite3_free(b->p);
-  memset(b, 0, sizeof *b);
 }
 
 /* See ext.h. */
