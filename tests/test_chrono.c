@@ -225,6 +225,34 @@ TEST(date_days_of_the_inline_check_agree_with_the_calendar_everywhere) {
   CHECK_EQ_INT(counted, 3652425);
 }
 
+/* The inline check reads a date's bytes eight at a time (internal.h): a
+** byte that is off by any amount anywhere must still be refused exactly
+** when the calendar refuses it.  Every byte value at every position of
+** dates spread over the years, every month's first and last days and the
+** 29ths of February of leap and common years. */
+TEST(date_inline_check_agrees_on_every_wrong_byte) {
+  static const char *const dates[] = {
+      "2014-01-08", "0000-01-01", "9999-12-31", "2000-02-29", "1900-02-28",
+      "2024-02-29", "2023-02-28", "1999-12-31", "2022-11-30", "1970-01-01",
+      "0400-02-29", "2100-02-28", "1234-05-06", "2019-10-31", "2018-09-30"};
+  long mismatches = 0, refused = 0;
+  for (size_t k = 0; k < sizeof dates / sizeof *dates; k++)
+    for (int at = 0; at < 10; at++)
+      for (int byte = 0; byte < 256; byte++) {
+        char text[10];
+        memcpy(text, dates[k], 10);
+        text[at] = (char)byte;
+        int32_t days;
+        int slow = jj_date_parse(text, 10, &days, NULL) == JJ_OK;
+        int fast = jj_date_ok(text, 10);
+        if (fast != slow && mismatches++ < 5)
+          fprintf(stderr, "     disagree on %.10s (byte %d at %d)\n", text, byte, at);
+        refused += !slow;
+      }
+  CHECK_EQ_INT(mismatches, 0);
+  CHECK(refused > 15 * 10 * 240); /* nearly every changed byte is refused */
+}
+
 TEST(date_format_refuses_days_outside_0000_to_9999) {
   char out[10];
   CHECK_EQ_INT(jj_date_format(DAY_FIRST - 1, out), JJ_ERR_DATE);
@@ -524,6 +552,7 @@ int main(void) {
   RUN(date_days_round_trip_every_day_of_0000_to_9999);
   RUN(date_inline_check_agrees_with_the_calendar_everywhere);
   RUN(date_days_of_the_inline_check_agree_with_the_calendar_everywhere);
+  RUN(date_inline_check_agrees_on_every_wrong_byte);
   RUN(date_format_refuses_days_outside_0000_to_9999);
   RUN(timestamp_reads_utc_instant_and_zone);
   RUN(timestamp_fraction_of_1_to_9_digits_scales_to_nanos);
