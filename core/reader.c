@@ -366,7 +366,7 @@ jj_doc *jj_parse_opts(const char *data, size_t len, unsigned flags,
            err, NULL, 0};
   jj_error_clear(err);
   if (!data && len) {
-    jj_fail(err, JJ_ERR_USAGE, NULL, "jj_parse needs the document's bytes");
+    JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "jj_parse needs the document's bytes"));
     return NULL;
   }
   jj_doc *doc = jj_doc_new(NULL, 0, 0, data, data + len, h.max_depth, err);

@@ -14,7 +14,7 @@
 ** the last row already known), then answer from doc->total. */
 int64_t jj_doc_rows(jj_doc *doc, jj_error *err) {
   jj_error_clear(err);
-  if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document"), -1;
+  if (!doc) return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "no document")), -1;
   if (doc->total >= 0) return doc->total;
   jj_cursor *c = jj_cursor_new(doc, err);
   if (!c) return -1;
@@ -108,7 +108,7 @@ jj_code jj_doc_validate_poll(jj_doc *doc, int (*interrupt)(void *ctx),
   walk w = {interrupt, interrupt_ctx, SIZE_MAX};
   if (!err) err = &local;
   jj_error_clear(err);
-  if (!doc) return jj_fail(err, JJ_ERR_USAGE, NULL, "no document");
+  if (!doc) return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "no document"));
   if (interrupt) w.next = (size_t)(doc->rows - doc->base) + POLL_EVERY;
   return validate(doc, &w, err);
 }
