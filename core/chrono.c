@@ -28,7 +28,7 @@
 #define DAY_MAX 2932896   /* 9999-12-31 */
 #define SEC_PER_DAY 86400
 
-static const char *const month_names[12] = {
+static const char month_names[12][10] = {
     "January", "February", "March",     "April",   "May",      "June",
     "July",    "August",   "September", "October", "November", "December"};
 
@@ -219,7 +219,11 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
       i++;
     }
     if (digits == 0 || digits > 9) goto shape;
+#ifdef JJ_SMALL /* a build for size: no table of powers here */
+    for (size_t k = digits; k < 9; k++) nanos *= 10;
+#else
     nanos *= pow10_9[digits];
+#endif
   }
   if (i == len) {
     snprintf(why, sizeof why, "missing zone: add Z or +HH:MM");
@@ -227,9 +231,13 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
   }
   if (p[i] == 'Z' && len - i == 1) {
     zp = NULL;
+#ifdef JJ_SMALL
+  } else if ((p[i] == '+' || p[i] == '-') && len - i == 6 && has_shape(p + i + 1, "dd:dd")) {
+#else
   } else if ((p[i] == '+' || p[i] == '-') && len - i == 6 &&
              is_digit(p[i + 1]) && is_digit(p[i + 2]) && p[i + 3] == ':' &&
              is_digit(p[i + 4]) && is_digit(p[i + 5])) {
+#endif
     zp = p + i;
   } else {
     goto shape;
