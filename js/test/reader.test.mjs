@@ -9,7 +9,9 @@
 // module for its whole process (node --test runs each file in its own).
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
+import zlib from 'node:zlib';
 import * as jj from '../jalapenojson.js';
 import { nearest, parseNumber } from '../lib/number.js';
 import { runSuite } from '../testlib/conformance.mjs';
@@ -26,6 +28,13 @@ test('the reader module is loaded: no writer, no table of powers of five', () =>
   assert.equal(x.jjw_writer_new, undefined);
   assert.equal(x.jjw_pow5, undefined);
   assert.throws(() => jj.encode([], { columns: ['a'], types: ['i'] }), { code: 'usage', message: 'this build of the module has no writer' });
+});
+
+test("the reader module's size: within the issue's 34 KB and 13 KB gzipped (gzip -9 by Node's zlib, as bench/js_run.mjs measures it; KB here 1,024 bytes, bench/JS_RESULTS.md checks 13,000 too)", () => {
+  const bytes = fs.readFileSync(new URL('../dist/jalapenojson-reader.wasm', import.meta.url));
+  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+  assert.ok(bytes.length <= 34000, `${bytes.length} bytes`);
+  assert.ok(gz <= 13 * 1024, `${gz} bytes gzipped`);
 });
 
 // ---- Numbers ---------------------------------------------------------------
