@@ -356,9 +356,12 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h
 # and big-integer helpers); JJ_SMALL: the core's shortcuts for speed left
 # out, their general path kept (the inline date check, the short integer,
 # jj_cursor_value's text, the row scan's string search and number table,
-# the canonical ',' and newline, jj_ws inline; see README.md, "What is
-# compiled").  Rebuilt when this Makefile changes (its
-# flags).
+# the canonical ',' and newline, jj_ws inline), what only another caller
+# needs left out (usage errors that only a misusing C caller meets trap:
+# JJ_USAGE in core/internal.h; jj_json_skip's heap path, interrupt
+# polling), and smaller forms of some checks (base64 a character per
+# step, a timestamp's shape by a mask); see README.md, "What is compiled".
+# Rebuilt when this Makefile changes (its flags).
 build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 -DJJ_SMALL \

@@ -37,7 +37,7 @@ struct jj_chunk_data {
 jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
   jj_error_clear(err);
   if (!doc) {
-    jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_new needs a document");
+    JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_new needs a document"));
     return NULL;
   }
   jj_cursor *c = calloc(1, sizeof *c);
@@ -241,7 +241,7 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
 
 /* Step from the current row (or the start) to the next one. */
 int jj_cursor_next(jj_cursor *c, jj_error *err) {
-  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
+  if (!c) return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor")), -1;
   return next_row(c, 0, err);
 }
 
@@ -259,7 +259,7 @@ int jj_cursor_next(jj_cursor *c, jj_error *err) {
 ** time 4-5% less (high-entropy), 11% (repetitive): see rowscan.c's
 ** check_rows_with for why time and instructions differ. */
 int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
-  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
+  if (!c) return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor")), -1;
   if (n < 0)
     return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_skip: n is %lld, below 0",
                    (long long)n), -1;
@@ -309,7 +309,7 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
 ** last known row forward, one row's structure at a time.  row < 1 rewinds
 ** to before the first row (and returns 0, there is no row 0). */
 int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
-  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor"), -1;
+  if (!c) return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "no cursor")), -1;
   jj_doc *d = c->doc;
   if (row < 1 || (d->total >= 0 && row > d->total)) {
     moved(c);

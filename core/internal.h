@@ -55,6 +55,20 @@
 #define JJ_NOINLINE
 #endif
 
+/* JJ_USAGE(report): the report of a usage error that only a C caller
+** misusing the API meets (a NULL document or cursor, a cursor not on a
+** row, a column index out of range, a type and a nested schema that
+** disagree, a type no schema holds).  A build for size
+** (JJ_SMALL: the reader-only WebAssembly module) traps there instead: its
+** only C callers are the module's own (js/wasm.c, js/wasm_read.c), which
+** never misuse it, so no input reaches those messages; a bug would still
+** stop at the check instead of going on. */
+#ifdef JJ_SMALL
+#define JJ_USAGE(report) (__builtin_trap(), (void)sizeof(report), JJ_ERR_USAGE)
+#else
+#define JJ_USAGE(report) (report)
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Errors (error.c)                                                        */
 /* ---------------------------------------------------------------------- */

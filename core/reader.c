@@ -67,6 +67,17 @@ static const char *h_skip(hdr *h) {
   return q;
 }
 
+/* The error for a value at h->p that is not what it must be: at the end
+** of input "expected <what>", else the value is skipped (checked) and
+** quoted by fmt.  -1. */
+static int h_wrong_value(hdr *h, const char *what, jj_code code, const char *fmt) {
+  char s[JJ_SHOW_CAP];
+  if (h->p >= h->end) return h_expected(h, code, what), -1;
+  const char *q = h_skip(h);
+  if (!q) return -1;
+  return h_fail(h, code, h->p, fmt, jj_show_value(s, h->p, (size_t)(q - h->p))), -1;
+}
+
 /* Expect byte c after optional whitespace and step over it; with
 ** `code` the error used when another (non-end) byte stands there. */
 static int h_punct(hdr *h, char c, jj_code code, const char *what) {
@@ -125,14 +136,8 @@ static int h_names(hdr *h, jj_buf *buf, jj_buf *names, size_t *count) {
   char s[JJ_SHOW_CAP];
   const char *open = h->p;
   *count = 0;
-  if (h->p >= h->end || *h->p != '[') {
-    if (h->p >= h->end) return h_expected(h, JJ_ERR_SCHEMA, "'['"), -1;
-    const char *q = h_skip(h);
-    if (!q) return -1;
-    h_fail(h, JJ_ERR_SCHEMA, h->p, "\"columns\" must be an array of names, found %s",
-           jj_show_value(s, h->p, (size_t)(q - h->p)));
-    return -1;
-  }
+  if (h->p >= h->end || *h->p != '[')
+    return h_wrong_value(h, "'['", JJ_ERR_SCHEMA, "\"columns\" must be an array of names, found %s");
   h->p = jj_ws(h->p + 1, h->end);
   if (h->p < h->end && *h->p == ']') {
     h_fail(h, JJ_ERR_SCHEMA, open, "a table needs at least one column");
@@ -168,11 +173,8 @@ static int h_names(hdr *h, jj_buf *buf, jj_buf *names, size_t *count) {
       ++*count;
       h->p = q;
     } else {
-      if (v >= h->end) return h_expected(h, JJ_ERR_SYNTAX, "a column name"), -1;
-      const char *q = h_skip(h);
-      if (!q) return -1;
-      return h_fail(h, JJ_ERR_SCHEMA, v, "column names must be strings, found %s",
-                    jj_show_value(s, v, (size_t)(q - v))), -1;
+      return h_wrong_value(h, "a column name", JJ_ERR_SCHEMA,
+                           "column names must be strings, found %s");
     }
     h->p = jj_ws(h->p, h->end);
     if (h->p < h->end && *h->p == ']') break;
@@ -191,13 +193,8 @@ static int h_types(hdr *h, jj_schema *s, const char *namebuf,
   char shown[JJ_SHOW_CAP];
   const char *open = h->p;
   size_t i = 0;
-  if (h->p >= h->end || *h->p != '[') {
-    if (h->p >= h->end) return h_expected(h, JJ_ERR_SCHEMA, "'['"), -1;
-    const char *q = h_skip(h);
-    if (!q) return -1;
-    return h_fail(h, JJ_ERR_SCHEMA, h->p, "\"types\" must be an array, found %s",
-                  jj_show_value(shown, h->p, (size_t)(q - h->p))), -1;
-  }
+  if (h->p >= h->end || *h->p != '[')
+    return h_wrong_value(h, "'['", JJ_ERR_SCHEMA, "\"types\" must be an array, found %s");
   h->p = jj_ws(h->p + 1, h->end);
   if (h->p < h->end && *h->p == ']') {
     h->p++;
@@ -331,11 +328,7 @@ static int h_rest(hdr *h, jj_doc *doc) {
         doc->rows = h->p + 1;
         return 0;
       }
-      if (h->p >= h->end) return h_expected(h, JJ_ERR_HEADER, "'['"), -1;
-      const char *q = h_skip(h);
-      if (!q) return -1;
-      return h_fail(h, JJ_ERR_HEADER, h->p, "\"rows\" must be an array, found %s",
-                    jj_show_value(shown, h->p, (size_t)(q - h->p))), -1;
+      return h_wrong_value(h, "'['", JJ_ERR_HEADER, "\"rows\" must be an array, found %s");
     }
     if (key_is(key, klen, "jalapenojson") || key_is(key, klen, "columns") ||
         key_is(key, klen, "types") ||
@@ -366,7 +359,7 @@ jj_doc *jj_parse_opts(const char *data, size_t len, unsigned flags,
            err, NULL, 0};
   jj_error_clear(err);
   if (!data && len) {
-    jj_fail(err, JJ_ERR_USAGE, NULL, "jj_parse needs the document's bytes");
+    JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "jj_parse needs the document's bytes"));
     return NULL;
   }
   jj_doc *doc = jj_doc_new(NULL, 0, 0, data, data + len, h.max_depth, err);

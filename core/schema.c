@@ -113,16 +113,16 @@ jj_code jj_schema_add(jj_schema *s, const char *name, size_t len, jj_type type,
   char shown[JJ_SHOW_CAP];
   jj_code rc = JJ_OK;
   if (!s || (!name && len)) {
-    rc = jj_fail(err, JJ_ERR_USAGE, NULL, "jj_schema_add needs a schema and a name");
+    rc = JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "jj_schema_add needs a schema and a name"));
   } else if (type == JJ_TABLE ? !table : !jj_type_letter(type)) {
-    rc = type == JJ_TABLE
-             ? jj_fail(err, JJ_ERR_USAGE, NULL,
-                       "a nested table column needs its schema")
-             : jj_fail(err, JJ_ERR_USAGE, NULL, "unknown column type %d",
-                       (int)type);
+    rc = JJ_USAGE(type == JJ_TABLE
+                      ? jj_fail(err, JJ_ERR_USAGE, NULL,
+                                "a nested table column needs its schema")
+                      : jj_fail(err, JJ_ERR_USAGE, NULL, "unknown column type %d",
+                                (int)type));
   } else if (type != JJ_TABLE && table) {
-    rc = jj_fail(err, JJ_ERR_USAGE, NULL,
-                 "only a nested table column takes a schema");
+    rc = JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL,
+                          "only a nested table column takes a schema"));
   } else if (len == 0) {
     rc = jj_fail(err, JJ_ERR_SCHEMA, NULL, "column %zu has an empty name",
                  s->n + 1);

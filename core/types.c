@@ -29,28 +29,33 @@ typedef struct type_info {
 enum { T_INT, T_FLOAT, T_TEXT, T_DATE, T_TIMESTAMP, T_BOOL, T_BYTES, T_TABLE, T_COUNT };
 
 /* A build for size that only reads (JJ_SMALL: the reader-only WebAssembly
-** module) never asks for SQL types or writer calls, and leaves their text
-** out of the table: jj_type_sql and jj_type_writer give NULL there
-** (nothing in that build calls them). */
+** module) asks only for letters and what a column holds (jj_type_expect),
+** and leaves the other text out of the table: jj_type_short, jj_type_name,
+** jj_type_sql and jj_type_writer give NULL there (nothing in that build
+** calls them). */
 #ifdef JJ_SMALL
+#define SHORT(name) NULL
+#define WORDS(name) NULL
 #define SQL(name) NULL
 #define WRITER(call) NULL
 #else
+#define SHORT(name) name
+#define WORDS(name) name
 #define SQL(name) name
 #define WRITER(call) call
 #endif
 
 static const type_info table[T_COUNT] = {
-    [T_INT] = {JJ_INT, 'i', "i", "an integer", SQL("INTEGER"), "an integer", WRITER("jj_writer_int")},
-    [T_FLOAT] = {JJ_FLOAT, 'f', "f", "a float", SQL("REAL"), "a number", WRITER("jj_writer_double")},
-    [T_TEXT] = {JJ_TEXT, 's', "s", "a text", SQL("TEXT"), "a string", WRITER("jj_writer_text")},
-    [T_DATE] = {JJ_DATE, 'd', "d", "a date", SQL("DATE"), "a date string", WRITER("jj_writer_date")},
-    [T_TIMESTAMP] = {JJ_TIMESTAMP, 't', "t", "a timestamp", SQL("TIMESTAMP"), "a timestamp string",
+    [T_INT] = {JJ_INT, 'i', SHORT("i"), WORDS("an integer"), SQL("INTEGER"), "an integer", WRITER("jj_writer_int")},
+    [T_FLOAT] = {JJ_FLOAT, 'f', SHORT("f"), WORDS("a float"), SQL("REAL"), "a number", WRITER("jj_writer_double")},
+    [T_TEXT] = {JJ_TEXT, 's', SHORT("s"), WORDS("a text"), SQL("TEXT"), "a string", WRITER("jj_writer_text")},
+    [T_DATE] = {JJ_DATE, 'd', SHORT("d"), WORDS("a date"), SQL("DATE"), "a date string", WRITER("jj_writer_date")},
+    [T_TIMESTAMP] = {JJ_TIMESTAMP, 't', SHORT("t"), WORDS("a timestamp"), SQL("TIMESTAMP"), "a timestamp string",
                      WRITER("jj_writer_timestamp")},
-    [T_BOOL] = {JJ_BOOL, 'b', "b", "a boolean", SQL("BOOLEAN"), "true or false", WRITER("jj_writer_bool")},
-    [T_BYTES] = {JJ_BYTES, 'x', "x", "a bytes", SQL("BLOB"), "a base64 string", WRITER("jj_writer_bytes")},
+    [T_BOOL] = {JJ_BOOL, 'b', SHORT("b"), WORDS("a boolean"), SQL("BOOLEAN"), "true or false", WRITER("jj_writer_bool")},
+    [T_BYTES] = {JJ_BYTES, 'x', SHORT("x"), WORDS("a bytes"), SQL("BLOB"), "a base64 string", WRITER("jj_writer_bytes")},
     /* a nested table reads in SQL as its document's JSON text */
-    [T_TABLE] = {JJ_TABLE, 0, "jj", "a nested table", SQL("TEXT"), "an array of rows",
+    [T_TABLE] = {JJ_TABLE, 0, SHORT("jj"), WORDS("a nested table"), SQL("TEXT"), "an array of rows",
                  WRITER("jj_writer_begin_table")},
 };
 

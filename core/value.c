@@ -19,18 +19,18 @@
 /* The usage error for a call that cannot read this column now. */
 static int misuse(const jj_cursor *c, size_t col, const char *fn,
                   jj_error *err) {
-  if (!c) return jj_fail(err, JJ_ERR_USAGE, NULL, "%s: no cursor", fn), -1;
+  if (!c) return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "%s: no cursor", fn)), -1;
   if (c->state != JJ_CUR_ROW)
-    return jj_fail(err, JJ_ERR_USAGE, NULL, "%s: the cursor is not on a row (%s)", fn,
+    return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "%s: the cursor is not on a row (%s)", fn,
                    c->state == JJ_CUR_BEFORE ? "call jj_cursor_next first"
                    : c->state == JJ_CUR_END  ? "it is past the last row"
-                                             : "its last move failed"), -1;
+                                             : "its last move failed")), -1;
   if (col >= c->ncol)
-    return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, c->ncol, NULL,
+    return JJ_USAGE(jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, c->ncol, NULL,
                   "%s: column index %zu is out of range (%zu columns)", fn, col,
-                  c->ncol), -1;
-  return jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
-                "%s cannot read %s column", fn, jj_type_name(c->cols[col].type)), -1;
+                  c->ncol)), -1;
+  return JJ_USAGE(jj_cursor_fail(c, err, JJ_ERR_USAGE, c->row, col, NULL,
+                "%s cannot read %s column", fn, jj_type_name(c->cols[col].type))), -1;
 }
 
 /* The span of column col when the cursor is on a row and the column's type
@@ -533,7 +533,7 @@ static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err)
     case JJ_TABLE: return tagged(out, read_table(c, col, s, &out->u.table, err));
   }
   /* a schema holds no other type (jj_schema_add refuses them) */
-  return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
+  return JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type")), -1;
 }
 
 /* The checks of the call once; a short float or integer (the commonest

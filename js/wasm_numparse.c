@@ -38,12 +38,11 @@
 __attribute__((import_module("env"), import_name("jjw_number")))
 double jjw_number(const char *p, size_t len);
 
-/* Skip a run of digits at p[*i..len); the digits go into *w (mod 2^64:
-** exact while at most 19 in total) and their count is returned. */
-static size_t digits(const char *p, size_t len, size_t *i, uint64_t *w) {
-  size_t start = *i;
-  for (; *i < len && (unsigned char)(p[*i] - '0') < 10; ++*i) *w = *w * 10 + (uint64_t)(p[*i] - '0');
-  return *i - start;
+/* Skip the run of digits at s (up to end); the digits go into *w (mod
+** 2^64: exact while at most 19 in total).  Returns the run's end. */
+static const char *digits(const char *s, const char *end, uint64_t *w) {
+  for (; s < end && (unsigned char)(*s - '0') < 10; s++) *w = *w * 10 + (uint64_t)(*s - '0');
+  return s;
 }
 
 /* The parts of the JSON number p[0..len): its digits (the integer's and
@@ -59,32 +58,32 @@ typedef struct parts {
 } parts;
 
 static int grammar(const char *p, size_t len, parts *g) {
-  size_t i = p && len && *p == '-';
+  const char *s = p, *end = p + len, *q;
   uint64_t e = 0;
   int eneg = 0;
   g->w = 0;
   g->nf = 0;
   g->has_e = 0;
-  g->ni = digits(p, len, &i, &g->w);
-  if (g->ni == 0 || (p[i - g->ni] == '0' && g->ni > 1)) return JJ_NUM_SYNTAX;
-  if (i < len && p[i] == '.') {
-    i++;
-    if ((g->nf = digits(p, len, &i, &g->w)) == 0) return JJ_NUM_SYNTAX;
+  if (s < end && *s == '-') s++;
+  q = digits(s, end, &g->w);
+  g->ni = (size_t)(q - s);
+  if (g->ni == 0 || (*s == '0' && g->ni > 1)) return JJ_NUM_SYNTAX;
+  s = q;
+  if (s < end && *s == '.') {
+    q = digits(++s, end, &g->w);
+    if ((g->nf = (size_t)(q - s)) == 0) return JJ_NUM_SYNTAX;
+    s = q;
   }
-  if (i < len && (p[i] == 'e' || p[i] == 'E')) {
-    i++;
+  if (s < end && (*s == 'e' || *s == 'E')) {
     g->has_e = 1;
-    if (i < len && (p[i] == '+' || p[i] == '-')) eneg = p[i++] == '-';
-    size_t ne = i;
+    if (++s < end && (*s == '+' || *s == '-')) eneg = *s++ == '-';
     /* the exponent's value matters only when small (the fast path) */
-    while (i < len && (unsigned char)(p[i] - '0') < 10) {
-      if (e < 1000) e = e * 10 + (uint64_t)(p[i] - '0');
-      i++;
-    }
-    if (i == ne) return JJ_NUM_SYNTAX;
+    for (q = s; s < end && (unsigned char)(*s - '0') < 10; s++)
+      if (e < 1000) e = e * 10 + (uint64_t)(*s - '0');
+    if (s == q) return JJ_NUM_SYNTAX;
   }
   g->e = eneg ? -(int64_t)e : (int64_t)e;
-  return i == len ? JJ_NUM_OK : JJ_NUM_SYNTAX;
+  return s == end ? JJ_NUM_OK : JJ_NUM_SYNTAX;
 }
 
 /* num.h's contract, as core/numparse.c's: the grammar first (SYNTAX), then

@@ -83,12 +83,14 @@ typedef struct jjw_reader {
   arena bin;            /* decoded bytes, timestamps as numbers */
   jjw_doc **kids;       /* nested tables read in this batch */
   size_t nkids, kcap;
+#ifndef JJ_SMALL /* no interning in a build for size: OUT_FRESH* stay 0 */
   islot *itab;          /* interned text: INTERN_SLOTS (NULL until used) */
   unsigned char *istore; /* the interned bytes, INTERN_LEN per id */
   uint32_t nids;
   uint32_t looks, hits; /* lookups and hits, to stop when it does not pay */
   int no_intern;
   arena fresh;          /* the batch's new ids: (UTF-16 start, units) */
+#endif
   uint32_t out[OUT_WORDS];
 } jjw_reader;
 
@@ -99,7 +101,9 @@ static void reader_reset(jjw_reader *r) {
   r->nkids = 0;
   r->text.len = 0;
   r->bin.len = 0;
+#ifndef JJ_SMALL
   r->fresh.len = 0;
+#endif
   r->u16 = 0;
 }
 
@@ -113,9 +117,11 @@ EXPORT(jjw_reader_free) void jjw_reader_free(jjw_reader *r) {
   free(r->slots);
   free(r->text.p);
   free(r->bin.p);
+#ifndef JJ_SMALL
   free(r->fresh.p);
   free(r->itab);
   free(r->istore);
+#endif
   jjw_doc_release(r->h);
   free(r);
 }
@@ -126,7 +132,11 @@ EXPORT(jjw_reader_free) void jjw_reader_free(jjw_reader *r) {
 EXPORT(jjw_reader_new) jjw_reader *jjw_reader_new(jjw_doc *h, uint32_t cap, int intern) {
   jjw_reader *r = calloc(1, sizeof *r);
   if (!r) return jjw_nomem(), NULL;
+#ifndef JJ_SMALL
   r->no_intern = !intern;
+#else
+  (void)intern;
+#endif
   h->refs++;
   r->h = h;
   r->schema = jj_doc_schema(h->doc);
@@ -431,7 +441,9 @@ EXPORT(jjw_read) int jjw_read(jjw_reader *r, uint32_t max, unsigned flags) {
   r->out[OUT_TEXT_LEN] = (uint32_t)r->text.len;
   r->out[OUT_BIN] = (uint32_t)(uintptr_t)r->bin.p;
   r->out[OUT_BIN_LEN] = (uint32_t)r->bin.len;
+#ifndef JJ_SMALL
   r->out[OUT_FRESH] = (uint32_t)(uintptr_t)r->fresh.p;
   r->out[OUT_FRESH_COUNT] = (uint32_t)(r->fresh.len / 8);
+#endif
   return (int)n;
 }

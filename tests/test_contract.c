@@ -33,6 +33,10 @@ static int sink_ok(void *ctx, const char *data, size_t len) {
 TEST(errors_and_free) {
   CHECK_EQ_STR(jj_code_name(JJ_OK), "ok");
   CHECK_EQ_STR(jj_code_name(JJ_ERR_DATE), "date");
+  CHECK_EQ_STR(jj_code_name(JJ_ERR_NOMEM), "out of memory");
+  CHECK_EQ_STR(jj_code_name(JJ_ERR_LIMIT), "limit");
+  CHECK_EQ_STR(jj_code_name(JJ_ERR_INTERRUPTED), "interrupted");
+  CHECK_EQ_STR(jj_code_name((jj_code)(JJ_ERR_INTERRUPTED + 1)), "unknown");
   CHECK_EQ_STR(jj_code_name((jj_code)1000), "unknown");
   CHECK_EQ_STR(jj_code_name((jj_code)-1), "unknown");
   jj_free(NULL);
