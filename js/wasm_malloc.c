@@ -14,6 +14,9 @@
 ** place there).  No other coalescing: a program that frees a 64 MiB
 ** document in the middle keeps that block for the next large one.
 ** Payloads are 16-byte aligned, like max_align_t.
+** core/ calls malloc and free as any C program calls its C library's and
+** knows nothing of this file: the WebAssembly link puts these in the
+** library's place (core/ depends on the C library, not on js/).
 */
 #include <stddef.h>
 #include <stdint.h>

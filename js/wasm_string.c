@@ -4,7 +4,9 @@
 ** bytes of code in a module with a size budget; the reader calls them on
 ** short spans (a key, a name, a string's run up to its next backslash),
 ** where a byte loop costs next to nothing.  The reader+writer module,
-** built for speed, keeps wasi-libc's.
+** built for speed, keeps wasi-libc's.  core/ calls memchr and strlen as
+** the C library's and knows nothing of this file, which the reader-only
+** link puts in the library's place.
 */
 #include <stddef.h>
 #include <string.h>
