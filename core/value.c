@@ -119,6 +119,37 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
+#if JJ_SWAR
+/* short_int's digits d[0..nd) after the sign (neg: 1 for a '-', a
+** constant in each of short_int's two copies). */
+static JJ_INLINE int short_digits(const char *d, size_t nd, const char *lo, int neg,
+                                  int64_t *out) {
+  /* the top nd bytes of the last word, and of the one before it */
+  const uint64_t *const low = jj_num_top_bytes;
+  const uint64_t zeros = UINT64_C(0x3030303030303030);
+  const char *e = d + nd;
+  uint64_t l, v;
+  if (nd - 1 > 15 || e - lo < 16) return 0; /* 17 digits or more: the parser */
+  memcpy(&l, e - 8, 8);
+  l = (l ^ zeros) & low[nd];
+  /* tested one by one: a branch each (never taken on good data) costs
+  ** less than folding the tests into one */
+  if (JJ_UNLIKELY(jj_num_nondigit_values(l) != 0)) return 0;
+  if (nd <= 8) {
+    if (JJ_UNLIKELY(*d == '0') && nd > 1) return 0;
+    v = jj_num_8values(l);
+  } else {
+    uint64_t h;
+    memcpy(&h, e - 16, 8);
+    h = (h ^ zeros) & low[nd - 8];
+    if (JJ_UNLIKELY(jj_num_nondigit_values(h) != 0) || JJ_UNLIKELY(*d == '0')) return 0;
+    v = jj_num_8values(h) * 100000000u + jj_num_8values(l);
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+#endif
+
 /* The common integer, inline: 1 to 16 digits with no leading zero, maybe a
 ** '-'.  Such a number always fits int64 and reads the same as
 ** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
@@ -127,6 +158,8 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
 ** before it, from lo on, may be read), their digit values (byte ^ '0')
 ** masked to the number's bytes: zeros above are leading zeros, so the
 ** varying count costs no loop and the check is one test of both words.
+** The sign picks one of two copies of short_digits, so that it is a
+** constant there (no register kept for it, no arithmetic).
 ** Inline even where gcc would keep one copy for its three callers (the
 ** call cost about 10 instructions an integer); not in a build for size. */
 #if JJ_SWAR && !defined(JJ_SMALL)
@@ -135,28 +168,8 @@ static JJ_INLINE int short_int(const char *p, size_t n, const char *lo, int64_t 
 static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
 #endif
 #if JJ_SWAR
-  /* the top nd bytes of the last word, and of the one before it */
-  const uint64_t *const low = jj_num_top_bytes;
-  const uint64_t zeros = UINT64_C(0x3030303030303030);
-  const size_t neg = *p == '-', nd = n - neg;
-  const char *e = p + n;
-  uint64_t l, v;
-  if (nd - 1 > 15 || e - lo < 16) return 0; /* 17 digits or more: the parser */
-  memcpy(&l, e - 8, 8);
-  l = (l ^ zeros) & low[nd];
-  if (nd <= 8) {
-    if (jj_num_nondigit_values(l) | (uint64_t)((p[neg] == '0') & (nd > 1))) return 0;
-    v = jj_num_8values(l);
-  } else {
-    uint64_t h;
-    memcpy(&h, e - 16, 8);
-    h = (h ^ zeros) & low[nd - 8];
-    if (jj_num_nondigit_values(h) | jj_num_nondigit_values(l) | (uint64_t)(p[neg] == '0'))
-      return 0;
-    v = jj_num_8values(h) * 100000000u + jj_num_8values(l);
-  }
-  *out = neg ? -(int64_t)v : (int64_t)v;
-  return 1;
+  if (*p == '-') return short_digits(p + 1, n - 1, lo, 1, out);
+  return short_digits(p, n, lo, 0, out);
 #elif defined(JJ_SMALL) /* a build for size: every integer by the parser */
   (void)p;
   (void)n;
@@ -228,7 +241,8 @@ static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *ou
 ** of it: anything else falls through), the rest by read_int_full. */
 static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
                            jj_error *err) {
-  if (JJ_LIKELY(short_int(s->p, JJ_SPAN_LEN(*s), c->doc->base, out))) return 1;
+  /* s->n unmasked: a string's flags make it far too long for short_int */
+  if (JJ_LIKELY(short_int(s->p, s->n, c->doc->base, out))) return 1;
   return read_int_full(c, col, s, out, err);
 }
 
@@ -242,6 +256,8 @@ __attribute__((noinline))
 static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *out,
                             jj_error *err) {
   char ch = *s->p;
+  /* the other short numbers (no '.', 8 integer digits, near the end) */
+  if (jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, out)) return 1;
   if ((ch >= '0' && ch <= '9') || ch == '-') {
     int r = jj_num_parse_double(s->p, JJ_SPAN_LEN(*s), out);
     if (JJ_LIKELY(r == JJ_NUM_OK)) return 1;
@@ -268,7 +284,7 @@ static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *
 ** it far too long for the shortcut. */
 static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
                               jj_error *err) {
-  if (JJ_LIKELY(jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, out))) return 1;
+  if (JJ_LIKELY(jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, out))) return 1;
   return read_double_full(c, col, s, out, err);
 }
 
@@ -546,7 +562,7 @@ int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   const jj_span *s = &c->v[col];
   /* s->n unmasked: a string's flags make it far too long for either */
   if ((t == JJ_FLOAT &&
-       jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
+       jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
       (t == JJ_INT && short_int(s->p, s->n, c->doc->base, &out->u.i))) {
     out->type = t;
     out->is_null = 0;
