@@ -1,7 +1,9 @@
 /*
 ** test_numread_fast.c — the boundaries of the number shortcuts (issue 13): the
-** inline float path of num.h (jj_num_short_double_in: up to 8 integer and
-** 8 fraction digits, at most 2^53 as digits, one division by 10^f) and the
+** word float path of num.h (jj_num_short_double_in: up to 8 integer and
+** 8 fraction digits, at most 2^53 as digits, one division by 10^f; the
+** accessors' fallback after jj_num_dot_double_in, which
+** test_numread_dot.c covers) and the
 ** inline integer path of value.c, against strtod and strtoll as the
 ** reference, bit for bit, through every way a number is read: the
 ** shortcut itself, jj_num_parse_double, and a document's float and
