@@ -431,6 +431,8 @@ static JJ_MASK_COLD int int_other(jj_cursor *c, size_t col, int64_t *out, jj_err
     return read_int(c, col, &s, out, err);
   }
   jj_spans_written(c);
+#else
+  (void)out;
 #endif
   return misuse(c, col, "jj_cursor_int", err);
 }
@@ -441,6 +443,8 @@ static JJ_MASK_COLD int double_other(jj_cursor *c, size_t col, double *out, jj_e
     return read_double(c, col, &s, out, err);
   }
   jj_spans_written(c);
+#else
+  (void)out;
 #endif
   return misuse(c, col, "jj_cursor_double", err);
 }
@@ -631,6 +635,8 @@ static JJ_MASK_COLD int value_other(jj_cursor *c, size_t col, jj_value *out, jj_
     return value_at(c, col, &s, out, err);
   }
   jj_spans_written(c);
+#else
+  (void)out;
 #endif
   return misuse(c, col, "jj_cursor_value", err);
 }
