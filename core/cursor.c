@@ -230,7 +230,7 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
     return -1;
   }
   c->row++;
-  c->state = check_only ? JJ_CUR_ROW : JJ_ROW_STATE(c); /* doc.h: maybe in mask form */
+  c->state = JJ_CUR_ROW;
   if (index_row(c, p, err)) {
     c->state = JJ_CUR_LOST;
     c->row--;
@@ -276,7 +276,7 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
     ** indexes them as next_row does; at most 4096 a call, so that the
     ** index grows for no more rows than that past the cursor, whatever n */
     const int64_t want = n - 1 - moved < 4096 ? n - 1 - moved : 4096;
-    if (batch && want > 0 && JJ_ON_ROW(c) && c->row > 0 &&
+    if (batch && want > 0 && c->state == JJ_CUR_ROW && c->row > 0 &&
         !index_room(c->doc, (uint64_t)c->row + (uint64_t)want)) {
       int64_t done = 0;
       const jj_code code = jj_rows_check(c, want, &done, err);
@@ -298,7 +298,7 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
     /* the error is for the next call: stand on the last good row */
     jj_doc *d = c->doc;
     if (jj_row_scan(c, d->base + d->index[c->row - 1], c->row, err) != JJ_OK) return -1;
-    c->state = JJ_ROW_STATE(c);
+    c->state = JJ_CUR_ROW;
     jj_error_clear(err);
     return moved;
   }
@@ -327,19 +327,19 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
       return -1;
     }
     c->row = row;
-    c->state = JJ_ROW_STATE(c);
+    c->state = JJ_CUR_ROW;
     return 1;
   }
   if (d->nindex > 0 && (uint64_t)c->row < d->nindex &&
       jj_cursor_seek(c, (int64_t)d->nindex, err) < 0)
     return -1;
 #ifndef JJ_SMALL
-  while (c->row < row || !JJ_ON_ROW(c)) { /* the rows between: checked only */
+  while (c->row < row || c->state != JJ_CUR_ROW) { /* the rows between: checked only */
     int64_t k = jj_cursor_skip(c, c->row < row ? row - c->row : 1, err);
     if (k <= 0) return (int)k;
   }
 #else /* a build for size, whose jj_row_check scans in full: one row at a time */
-  while (c->row < row || !JJ_ON_ROW(c)) {
+  while (c->row < row || c->state != JJ_CUR_ROW) {
     int rc = jj_cursor_next(c, err);
     if (rc <= 0) return rc;
   }

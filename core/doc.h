@@ -105,31 +105,13 @@ typedef struct jj_masks {
                   ** that start outside one (rowmask.h) */
 } jj_masks;
 
-/* Rows of rowscan.c's mask paths may keep their spans in mask form (see
-** jj_cursor): everywhere but in a build for size (JJ_SMALL, whose reader
-** has no mask path, and whose code stays as it was) and the portable one
-** (JJ_NO_SIMD, likewise), with gcc or clang (their bit builtins);
-** rowscan.c has its mask paths only where this is defined.  Decided from
-** flags every file of core/ is built with, so all agree on jj_cursor. */
-#if !defined(JJ_SMALL) && !defined(JJ_NO_SIMD) && (defined(__GNUC__) || defined(__clang__))
-#define JJ_MASK_FORM 1
-#endif
-
-/* MASKROW: on a row (as ROW) whose spans are in mask form, not in v (see
-** jj_cursor); JJ_ON_ROW says "on a row" for both. */
-enum { JJ_CUR_BEFORE = 0, JJ_CUR_ROW = 1, JJ_CUR_END = 2, JJ_CUR_LOST = 3, JJ_CUR_MASKROW = 4 };
-#ifdef JJ_MASK_FORM
-#define JJ_ON_ROW(c) ((c)->state == JJ_CUR_ROW || (c)->state == JJ_CUR_MASKROW)
-#else
-#define JJ_ON_ROW(c) ((c)->state == JJ_CUR_ROW)
-#endif
+enum { JJ_CUR_BEFORE = 0, JJ_CUR_ROW = 1, JJ_CUR_END = 2, JJ_CUR_LOST = 3 };
 
 struct jj_cursor {
   jj_doc *doc;
   size_t ncol;
   const jj_col *cols;  /* the schema's columns */
-  jj_span *v;          /* ncol spans of the current row (owned), unless
-                       ** it is in mask form (state JJ_CUR_MASKROW) */
+  jj_span *v;          /* ncol spans of the current row (owned) */
   jj_decoded *dec;     /* ncol decode cache entries, allocated on first use */
   uint64_t gen;        /* bumped whenever the cursor moves */
   int64_t row;         /* last row scanned successfully (0: none) */
@@ -142,123 +124,7 @@ struct jj_cursor {
                        ** next row is likely to be as well, so skip it */
   jj_buf object;       /* jj_cursor_object's row text (owned), reused for
                        ** every row so a record scan allocates once */
-#ifdef JJ_MASK_FORM
-  int rowstate;        /* the state the row just scanned puts the cursor
-                       ** in: JJ_CUR_ROW, or JJ_CUR_MASKROW (mask form) */
-  /* The mask form of a row of rowscan.c's mask paths (rowmask.h writes
-  ** it): instead of writing 16 bytes a value into v (about 90
-  ** instructions of a seven-value row, more than a quarter of its scan),
-  ** the row's terminators and bytes >= 0x80 as bit masks, and a value's
-  ** span worked out when it is read (jj_span_derive).  Bit i of the
-  ** 128-bit pairs is byte mw[i]: mt the terminators (the ','s that end
-  ** values, then the row's ']'), mh the bytes >= 0x80 (in strings only);
-  ** mn0 the number of terminators in mt[0].  Value k runs from the byte
-  ** after terminator k - 1 (mw for k = 0) up to terminator k.  A reader
-  ** that takes three or more values of a row (`derived` counts them) sets
-  ** `eager`: the mask paths then write every span into v again, which
-  ** costs such a reader less, but one row in JJ_PROBE_ROWS (`probe`
-  ** counts down to it) is in mask form, to see whether it still does.
-** wcol: see jj_span_derive. */
-  int eager;
-  unsigned probe, derived, mn0;
-  size_t wcol;         /* the column asked for last on a row in mask form:
-                       ** the mask paths put its span in v as well */
-  const char *mw;
-  uint64_t mt[2], mh[2];
-#endif
 };
-
-/* The state a row just scanned in full (jj_row_scan) puts the cursor in. */
-#ifdef JJ_MASK_FORM
-#define JJ_ROW_STATE(c) ((c)->rowstate)
-#else
-#define JJ_ROW_STATE(c) JJ_CUR_ROW
-#endif
-
-#ifdef JJ_MASK_FORM
-#define JJ_PROBE_ROWS 256
-
-/* Whether bits s..e-1 of the 128 bits h0 (0-63), h1 (64-127) hold a 1
-** (0 <= s < e <= 128): every shift below stays within 0..63. */
-static inline int jj_any_bit_in(uint64_t h0, uint64_t h1, unsigned s, unsigned e) {
-  if (e <= 64) return ((h0 >> s) << s << (64 - e)) != 0;
-  if (s >= 64) return ((h1 >> (s - 64)) << (s - 64) << (128 - e)) != 0;
-  return (h0 >> s) != 0 || (h1 << (128 - e)) != 0;
-}
-
-/* The span of column col of a row in mask form (w, t0, t1, n0, h0, h1:
-** jj_cursor's mw, mt, mn0, mh): value k runs from the byte after
-** terminator k - 1 to terminator k, so the lowest bits are cleared up to
-** the first of the two (k - 1 times, in the window that holds it, n0
-** saying which: pdep would do it at once, but is slow on the Zen 1 and 2
-** cores), and the second is the next bit up.  A string's JJ_SPAN_HIGH:
-** any of its bytes in h.  The same span, flags included, as the one the
-** mask paths write into v (test_simd_paths compares the paths). */
-static JJ_INLINE jj_span jj_mask_span(const char *w, uint64_t t0, uint64_t t1, size_t n0,
-                                      uint64_t h0, uint64_t h1, size_t col) {
-  uint64_t t = t0;
-  unsigned s = 0, base = 0;
-  if (col) {
-    size_t k = col - 1;
-    if (k >= n0) { /* in the second window */
-      k -= n0;
-      t = t1;
-      base = 64;
-    }
-    for (; k; k--) t &= t - 1;
-    s = base + (unsigned)__builtin_ctzll(t) + 1;
-    t &= t - 1;
-  }
-  /* the value's terminator: the next bit of t, else (base then 0) the
-  ** first of t1.  A mask, not a branch: which window holds it varies from
-  ** row to row (a branch was mispredicted on every other row of the
-  ** benchmark's price column, 4% of its time) */
-  const uint64_t none = 0 - (uint64_t)(t == 0);
-  const unsigned e = (unsigned)__builtin_ctzll(t | (t1 & none)) + (base | (64 & (unsigned)none));
-  jj_span r;
-  r.p = w + s;
-  r.n = e - s;
-  if (JJ_UNLIKELY(h0 | h1) && jj_any_bit_in(h0, h1, s, e)) r.n |= JJ_SPAN_HIGH;
-  return r;
-}
-
-/* The span of column col of the cursor's row in mask form: the one in
-** v[col] when col is the column asked for last (wcol: the row scan puts
-** its span there, so a reader of one column finds it there), else
-** jj_mask_span's, put in v[col], col then the one asked for last.  Counts
-** the values worked out (jj_cursor's eager). */
-static JJ_INLINE jj_span jj_span_derive(jj_cursor *c, size_t col) {
-  if (col == c->wcol) return c->v[col];
-  if (++c->derived == 3) c->eager = 1;
-  c->wcol = col; /* and v[wcol] holds its span, as the row scan leaves it */
-  return c->v[col] = jj_mask_span(c->mw, c->mt[0], c->mt[1], c->mn0, c->mh[0], c->mh[1], col);
-}
-#endif
-
-#ifdef JJ_MASK_FORM
-/* Every span of a row in mask form written into v, the cursor then in
-** state JJ_CUR_ROW (rowscan.c). */
-void jj_spans_expand(jj_cursor *c);
-#endif
-/* The cursor's spans in v, for the readers that take them from there:
-** a row in mask form is written out first. */
-static inline void jj_spans_written(jj_cursor *c) {
-#ifdef JJ_MASK_FORM
-  if (c && c->state == JJ_CUR_MASKROW) jj_spans_expand(c);
-#else
-  (void)c;
-#endif
-}
-
-/* The row scan wrote the row's spans into v (the byte-wise and block
-** paths, rowbytes.h and rowscan.c). */
-static inline void jj_spans_in_v(jj_cursor *c) {
-#ifdef JJ_MASK_FORM
-  c->rowstate = JJ_CUR_ROW;
-#else
-  (void)c;
-#endif
-}
 
 /* The one constructor of jj_doc: every field is set here, so a field added
 ** to the struct gets its value for top-level and nested documents alike
@@ -295,9 +161,8 @@ size_t jj_token_len(const char *p, const char *end);
 ** when out of memory (cursor.c; the cursor owns and reuses it). */
 char *jj_cursor_scratch(jj_cursor *c, size_t n);
 
-/* Scan row `row` whose '[' is at p into c->v (one span per column), or in
-** mask form (c->rowstate says which; see jj_cursor), and set c->pos past
-** its ']'; JJ_OK or the error (rowscan.c). */
+/* Scan row `row` whose '[' is at p into c->v (one span per column) and set
+** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 /* jj_row_scan for a row passed over: the same check, the same errors and
 ** c->pos, but the spans in c->v may be left as they were (rowscan.c). */

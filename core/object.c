@@ -293,7 +293,6 @@ static jj_code put_row(jj_cursor *c, out *o, jj_error *err) {
   const jj_schema *s = jj_doc_schema(jj_cursor_doc(c));
   size_t n = jj_schema_columns(s);
   jj_code code = n ? JJ_OK : put(o, "{", 1, err);
-  jj_spans_written(c); /* put_value reads them from c->v */
   for (size_t col = 0; col < n && !code; col++) {
     code = put_key(s, col, o, err);
     if (!code) code = put_value(c, col, o, err);
@@ -353,7 +352,6 @@ jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx, jj_error *err) {
                    "jj_cursor_object needs a cursor on a row");
   if (!sink)
     return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_object needs a sink");
-  jj_spans_written(c); /* put_value reads them from c->v */
   if (c->state != JJ_CUR_ROW && c->ncol > 0) {
     /* After a failed move: the accessor's usage error, as it says it. */
     jj_value v;

@@ -260,7 +260,6 @@ static inline jj_code scan_row_with(jj_cursor *c, const char *p, int64_t row,
         return jj_cursor_fail(c, err, JJ_ERR_ROW, row, n, open,
                       "expected %zu value%s, found %zu", n, n == 1 ? "" : "s", i);
       c->pos = p + 1;
-      jj_spans_in_v(c);
       return JJ_OK;
     }
     if (p < end && *p == ',') {

@@ -228,24 +228,6 @@ static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m)
 }
 #endif
 
-/* Whether the row just checked keeps its spans in mask form (doc.h's
-** jj_cursor; the caller then also puts the span of the column asked for
-** last, wcol, into c->v), else they are written out into c->v: in mask form unless
-** the reader has been taking three or more values a row (c->eager, set by
-** jj_span_derive), and then still one row in JJ_PROBE_ROWS, to see
-** whether it still does.  Sets the state the row puts the cursor in. */
-static JJ_INLINE int mask_form_row(jj_cursor *c) {
-  if (c->eager && --c->probe) {
-    c->rowstate = JJ_CUR_ROW;
-    return 0;
-  }
-  c->eager = 0;
-  c->probe = JJ_PROBE_ROWS;
-  c->derived = 0;
-  c->rowstate = JJ_CUR_MASKROW;
-  return 1;
-}
-
 /* The commonest row of all, in one window: strings and numbers only,
 ** separated by ',' with no whitespace, the ']' within the 64 bytes at w
 ** (the byte after the '['), whose masks are m and whose "inside a string"
@@ -267,12 +249,13 @@ static JJ_INLINE int mask_form_row(jj_cursor *c) {
 ** Those are exactly the rows of strings and numbers scan_row_with accepts
 ** without whitespace, with the same spans and flags.  The caller has
 ** checked that a ']' lies outside strings in the window.  Returns 1 with
-** every span (in c->v or in mask form: mask_form_row) and c->pos set, or
-** 0 (nothing reported, nothing written).  With spans 0 (a constant: the
-** check-only instances of rowscan.c, for rows passed over) the row is
-** checked the same and c->pos set, but no span is written. */
+** every span and c->pos set, or 0 (nothing reported; spans may be
+** overwritten).  With spans 0 (a constant: the check-only instances of
+** rowscan.c, for rows passed over) the row is checked the same and c->pos
+** set, but no span is written. */
 static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks *m,
                                      uint64_t in, const int spans) {
+  jj_span *const v = c->v;
   const size_t n = c->ncol;
   const uint64_t closes = m->close & ~in;
   const uint64_t cb = closes & (0 - closes); /* the row's ']' */
@@ -287,23 +270,11 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
     c->pos = w + __builtin_ctzll(cb) + 1;
     return 1;
   }
-  /* the spans, the count being right */
-  const char *q = w + __builtin_ctzll(cb);
-  c->pos = q + 1;
-  if (mask_form_row(c)) {
-    c->mw = w;
-    c->mt[0] = term | cb;
-    c->mt[1] = 0;
-    c->mh[0] = m->high & row;
-    c->mh[1] = 0;
-    c->mn0 = (unsigned)n;
-    c->v[c->wcol] = jj_mask_span(w, term | cb, 0, n, m->high & row, 0, c->wcol);
-    return 1;
-  }
-  /* written out: s is the value's first byte, q its terminator */
+  /* the spans, the count being right: s is the value's first byte, q its
+  ** terminator */
   uint64_t t = term, high = m->high & row;
-  const char *s = w;
-  jj_span *o = c->v;
+  const char *s = w, *q;
+  jj_span *o = v;
   if (!high) { /* pure ASCII: no flags to work out */
     for (; t; t &= t - 1, o++) {
       q = w + __builtin_ctzll(t);
@@ -325,6 +296,7 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   q = w + __builtin_ctzll(cb);
   o->p = s;
   o->n = (size_t)(q - s) | (high ? JJ_SPAN_HIGH : 0);
+  c->pos = q + 1;
   return 1;
 }
 
@@ -337,6 +309,7 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
 static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_masks *a,
                                       const jj_masks *b, uint64_t in0, uint64_t in1,
                                       uint64_t cb, const int spans) {
+  jj_span *const v = c->v;
   const size_t n = c->ncol;
   const uint64_t row1 = cb - 1; /* the first window is all row */
   const uint64_t t0 = a->comma & ~in0, t1 = b->comma & ~in1 & row1;
@@ -353,21 +326,9 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;
   }
-  const char *s = w, *q, *const w1 = w + 64;
-  q = w1 + __builtin_ctzll(cb);
-  c->pos = q + 1;
-  if (mask_form_row(c)) {
-    c->mw = w;
-    c->mt[0] = t0;
-    c->mt[1] = t1 | cb;
-    c->mh[0] = a->high;
-    c->mh[1] = b->high & row1;
-    c->mn0 = (unsigned)__builtin_popcountll(t0);
-    c->v[c->wcol] = jj_mask_span(w, t0, t1 | cb, c->mn0, a->high, b->high & row1, c->wcol);
-    return 1;
-  }
   uint64_t h0 = a->high, h1 = b->high & row1;
-  jj_span *o = c->v;
+  const char *s = w, *q, *const w1 = w + 64;
+  jj_span *o = v;
   if (!(h0 | h1)) { /* pure ASCII: no flags to work out */
     for (uint64_t t = t0; t; t &= t - 1, o++) {
       q = w + __builtin_ctzll(t);
@@ -384,6 +345,7 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
     q = w1 + __builtin_ctzll(cb);
     o->p = s;
     o->n = (size_t)(q - s);
+    c->pos = q + 1;
     return 1;
   }
   /* values ending in the first window, then those ending in the second;
@@ -408,6 +370,7 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
   q = w1 + __builtin_ctzll(cb);
   o->p = s;
   o->n = (size_t)(q - s) | ((h0 | h1) ? JJ_SPAN_HIGH : 0);
+  c->pos = q + 1;
   return 1;
 }
 

@@ -35,10 +35,7 @@
 
 #include "doc.h"
 
-/* The mask paths may leave a row's spans in mask form (doc.h), so they
-** are compiled only where the readers know it: not in a build for size,
-** whose reader has no SIMD anyway, nor in the portable one. */
-#if defined(__SSE2__) && defined(JJ_MASK_FORM)
+#if defined(__SSE2__) && !defined(JJ_NO_SIMD)
 /* A build that maps the SSE2 intrinsics itself (the WebAssembly one)
 ** includes its mapping before this file and says so. */
 #ifndef JJ_SSE2_PROVIDED
@@ -107,7 +104,6 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
       if (w[e] == ']') {
         if (i != n) return 0;
         c->pos = w + e + 1;
-        jj_spans_in_v(c);
         return 1;
       }
       if (i == n) return 0;
@@ -384,39 +380,3 @@ jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
 #endif
   return jj_row_scan(c, p, row, err);
 }
-
-#ifdef JJ_MASK_FORM
-/* Every span of a row in mask form into c->v, as the mask paths write
-** them (rowmask.h): a value's bytes >= 0x80 (its JJ_SPAN_HIGH) are those
-** of mh below its terminator not taken by the values before. */
-static JJ_INLINE void spans_expand_with(jj_cursor *c) {
-  const char *const w = c->mw, *s = w, *q;
-  uint64_t h0 = c->mh[0], h1 = c->mh[1];
-  jj_span *o = c->v;
-  for (uint64_t t = c->mt[0]; t; t &= t - 1, o++) {
-    const uint64_t hv = h0 & ((t & (0 - t)) - 1);
-    q = w + __builtin_ctzll(t);
-    o->p = s;
-    o->n = (size_t)(q - s) | (hv ? JJ_SPAN_HIGH : 0);
-    h0 ^= hv;
-    s = q + 1;
-  }
-  for (uint64_t t = c->mt[1]; t; t &= t - 1, o++) {
-    const uint64_t below = (t & (0 - t)) - 1, hv = h0 | (h1 & below);
-    q = w + 64 + __builtin_ctzll(t);
-    o->p = s;
-    o->n = (size_t)(q - s) | (hv ? JJ_SPAN_HIGH : 0);
-    h0 = 0;
-    h1 &= ~below;
-    s = q + 1;
-  }
-}
-
-/* See doc.h.  Out of line: only readers that take the row another way
-** than one value at a time (jj_cursor_object, the accessors for less
-** common types) come here. */
-void jj_spans_expand(jj_cursor *c) {
-  spans_expand_with(c);
-  c->state = JJ_CUR_ROW;
-}
-#endif

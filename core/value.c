@@ -38,7 +38,6 @@ static int misuse(const jj_cursor *c, size_t col, const char *fn,
 static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
                                    jj_type t2, jj_type t3, const char *fn,
                                    jj_error *err) {
-  jj_spans_written(c); /* a row in mask form: its spans into c->v */
   if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
     jj_type t = c->cols[col].type;
     if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return &c->v[col];
@@ -104,7 +103,6 @@ static inline int contents(jj_cursor *c, size_t col, const jj_span *s,
 
 /* 1 null, 0 not null, -1 not on a row or no such column. */
 int jj_cursor_is_null(jj_cursor *c, size_t col) {
-  jj_spans_written(c);
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol) return -1;
   return *c->v[col].p == 'n';
 }
@@ -112,7 +110,6 @@ int jj_cursor_is_null(jj_cursor *c, size_t col) {
 /* The value's bytes as written, any column type; null gives 0. */
 int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
                   jj_error *err) {
-  jj_spans_written(c);
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
     return misuse(c, col, "jj_cursor_raw", err);
   const jj_span *s = &c->v[col];
@@ -412,48 +409,11 @@ static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
 /* The accessors: the checks of the call, then the body above          */
 /* ------------------------------------------------------------------ */
 
-/* The readers below on a row in mask form (doc.h), reached by a tail call
-** from their common path's checks (the row's spans not in c->v): the
-** value's span worked out alone, then the same read.  Anything else, and
-** usage errors, as before, the spans written out first.  Out of line, so
-** that the common path keeps no registers for them (JJ_MASK_COLD; in a
-** build without the mask form they are misuse and text_all_cases, inline,
-** as before). */
-#ifdef JJ_MASK_FORM
-#define JJ_MASK_COLD JJ_NOINLINE
-#else
-#define JJ_MASK_COLD inline
-#endif
-static JJ_MASK_COLD int int_other(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-#ifdef JJ_MASK_FORM
-  if (c && c->state == JJ_CUR_MASKROW && col < c->ncol && c->cols[col].type == JJ_INT) {
-    const jj_span s = jj_span_derive(c, col);
-    return read_int(c, col, &s, out, err);
-  }
-  jj_spans_written(c);
-#else
-  (void)out;
-#endif
-  return misuse(c, col, "jj_cursor_int", err);
-}
-static JJ_MASK_COLD int double_other(jj_cursor *c, size_t col, double *out, jj_error *err) {
-#ifdef JJ_MASK_FORM
-  if (c && c->state == JJ_CUR_MASKROW && col < c->ncol && c->cols[col].type == JJ_FLOAT) {
-    const jj_span s = jj_span_derive(c, col);
-    return read_double(c, col, &s, out, err);
-  }
-  jj_spans_written(c);
-#else
-  (void)out;
-#endif
-  return misuse(c, col, "jj_cursor_double", err);
-}
-
 /* Spelled out like jj_cursor_double. */
 int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
   if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol && c->cols[col].type == JJ_INT))
     return read_int(c, col, &c->v[col], out, err);
-  return int_other(c, col, out, err);
+  return misuse(c, col, "jj_cursor_int", err);
 }
 
 /* Spelled out rather than through value(): the hot path is then the checks
@@ -463,7 +423,7 @@ int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
   if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol &&
                 c->cols[col].type == JJ_FLOAT))
     return read_double(c, col, &c->v[col], out, err);
-  return double_other(c, col, out, err);
+  return misuse(c, col, "jj_cursor_double", err);
 }
 
 int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
@@ -491,25 +451,6 @@ static JJ_NOINLINE int text_date(jj_cursor *c, size_t col, const char **p, size_
   }
   return text_all_cases(c, col, p, len, err);
 }
-/* jj_cursor_text's int_other: text as its common path reads it. */
-static JJ_MASK_COLD int text_other(jj_cursor *c, size_t col, const char **p, size_t *len,
-                                   jj_error *err) {
-#ifdef JJ_MASK_FORM
-  if (c && c->state == JJ_CUR_MASKROW && col < c->ncol &&
-      (c->cols[col].type == JJ_TEXT || c->cols[col].type == JJ_DATE)) {
-    const jj_type t = c->cols[col].type;
-    const jj_span s = jj_span_derive(c, col); /* also in c->v[col] */
-    if (JJ_LIKELY(!(s.n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *s.p == '"')) {
-      if (t == JJ_DATE) return text_date(c, col, p, len, err);
-      *p = s.p + 1;
-      *len = JJ_SPAN_LEN(s) - 2;
-      return 1;
-    }
-    return read_text(c, col, &s, t, p, len, err);
-  }
-#endif
-  return text_all_cases(c, col, p, len, err);
-}
 /* The commonest reads inline: a string without escapes and bytes >= 0x80
 ** (which the row scan found free of control bytes, so valid UTF-8 as it
 ** stands) in a text column, or a date the inline check accepts
@@ -531,9 +472,8 @@ int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
       }
       if (t == JJ_DATE) return text_date(c, col, p, len, err);
     }
-    return text_all_cases(c, col, p, len, err);
   }
-  return text_other(c, col, p, len, err);
+  return text_all_cases(c, col, p, len, err);
 }
 
 int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
@@ -573,7 +513,6 @@ static inline int tagged(jj_value *out, int r) {
 __attribute__((noinline))
 #endif
 static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  jj_spans_written(c); /* from value_other */
   const jj_span *s = &c->v[col];
   jj_type t = c->cols[col].type;
   out->type = t;
@@ -597,14 +536,14 @@ static int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err)
   return jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_value: unknown column type"), -1;
 }
 
-/* jj_cursor_value on a row and column checked, the value's span s: a
-** short float or integer (the commonest numbers) read right here, anything
-** else by value_of_type. */
-static JJ_INLINE int value_at(jj_cursor *c, size_t col, const jj_span *s, jj_value *out,
-                              jj_error *err) {
-  (void)s; /* a build for size reads every value by value_of_type */
+/* The checks of the call once; a short float or integer (the commonest
+** numbers) read right here, anything else by value_of_type. */
+int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
+  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
+    return misuse(c, col, "jj_cursor_value", err);
 #if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
   const jj_type t = c->cols[col].type;
+  const jj_span *s = &c->v[col];
   /* s->n unmasked: a string's flags make it far too long for either */
   if ((t == JJ_FLOAT &&
        jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
@@ -618,31 +557,13 @@ static JJ_INLINE int value_at(jj_cursor *c, size_t col, const jj_span *s, jj_val
   /* text without escapes or bytes >= 0x80: valid as it stands (see
   ** jj_cursor_text) */
   if (c->cols[col].type == JJ_TEXT &&
-      !(s->n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *s->p == '"') {
+      !(c->v[col].n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *c->v[col].p == '"') {
     out->type = JJ_TEXT;
     out->is_null = 0;
-    out->u.text.p = s->p + 1;
-    out->u.text.len = JJ_SPAN_LEN(*s) - 2;
+    out->u.text.p = c->v[col].p + 1;
+    out->u.text.len = JJ_SPAN_LEN(c->v[col]) - 2;
     return 1;
   }
 #endif
   return value_of_type(c, col, out, err);
-}
-/* jj_cursor_value's int_other. */
-static JJ_MASK_COLD int value_other(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-#ifdef JJ_MASK_FORM
-  if (c && c->state == JJ_CUR_MASKROW && col < c->ncol) {
-    const jj_span s = jj_span_derive(c, col);
-    return value_at(c, col, &s, out, err);
-  }
-  jj_spans_written(c);
-#else
-  (void)out;
-#endif
-  return misuse(c, col, "jj_cursor_value", err);
-}
-/* The checks of the call once, then value_at. */
-int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol) return value_other(c, col, out, err);
-  return value_at(c, col, &c->v[col], out, err);
 }
