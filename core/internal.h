@@ -16,7 +16,8 @@
 **   schema.c  jj_schema (its struct: schema.h)
 **   doc.c     jj_doc: the one constructor, errors at a place in it
 **             (its struct and the cursor's: doc.h)
-**   rowscan.c finding one row's values (its mask paths: rowmask.h)
+**   rowscan.c finding one row's values (its mask paths: rowmask.h; its
+**             byte-wise path: rowbytes.h)
 **   cursor.c  moving between rows
 **   value.c   reading values: the per-type accessors, jj_cursor_value
 **   validate.c jj_doc_rows, jj_doc_validate
