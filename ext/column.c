@@ -16,16 +16,6 @@
 #include "ext.h"
 #include "open_table.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define JJX_COLD __attribute__((noinline, cold))
-#define JJX_INLINE inline __attribute__((always_inline))
-#define JJX_LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define JJX_COLD
-#define JJX_INLINE inline
-#define JJX_LIKELY(x) (x)
-#endif
-
 /* Hand SQLite a text value the core returned at p (n bytes).
 **
 ** SQLite's consumers mostly want text NUL-terminated (sqlite3_column_text,

@@ -59,10 +59,19 @@
 SQLITE_EXTENSION_INIT3
 #endif
 
+/* JJX_INLINE: inline even where the compiler would not (hot paths whose
+** call was measured to cost); JJX_COLD: out of line and laid out away from
+** the hot code (error paths, rare types); JJX_LIKELY: the branch taken. */
 #if defined(__GNUC__) || defined(__clang__)
 #define JJX_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define JJX_INLINE inline __attribute__((always_inline))
+#define JJX_COLD __attribute__((noinline, cold))
+#define JJX_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define JJX_PRINTF(fmt, args)
+#define JJX_INLINE inline
+#define JJX_COLD
+#define JJX_LIKELY(x) (x)
 #endif
 
 /* ---------------------------------------------------------------------- */

@@ -64,10 +64,7 @@ static inline int jjx_group_text_ok(const unsigned char *p, size_t n) {
 ** i of the row (checked) written as group_write.c's write_value writes its
 ** buffered form, or, when it would change the document, the move to the
 ** buffer.  0, or -1 reported. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int jjx_group_direct_value(sqlite3_context *ctx, group_ctx *g,
+static JJX_INLINE int jjx_group_direct_value(sqlite3_context *ctx, group_ctx *g,
                                          int i) {
   const group_val *v = &g->row[i];
   jj_type t = g->cols[i].direct;

@@ -353,10 +353,7 @@ static inline int same_name(sqlite3_value *name, const group_col *c) {
 ** way) or to the buffer; unless `wait`: the first row's values wait until
 ** every one is checked, since they decide whether there is a direct way.
 ** 0, or -1 reported. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int pass_on(sqlite3_context *ctx, group_ctx *g, int i,
+static JJX_INLINE int pass_on(sqlite3_context *ctx, group_ctx *g, int i,
                           int wait) {
   if (g->w) return jjx_group_direct_value(ctx, g, i);
   if (wait || !jjx_group_buffer(&g->values, &g->row[i])) return 0;

@@ -114,16 +114,6 @@ void jjx_group_too_long(sqlite3_context *ctx, group_ctx *g) {
 /* The buffer, out: the document at the end                               */
 /* ---------------------------------------------------------------------- */
 
-/* write_value is every value's path at the end.  gcc stopped inlining it
-** into its one caller when it moved out of group.c: 7.7 million more
-** instructions (3.5%) for the export of 50,000 rows under callgrind, and
-** the same in time, so it is forced. */
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 /* Copy a nested document's rows into the writer as one nested value.  The
 ** document was validated in xStep, so only memory can fail here. */
 static jj_code write_nested(jj_writer *w, const char *p, size_t len,
@@ -143,8 +133,12 @@ done:
   return code;
 }
 
-/* Write one buffered value; *pp advances past it.  row is for messages. */
-static ALWAYS_INLINE jj_code write_value(sqlite3_context *ctx,
+/* Write one buffered value; *pp advances past it.  row is for messages.
+** Every value's path at the end: gcc stopped inlining it into its one
+** caller when it moved out of group.c (7.7 million more instructions,
+** 3.5%, for the export of 50,000 rows under callgrind, and the same in
+** time), so it is forced. */
+static JJX_INLINE jj_code write_value(sqlite3_context *ctx,
                                          jj_writer *w, const group_col *c,
                                          jj_type type,
                                          const unsigned char **pp,
