@@ -315,7 +315,7 @@ WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
 WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
 WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
-                 rowscan schema text types validate value
+                 rowscan schema select text types validate value
 WASM_WRITER   := writer encode copy
 # The glue: the ABI and malloc; then per module printf (in C, or left to
 # JS) and the numbers: the table of powers of five for the core's parser

@@ -64,6 +64,9 @@ void jj_cursor_free(jj_cursor *c) {
   }
   free(c->dec);
   free(c->v);
+#if JJ_SELECT
+  free(c->all);
+#endif
   jj_buf_free(&c->object);
   free(c);
 }

@@ -68,6 +68,13 @@ typedef struct jj_span {
 #define JJ_SPAN_ESC (~(SIZE_MAX >> 1))
 #define JJ_SPAN_HIGH (JJ_SPAN_ESC >> 1)
 #define JJ_SPAN_LEN(s) ((s).n & ~(JJ_SPAN_ESC | JJ_SPAN_HIGH))
+/* A span not located: a column jj_cursor_select left out, in a row the
+** mask paths read.  Length 0 (no value is empty), both flags set so that
+** every inline shortcut declines it without reading a byte past its
+** `p` (the document's first byte, doc->begin) — the text shortcuts test
+** the flags first, the number shortcuts see a length far too long — and
+** the slow paths behind them locate it (jj_cursor_locate). */
+#define JJ_SPAN_UNLOCATED (JJ_SPAN_ESC | JJ_SPAN_HIGH)
 
 /* A decoded value kept for the rest of the row (text with escapes, bytes),
 ** so reading it twice does not decode it twice.  Valid while gen equals the
@@ -124,6 +131,17 @@ struct jj_cursor {
                        ** next row is likely to be as well, so skip it */
   jj_buf object;       /* jj_cursor_object's row text (owned), reused for
                        ** every row so a record scan allocates once */
+  /* The columns the caller said it reads (jj_cursor_select, select.c):
+  ** nsel > 0 when they are sel[0..nsel), ascending, a proper subset of
+  ** fewer than 64 columns; the mask paths (rowmask.h) then locate only
+  ** theirs, and every other span is JJ_SPAN_UNLOCATED.  nsel 0: every
+  ** column (the default). */
+  uint64_t want;       /* bit k: column k selected (nsel > 0 only) */
+  size_t nsel;
+  unsigned char sel[64];
+  jj_span *all;        /* every span of row all_gen, scanned again for a
+                       ** column not selected (owned; NULL until needed) */
+  uint64_t all_gen;    /* the gen of the row in `all`; 0: none */
 };
 
 /* The one constructor of jj_doc: every field is set here, so a field added
@@ -164,6 +182,26 @@ char *jj_cursor_scratch(jj_cursor *c, size_t n);
 /* Scan row `row` whose '[' is at p into c->v (one span per column) and set
 ** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
+/* Column selection (select.c).  jj_cursor_locate: the span of column col
+** of the cursor's row (on a row: the caller checked) when c->v[col] is
+** JJ_SPAN_UNLOCATED: the row is scanned again with every span into
+** c->all (once a row); NULL with *err when out of memory.
+** jj_cursor_unlocate: mark every column not selected JJ_SPAN_UNLOCATED
+** (after a path that wrote every span: rowscan.c's slow path). */
+const jj_span *jj_cursor_locate(jj_cursor *c, size_t col, jj_error *err);
+void jj_cursor_unlocate(jj_cursor *c);
+/* c->v[col] of a cursor on a row, located (jj_cursor_locate when it is
+** not); NULL after an error.  Every read of a span goes through this
+** except value.c's inline shortcuts, which decline an unlocated span by
+** its flags and length and go on to a path that does. */
+#if JJ_SELECT
+static inline const jj_span *jj_cursor_located(jj_cursor *c, size_t col, jj_error *err) {
+  if (JJ_UNLIKELY(JJ_SPAN_LEN(c->v[col]) == 0)) return jj_cursor_locate(c, col, err);
+  return &c->v[col];
+}
+#else /* every value is located: never NULL */
+#define jj_cursor_located(c, col, err) ((void)(err), (const jj_span *)&(c)->v[col])
+#endif
 /* jj_row_scan for a row passed over: the same check, the same errors and
 ** c->pos, but the spans in c->v may be left as they were (rowscan.c). */
 jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);

@@ -70,6 +70,17 @@
 #define JJ_USAGE(report) (report)
 #endif
 
+/* JJ_SELECT: column selection (jj_cursor_select, select.c) takes effect:
+** the row scan then locates only the selected columns.  Not in the
+** WebAssembly builds, whose JS API reads through its own calls and never
+** selects (there jj_cursor_select only checks its arguments): the
+** selection's code would be bytes the modules carry for nothing. */
+#if !defined(JJ_SMALL) && !defined(__wasm__)
+#define JJ_SELECT 1
+#else
+#define JJ_SELECT 0
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Errors (error.c)                                                        */
 /* ---------------------------------------------------------------------- */

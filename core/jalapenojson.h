@@ -390,6 +390,20 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err);
 int64_t jj_cursor_row(const jj_cursor *c);
 /* The document the cursor reads (not owned by the cursor); NULL for NULL. */
 jj_doc *jj_cursor_doc(const jj_cursor *c);
+/* Say which columns the caller will read: cols[0..n), 0-based, in any
+** order (repeats allowed); n 0 (cols may then be NULL) means every column,
+** the default.  Nothing else changes: every row's structure is still
+** checked before the cursor stands on it, and every column can still be
+** read.  But the common row (strings and numbers within 128 bytes) then
+** has only the selected columns' values located, which makes reading a
+** few columns of many faster; reading another column of such a row scans
+** the row again (once a row).  A hint: documents of 64 columns or more
+** ignore it, and so do the WebAssembly builds (the JS API reads its own
+** way).
+** Applies from the call on, to the current row too.  JJ_OK, or
+** JJ_ERR_USAGE (c NULL, cols NULL with n > 0, a column out of range: the
+** selection is then as it was).  Nothing is allocated; err may be NULL. */
+jj_code jj_cursor_select(jj_cursor *c, const size_t *cols, size_t n, jj_error *err);
 
 /* Value accessors.  All take the 0-based column and return
 **   1  the value is present and *out is set,

@@ -258,7 +258,8 @@ static inline int raw_is_valid(jj_type t, const char *p, size_t n,
 ** jj_cursor_text: the same checks and errors as jj_cursor_value's, without
 ** the day count the text does not need), then copied or printed. */
 static jj_code put_value(jj_cursor *c, size_t col, out *o, jj_error *err) {
-  const jj_span *s = &c->v[col];
+  const jj_span *s = jj_cursor_located(c, col, err);
+  if (!s) return err->code;
   size_t n = JJ_SPAN_LEN(*s);
   jj_type t = c->cols[col].type;
   /* null: every accessor answers 0 for it, and the scan checked it */

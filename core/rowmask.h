@@ -228,6 +228,65 @@ static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m)
 }
 #endif
 
+#if JJ_SELECT
+/* Take the end of the next value from the ends e0 (of the 64 bytes at w)
+** and e1 (of the 64 after): its offset from w. */
+static JJ_INLINE unsigned take_end(uint64_t *e0, uint64_t *e1) {
+  if (*e0) {
+    const unsigned o = (unsigned)__builtin_ctzll(*e0);
+    *e0 &= *e0 - 1;
+    return o;
+  }
+  const unsigned o = 64 + (unsigned)__builtin_ctzll(*e1);
+  *e1 &= *e1 - 1;
+  return o;
+}
+/* Bits 0..b-1 (b <= 64). */
+static JJ_INLINE uint64_t bits_below(unsigned b) {
+  return b >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1;
+}
+/* The spans of the selected columns only (c->sel[0..c->nsel), ascending:
+** select.c), the others left JJ_SPAN_UNLOCATED: a row the mask paths
+** accepted, whose values end at the bits of e0 (the terminators and the
+** ']' in the 64 bytes at w) and then e1 (the 64 after), one bit a value;
+** h0, h1 the row's bytes >= 0x80 in the same windows.  The values before
+** a selected one cost a cleared bit each (a popcount passes a whole
+** window), not a span: reading one column of seven writes one. */
+static JJ_INLINE void spans_pick(jj_cursor *c, const char *w, uint64_t e0, uint64_t e1,
+                                 uint64_t h0, uint64_t h1) {
+  jj_span *const v = c->v;
+  const unsigned char *sel = c->sel, *const stop = sel + c->nsel;
+  unsigned k = 0, start = 0; /* values whose ends are taken; where value k starts */
+  do {
+    const unsigned j = *sel;
+    if (j > k) { /* pass values k..j-2 by their end bits, then j-1 ends where j starts */
+      unsigned m = j - k - 1;
+      const unsigned n0 = (unsigned)__builtin_popcountll(e0);
+      if (m >= n0) {
+        m -= n0;
+        e0 = 0;
+        for (; m; m--) e1 &= e1 - 1;
+      } else {
+        for (; m; m--) e0 &= e0 - 1;
+      }
+      start = take_end(&e0, &e1) + 1;
+    }
+    const unsigned end = take_end(&e0, &e1);
+    size_t flags = 0;
+    if (h0 | h1) { /* the value's bytes are bits start..end-1 of (h0, h1) */
+      const uint64_t lo = bits_below(end) & ~bits_below(start);
+      const uint64_t hi = bits_below(end > 64 ? end - 64 : 0) &
+                          ~bits_below(start > 64 ? start - 64 : 0);
+      flags = ((h0 & lo) | (h1 & hi)) ? JJ_SPAN_HIGH : 0;
+    }
+    v[j].p = w + start;
+    v[j].n = (size_t)(end - start) | flags;
+    k = j + 1;
+    start = end + 1;
+  } while (++sel < stop);
+}
+#endif
+
 /* The commonest row of all, in one window: strings and numbers only,
 ** separated by ',' with no whitespace, the ']' within the 64 bytes at w
 ** (the byte after the '['), whose masks are m and whose "inside a string"
@@ -270,6 +329,13 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
     c->pos = w + __builtin_ctzll(cb) + 1;
     return 1;
   }
+#if JJ_SELECT
+  if (c->nsel) { /* the selected columns only (select.c) */
+    spans_pick(c, w, term | cb, 0, m->high & row, 0);
+    c->pos = w + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
+#endif
   /* the spans, the count being right: s is the value's first byte, q its
   ** terminator */
   uint64_t t = term, high = m->high & row;
@@ -326,6 +392,13 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;
   }
+#if JJ_SELECT
+  if (c->nsel) { /* the selected columns only (select.c) */
+    spans_pick(c, w, t0, t1 | cb, a->high, b->high & row1);
+    c->pos = w + 64 + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
+#endif
   uint64_t h0 = a->high, h1 = b->high & row1;
   const char *s = w, *q, *const w1 = w + 64;
   jj_span *o = v;

@@ -122,11 +122,15 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
 ** for all, and keeping it out saves the mask paths its registers. */
 static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
-  if (JJ_LIKELY(scan_row_blocks(c, p))) {
-    c->wide = c->pos - p > 129; /* past the two windows of the mask path */
-    return JJ_OK;
-  }
-  return scan_row_simd(c, p, row, err);
+  jj_code rc = JJ_OK;
+  if (JJ_LIKELY(scan_row_blocks(c, p))) c->wide = c->pos - p > 129; /* past the two windows of the mask path */
+  else rc = scan_row_simd(c, p, row, err);
+#if JJ_SELECT
+  /* every span written: those not selected must not outlive this row
+  ** (select.c) */
+  if (c->nsel) jj_cursor_unlocate(c);
+#endif
+  return rc;
 }
 
 /* The SSE2 mask path (when 64 bytes follow the '['), else scan_row_slow:

@@ -54,7 +54,7 @@ static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
                                    jj_error *err) {
   if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
     jj_type t = c->cols[col].type;
-    if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return &c->v[col];
+    if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return jj_cursor_located(c, col, err);
   }
   misuse(c, col, fn, err);
   return NULL;
@@ -118,7 +118,13 @@ static inline int contents(jj_cursor *c, size_t col, const jj_span *s,
 /* 1 null, 0 not null, -1 not on a row or no such column. */
 int jj_cursor_is_null(jj_cursor *c, size_t col) {
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol) return -1;
+#if JJ_SELECT /* else every span is located */
+  const jj_span *s = jj_cursor_located(c, col, NULL);
+  if (!s) return -1;
+  return *s->p == 'n';
+#else
   return *c->v[col].p == 'n';
+#endif
 }
 
 /* The value's bytes as written, any column type; null gives 0. */
@@ -126,7 +132,10 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
                   jj_error *err) {
   if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
     return misuse(c, col, "jj_cursor_raw", err);
-  const jj_span *s = &c->v[col];
+  const jj_span *s = jj_cursor_located(c, col, err);
+#if JJ_SELECT /* else every span is located */
+  if (!s) return -1;
+#endif
   if (*s->p == 'n') return 0;
   *p = s->p;
   *len = JJ_SPAN_LEN(*s);
@@ -141,9 +150,12 @@ static JJ_INLINE int short_digits(const char *d, size_t nd, const char *lo, int 
   /* the top nd bytes of the last word, and of the one before it */
   const uint64_t *const low = jj_num_top_bytes;
   const uint64_t zeros = UINT64_C(0x3030303030303030);
-  const char *e = d + nd;
   uint64_t l, v;
-  if (nd - 1 > 15 || e - lo < 16) return 0; /* 17 digits or more: the parser */
+  /* 17 digits or more: the parser (and a string's flags, which make nd
+  ** far too long: tested before d + nd is formed) */
+  if (nd - 1 > 15) return 0;
+  const char *e = d + nd;
+  if (e - lo < 16) return 0;
   memcpy(&l, e - 8, 8);
   l = (l ^ zeros) & low[nd];
   /* tested one by one: a branch each (never taken on good data) costs
@@ -241,6 +253,9 @@ __attribute__((noinline))
 #endif
 static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
                          jj_error *err) {
+#if JJ_SELECT /* the shortcut declines an unlocated span: locate it */
+  if (!(s = jj_cursor_located(c, col, err))) return -1;
+#endif
   char ch = *s->p;
   if ((ch >= '0' && ch <= '9') || ch == '-') {
     int r = jj_num_parse_int64(s->p, JJ_SPAN_LEN(*s), out);
@@ -269,6 +284,9 @@ __attribute__((noinline))
 #endif
 static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *out,
                             jj_error *err) {
+#if JJ_SELECT /* the shortcut declines an unlocated span: locate it */
+  if (!(s = jj_cursor_located(c, col, err))) return -1;
+#endif
   char ch = *s->p;
   /* the other short numbers (no '.', 8 integer digits, near the end) */
   if (jj_num_short_double_in(s->p, s->n, c->doc->base, c->doc->end, out)) return 1;
@@ -543,9 +561,12 @@ static inline int tagged(jj_value *out, int r) {
 __attribute__((noinline))
 #endif
 static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  const jj_span *s = &c->v[col];
+  const jj_span *s = jj_cursor_located(c, col, err);
   jj_type t = c->cols[col].type;
   out->type = t;
+#if JJ_SELECT /* else every span is located */
+  if (!s) return -1;
+#endif
   switch (t) { /* no default: -Wswitch names a type added but not read */
     case JJ_INT: return tagged(out, read_int(c, col, s, &out->u.i, err));
     case JJ_FLOAT: return tagged(out, read_double(c, col, s, &out->u.f, err));

@@ -167,6 +167,9 @@ typedef struct jjx_cursor {
   jjx_filter filter;        /* typed: the WHERE comparisons the plan took
                             ** (pushdown.c); rows failing one are skipped */
   int rows_only;            /* the plan reads no value (IDX_ROWS_ONLY) */
+  uint64_t reads;           /* the plan reads these columns only ("read"
+                            ** in idxStr; 0: every column): the cursor
+                            ** is told (jj_cursor_select, scan.c) */
   int64_t ahead;            /* rows_only: rows cur has checked past the one
                             ** SQLite is on (scan.c) */
 } jjx_cursor;

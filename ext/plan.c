@@ -221,6 +221,17 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
   ** is preferred to the same scan without them, but never so cheap that
   ** SQLite would scan the document once per term of an OR (MULTI-INDEX
   ** OR: two scans, rows in another order) instead of once. */
+  /* A typed table whose query reads some of its columns, not all (and no
+  ** union_by_name: push is set): its scan locates only those (xFilter
+  ** passes them to jj_cursor_select), a few cleared bits instead of a
+  ** span per value on the common row; "read 5" in idxStr. */
+  sqlite3_uint64 reads = 0;
+  if (push && ncol > 1 && ncol < 63 && !(info->idxNum & IDX_ROWS_ONLY)) {
+    const sqlite3_uint64 all = ((sqlite3_uint64)1 << ncol) - 1;
+    reads = info->colUsed & all;
+    if (reads == all) reads = 0;
+  }
+
   int used = 0;
   for (int b = 0; b < 64; b++)
     if (info->colUsed & ((sqlite3_uint64)1 << b)) used++;
@@ -248,6 +259,12 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       (info->idxNum & IDX_ROWS_ONLY) ? "rows only," : "");
   for (int k = 0; k < npush; k++)
     jjx_push_spell(m, info->aConstraint[pushed[k]].iColumn, push_op[k]);
+  if (reads) {
+    sqlite3_str_appendall(m, "read");
+    for (int b = 0; b < ncol; b++)
+      if (reads >> b & 1) sqlite3_str_appendf(m, " %d", b);
+    sqlite3_str_appendall(m, ",");
+  }
   /* an empty string is NULL without an error: "" then */
   if (sqlite3_str_errcode(m) != SQLITE_OK) {
     sqlite3_free(sqlite3_str_finish(m));
@@ -288,4 +305,21 @@ int64_t jjx_estimate_value(sqlite3_value *v) {
     default:
       return -1;
   }
+}
+
+/* The columns of a plan's "read" item (jjx_open_plan), as bits; 0 when it
+** has none (every column is read).  Numbers past 62 are ignored: the plan
+** makes none. */
+uint64_t jjx_plan_reads(const char *idxStr) {
+  const char *z = idxStr ? strstr(idxStr, "read") : NULL;
+  uint64_t bits = 0;
+  if (!z || (z != idxStr && z[-1] != ',')) return 0;
+  for (z += 4; *z == ' ';) {
+    unsigned v = 0;
+    int digits = 0;
+    for (z++; *z >= '0' && *z <= '9' && v < 1000; z++, digits++) v = v * 10 + (unsigned)(*z - '0');
+    if (!digits || v > 62) return 0;
+    bits |= UINT64_C(1) << v;
+  }
+  return bits;
 }

@@ -66,4 +66,9 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
                   int64_t est_rows, int glob, const jj_schema *push,
                   int text_ok);
 
+/* The columns a plan's idxStr says its scan reads ("read 1 5": bits 1
+** and 5), or 0 for every column: vtab.c's xFilter hands them to the
+** cursor (jj_cursor_select). */
+uint64_t jjx_plan_reads(const char *idxStr);
+
 #endif /* JJ_EXT_PLAN_H */

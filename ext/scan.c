@@ -114,6 +114,17 @@ static int scan_error(jjx_cursor *c, const jj_error *err) {
   return jjx_cursor_err(&c->base, "%s: %s", c->label, err->message);
 }
 
+/* Tell the new cursor which columns the plan reads (c->reads: plan.c),
+** so that its rows' other values are not located.  The document has the
+** table's columns (check_file; union_by_name plans read every column). */
+static int select_reads(jjx_cursor *c) {
+  size_t cols[64], n = 0;
+  jj_error err;
+  if (!c->reads) return SQLITE_OK;
+  for (uint64_t b = c->reads; b; b &= b - 1) cols[n++] = (size_t)__builtin_ctzll(b);
+  return jj_cursor_select(c->cur, cols, n, &err) == JJ_OK ? SQLITE_OK : scan_error(c, &err);
+}
+
 /* A typed union_by_name table: map the document's columns onto the union
 ** (c->umap), reading through the map unless it is the identity. */
 static int map_union(jjx_cursor *c, const char *label,
@@ -284,7 +295,7 @@ int jjx_scan_next_file(jjx_cursor *c) {
   rc = check_file(c, c->label, jj_doc_schema(c->own.doc));
   if (rc != SQLITE_OK) return rc;
   c->cur = jj_cursor_new(c->own.doc, &err);
-  return c->cur ? SQLITE_OK : scan_error(c, &err);
+  return c->cur ? select_reads(c) : scan_error(c, &err);
 }
 
 /* The declared document for a scan by cursor c.  The first scan opens it
@@ -353,5 +364,5 @@ int jjx_scan_open_single(jjx_cursor *c, sqlite3_value *source) {
     if (rc != SQLITE_OK) return rc;
   }
   c->cur = jj_cursor_new(doc, &err);
-  return c->cur ? SQLITE_OK : scan_error(c, &err);
+  return c->cur ? select_reads(c) : scan_error(c, &err);
 }

@@ -239,6 +239,7 @@ static void cursor_reset(jjx_cursor *c) {
   c->remap = c->union_by_name = 0;
   jjx_filter_free(&c->filter);
   c->rows_only = 0;
+  c->reads = 0;
   c->ahead = 0;
   jjx_union_free(&c->runi);
   sqlite3_free(c->options);
@@ -310,6 +311,7 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
                                     "TABLE ... USING jj_open(SOURCE)");
   c->by_rowid = !(idxNum & IDX_BY_ROW);
   c->rows_only = (idxNum & IDX_ROWS_ONLY) != 0;
+  c->reads = jjx_plan_reads(idxStr);
   c->remap = !t->typed; /* the record form's options column */
   if (idxNum & IDX_SOURCE) source = argv[i++];
   if (idxNum & IDX_OPTIONS) options = argv[i++];

@@ -441,6 +441,28 @@ def main():
                "LIMIT 1")
     check("an OR keeps the LIMIT in SQLite", "limit" not in plan, plan)
 
+    # A typed table's query that reads some of its columns, not all, tells
+    # the cursor which ("read" and their numbers, counting from 0:
+    # jj_cursor_select); every column, none (count(*)) or a union_by_name
+    # table: no "read".  The random queries below compare the results.
+    for sql, want in [
+            ("SELECT sum(price) FROM rows", "read 5"),
+            ("SELECT city FROM rows WHERE seats > 3", "read 2 4"),
+            ("SELECT user, items FROM rows WHERE rowid = 2", "row=,read 1 7"),
+            ("SELECT * FROM rows", None),
+            ("SELECT count(*) FROM rows", None),
+            ("SELECT id, user, city, plan, seats, price, joined, items "
+             "FROM rows", None)]:
+        plan = eqp(sql)
+        got = plan.split(":", 1)[-1] if "INDEX" in plan else plan
+        check(f"columns read: {sql}",
+              ("read" not in got) if want is None else got.endswith(want),
+              plan)
+    got, err = run(conn, "SELECT sum(price), count(city) FROM rows")
+    nat, nerr = run(conn, "SELECT sum(price), count(city) FROM tnrows")
+    check("columns read: the same sums", err is None and got == nat,
+          f"{err} {got} {nat}")
+
     # Without a SOURCE, planning succeeds and the scan fails with the
     # message that says what to write, whatever the WHERE clause.
     for sql in ["SELECT * FROM jj_open",
