@@ -162,6 +162,19 @@ static inline bench_sum bench_expect(const char *text, const char *task) {
   return s;
 }
 
+/* What a read task must give: its own lines of the .sum file; "count"
+** (the rows, counted with their structure checked: no value read) only
+** the number of rows, the file's "rows" line. */
+static inline bench_sum bench_expect_task(const char *text, const char *task) {
+  if (strcmp(task, "count") != 0) return bench_expect(text, task);
+  bench_sum s;
+  memset(&s, 0, sizeof s);
+  const char *v = bench_sum_get(text, "rows");
+  if (!v) bench_die("%s is missing from the .sum file", "rows");
+  s.count = strtoull(v, NULL, 10);
+  return s;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Input                                                                   */
 /* ---------------------------------------------------------------------- */

@@ -125,6 +125,12 @@ def plan(rows_list, have_yyjson, sql_only=False):
                 for r in c_readers(have_yyjson):
                     src = jj if r == "jj" else js
                     add("c", s, rows, task, r, [rel(os.path.join(BIN, "c_" + r)), task, r, src, sm])
+            # count the rows, every row's structure checked and no value
+            # read: what the floor targets leave set against the fastest
+            # parser's structure pass alone (RESULTS.md, report.py)
+            for r in ("jj", "simdjson"):
+                src = jj if r == "jj" else js
+                add("c", s, rows, "count", r, [rel(os.path.join(BIN, "c_" + r)), "count", r, src, sm])
             add("c", s, rows, "write", "cjson", [rel(os.path.join(BIN, "c_cjson")), "write", "cjson", js, js])
             add("c", s, rows, "write", "jj", [rel(os.path.join(BIN, "c_jj")), "write", "jj", js, jj])
             add("c", s, rows, "memchr", "floor-json", [rel(os.path.join(BIN, "c_floor")), "memchr", "floor", js])
