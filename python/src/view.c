@@ -352,6 +352,12 @@ static PyObject *number_array(View *v, jj_cursor *c, size_t col, int is_int,
   return arr;
 }
 
+/* The end of column(): the view's cursor reads every column again. */
+static void column_done(View *v, jj_cursor *c) {
+  jj_cursor_select(c, NULL, 0, NULL);
+  leave(v);
+}
+
 static PyObject *view_column(View *v, PyObject *args, PyObject *kwargs) {
   static char *kws[] = {"column", "array", NULL};
   PyObject *key, *list = NULL, *val;
@@ -386,12 +392,16 @@ static PyObject *view_column(View *v, PyObject *args, PyObject *kwargs) {
   jj_cursor *c = cursor_of(v);
   if (!c || enter(v) < 0) return NULL;
   jj_type t = jj_schema_type(s, (size_t)col);
+  /* only this column's values are located as the rows are checked (the
+  ** view's cursor reads every column again after: column_done) */
+  const size_t only = (size_t)col;
+  jj_cursor_select(c, &only, 1, NULL);
   if (want_array && (t == JJ_INT || t == JJ_FLOAT)) {
     int failed = 0;
     jj_cursor_seek(c, 0, NULL); /* before the first row */
     PyObject *arr = number_array(v, c, (size_t)col, t == JJ_INT, &failed);
     if (arr || failed) {
-      leave(v);
+      column_done(v, c);
       return arr;
     }
   }
@@ -407,12 +417,12 @@ static PyObject *view_column(View *v, PyObject *args, PyObject *kwargs) {
     Py_DECREF(val);
   }
   if (r == 0) {
-    leave(v);
+    column_done(v, c);
     return list;
   }
   jjpy_raise(cv->st, &err, cv->top, NULL);
 fail:
-  leave(v);
+  column_done(v, c);
   Py_XDECREF(list);
   return NULL;
 }
