@@ -104,7 +104,9 @@ TEST(block_masks_match_the_bytewise_reference) {
     half_masks((const char *)w, &got);
     if (!CHECK(same_half_masks(&want, &got))) break;
 #ifdef JJ_AVX2
-    if (avx2) {
+    if (avx2) { /* its bare and lead also hold the odd bytes (rowmask.h) */
+      want.bare |= want.odd;
+      want.lead |= want.odd;
       avx2_masks((const char *)w, &got);
       if (!CHECK(same_masks(&want, &got))) break;
       avx2_half_masks((const char *)w, &got);
