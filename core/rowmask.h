@@ -310,24 +310,45 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   return 1;
 }
 
+/* What the first window of a row checked in two windows decides alone,
+** folded into a few words as soon as its masks are made, so that its seven
+** masks need not stay live (in registers, or spilled) while the second
+** window's are made: t its terminators, in its "inside a string" bits,
+** high its bytes >= 0x80, bad the bytes that fail a condition of
+** scan_row_window's (the first window is all row), q its quotes neither
+** first nor last in their value, but for whether byte 63 is last, which
+** the second window's first byte decides. */
+typedef struct jj_first {
+  uint64_t t, in, high, bad, q;
+} jj_first;
+
+static JJ_INLINE void first_window(const jj_masks *a, uint64_t in0, jj_first *f) {
+  const uint64_t t0 = a->comma & ~in0, first0 = (t0 << 1) | 1;
+  f->t = t0;
+  f->in = in0;
+  f->high = a->high;
+  f->bad = a->odd | ~(in0 | a->bare) | (first0 & ~a->lead);
+  f->q = a->quote & ~(first0 | (t0 >> 1));
+}
+
 /* The same check for a row whose ']' lies in the second window: the 128
-** bits are the pairs (a, b), a the first 64 bytes at w, b the next 64;
-** in0/in1 "inside a string", carried across the windows by the caller;
-** cb the ']''s bit in b.  Every operation of scan_row_window, done on two
-** words (shifts carry a bit across), so the same rows are accepted with
-** the same spans.  Returns 1 or 0 as scan_row_window, spans likewise. */
-static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_masks *a,
-                                      const jj_masks *b, uint64_t in0, uint64_t in1,
-                                      uint64_t cb, const int spans) {
+** bits are the pairs (a, b), a the first 64 bytes at w (summed up in f by
+** first_window), b the next 64; in1 "inside a string", carried across the
+** windows by the caller; cb the ']''s bit in b.  Every operation of
+** scan_row_window, done on two words (shifts carry a bit across), so the
+** same rows are accepted with the same spans.  Returns 1 or 0 as
+** scan_row_window, spans likewise. */
+static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_first *f,
+                                      const jj_masks *b, uint64_t in1, uint64_t cb,
+                                      const int spans) {
   jj_span *const v = c->v;
   const size_t n = c->ncol;
   const uint64_t row1 = cb - 1; /* the first window is all row */
-  const uint64_t t0 = a->comma & ~in0, t1 = b->comma & ~in1 & row1;
-  const uint64_t first0 = (t0 << 1) | 1, first1 = (t1 << 1) | (t0 >> 63);
+  const uint64_t t0 = f->t, t1 = b->comma & ~in1 & row1;
+  const uint64_t first1 = (t1 << 1) | (t0 >> 63);
   const uint64_t tc1 = t1 | cb;
-  const uint64_t last0 = (t0 >> 1) | (tc1 << 63), last1 = tc1 >> 1;
-  if (a->odd | (a->quote & ~(first0 | last0)) | ~(in0 | a->bare) | (first0 & ~a->lead) |
-      (row1 & (b->odd | (b->quote & ~(first1 | last1)) | ~(in1 | b->bare))) |
+  if (f->bad | (f->q & ~(tc1 << 63)) |
+      (row1 & (b->odd | (b->quote & ~(first1 | (tc1 >> 1))) | ~(in1 | b->bare))) |
       (first1 & ~b->lead) |
       (((size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1) ^ n))
     return 0;
@@ -335,7 +356,7 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;
   }
-  uint64_t h0 = a->high, h1 = b->high & row1;
+  uint64_t h0 = f->high, h1 = b->high & row1;
   const char *s = w, *q, *const w1 = w + 64;
   jj_span *o = v;
   if (!(h0 | h1)) { /* pure ASCII: no flags to work out */
@@ -409,14 +430,15 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
                                      void (*half)(const char *, jj_masks *),
                                      const int spans) {
   jj_masks m1;
+  jj_first f;
   const size_t avail = (size_t)(c->doc->end - w);
   const uint64_t carry = 0 - (in0 >> 63);
+  first_window(m0, in0, &f);
 #ifndef JJ_SMALL /* a build for size classifies the whole window */
   if (JJ_LIKELY(avail >= 96)) { /* rows of 65-96 bytes: 32 more bytes do */
     half(w + 64, &m1);
     const uint64_t in1 = m1.str ^ carry, closes = m1.close & ~in1;
-    if (closes)
-      return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
+    if (closes) return scan_row_window2(c, w, &f, &m1, in1, closes & (0 - closes), spans);
   }
 #else
   (void)half;
@@ -425,7 +447,7 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
   const uint64_t in1 = m1.str ^ carry;
   const uint64_t closes = m1.close & ~in1;
   if (!closes) return 0;
-  return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
+  return scan_row_window2(c, w, &f, &m1, in1, closes & (0 - closes), spans);
 }
 
 #endif /* JJ_SSE2 */
