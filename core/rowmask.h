@@ -347,9 +347,10 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_firs
   const uint64_t t0 = f->t, t1 = b->comma & ~in1 & row1;
   const uint64_t first1 = (t1 << 1) | (t0 >> 63);
   const uint64_t tc1 = t1 | cb;
+  if ((row1 & (b->odd | (b->quote & ~(first1 | (tc1 >> 1))) | ~(in1 | b->bare))) |
+      (first1 & ~b->lead))
+    return 0;
   if (f->bad | (f->q & ~(tc1 << 63)) |
-      (row1 & (b->odd | (b->quote & ~(first1 | (tc1 >> 1))) | ~(in1 | b->bare))) |
-      (first1 & ~b->lead) |
       (((size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1) ^ n))
     return 0;
   if (!spans) {
