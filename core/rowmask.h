@@ -108,33 +108,42 @@ static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
   return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
          (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
 }
-/* The vector constants of window_masks_avx2, in memory so that each is an
+/* The vector constants of the AVX2 masks, in memory so that each is an
 ** operand of the instruction using it: built with _mm256_set1_epi8, gcc
 ** made every one again on every call (three instructions each, about 30
-** a window).  The sets of several bytes are looked up by nibble: byte x
-** (< 0x80) is in a set when the set's low-nibble row, at x & 15, has bit
-** x >> 4, the bit the high-nibble row gives at x >> 4; vpshufb gives 0
-** for x >= 0x80, and neither set has such bytes.  Each 16-byte row is
-** there twice, once per 128-bit lane. */
+** a window).  Each 16-byte row is there twice, once per 128-bit lane.
+**
+** The sets of several bytes come from one class byte per byte (simdjson's
+** classification): the AND of a row looked up by the byte's high nibble
+** (K_HI) and one looked up by its low nibble (K_LO).  Each bit of the class
+** is one rectangle of (high nibble, low nibble) pairs:
+**   bit 7  0x00-0x1f (control bytes)   bit 6  '\\'
+**   bit 5  '0'-'9'                     bit 4  '"' '-'
+**   bit 3  '+' ',' '.'                 bit 2  'E' 'e'
+** so the classes nest by value: odd bytes have a class >= 0x40, odd or
+** lead bytes >= 0x10, odd or bare bytes >= 0x04, every other byte 0
+** (vpshufb gives 0 for a byte >= 0x80 in K_LO's lookup).  Each mask is
+** then a saturating add of 0x80 - threshold (bit 7 set exactly when the
+** class reaches it) and a vpmovmskb: two instructions a mask per 32 bytes
+** instead of a lookup, an and, a compare and a vpmovmskb each (session 19:
+** 21 instructions fewer a high-entropy row of 96 bytes, callgrind). */
 #define JJ_R8(c) c, c, c, c, c, c, c, c
 #define JJ_R32(c) {JJ_R8(c), JJ_R8(c), JJ_R8(c), JJ_R8(c)}
 #define JJ_LANES(...) {__VA_ARGS__, __VA_ARGS__}
-enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HIBIT, K_BARE, K_ODD, K_LEAD };
+enum { K_QUOTE, K_COMMA, K_CLOSE, K_0F, K_HI, K_LO, K_ODD, K_LEAD, K_BARE };
 static const unsigned char jj_avx2_k[][32] = {
     JJ_R32('"'), JJ_R32(','), JJ_R32(']'), JJ_R32(0x0f),
-    /* bit x >> 4 of x */
-    JJ_LANES(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
+    /* K_HI, by high nibble: 0-1 controls, 2 '"' '-' and '+' ',' '.',
+    ** 3 digits, 4 and 6 'E' 'e', 5 '\\' */
+    JJ_LANES(0x80, 0x80, 0x18, 0x20, 0x04, 0x40, 0x04, 0x00,
              0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00),
-    /* the bare bytes: '"' '+' ',' '-' '.' (0x2_), '0'-'9' (0x3_), 'E' (0x45),
-    ** 'e' (0x65) */
-    JJ_LANES(0x08, 0x08, 0x0c, 0x08, 0x08, 0x58, 0x08, 0x08,
-             0x08, 0x08, 0x00, 0x04, 0x04, 0x04, 0x04, 0x00),
-    /* the odd bytes: 0x00-0x1f, '\\' (0x5c) */
-    JJ_LANES(0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
-             0x03, 0x03, 0x03, 0x03, 0x23, 0x03, 0x03, 0x03),
-    /* the lead bytes: '"' '-' (0x2_), '0'-'9' (0x3_) */
-    JJ_LANES(0x08, 0x08, 0x0c, 0x08, 0x08, 0x08, 0x08, 0x08,
-             0x08, 0x08, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00)};
+    /* K_LO, by low nibble: every one controls (0x80); 0-9 digits (0x20);
+    ** 2 and d '"' '-' (0x10); b c e '+' ',' '.' (0x08); 5 'E' 'e' (0x04);
+    ** c '\\' (0x40) */
+    JJ_LANES(0xa0, 0xa0, 0xb0, 0xa0, 0xa0, 0xa4, 0xa0, 0xa0,
+             0xa0, 0xa0, 0x80, 0x88, 0xc8, 0x90, 0x88, 0x80),
+    /* 0x80 - the thresholds: odd, odd or lead, odd or bare */
+    JJ_R32(0x80 - 0x40), JJ_R32(0x80 - 0x10), JJ_R32(0x80 - 0x04)};
 #undef JJ_R8
 #undef JJ_R32
 #undef JJ_LANES
@@ -144,37 +153,43 @@ static const unsigned char jj_avx2_k[][32] = {
 static JJ_INLINE JJ_TARGET_AVX2 __m256i avx2_k(const unsigned char (*k)[32], int i) {
   return _mm256_loadu_si256((const __m256i *)(const void *)k[i]);
 }
-/* The bits of the bytes of a and b in the set whose low-nibble row is
-** row (ha, hb: the high-nibble row's bytes for a and b). */
-static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_in_set(__m256i a, __m256i b, __m256i ha,
-                                                     __m256i hb, __m256i lo) {
-  const __m256i zero = _mm256_setzero_si256();
-  return ~avx2_bits(
-      _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo, a), ha), zero),
-      _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(lo, b), hb), zero));
+/* The class byte of each byte of x (see jj_avx2_k). */
+static JJ_INLINE JJ_TARGET_AVX2 __m256i avx2_class(__m256i x, const unsigned char (*k)[32]) {
+  const __m256i hi = _mm256_shuffle_epi8(
+      avx2_k(k, K_HI), _mm256_and_si256(_mm256_srli_epi16(x, 4), avx2_k(k, K_0F)));
+  return _mm256_and_si256(hi, _mm256_shuffle_epi8(avx2_k(k, K_LO), x));
+}
+/* The bytes of the class bytes ca, cb that reach the threshold whose row
+** is i (K_ODD, K_LEAD, K_BARE). */
+static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_reach(__m256i ca, __m256i cb,
+                                                    const unsigned char (*k)[32], int i) {
+  return avx2_bits(_mm256_adds_epu8(ca, avx2_k(k, i)), _mm256_adds_epu8(cb, avx2_k(k, i)));
 }
 /* prefix_xor as one carry-less multiply by all ones. */
 static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_prefix_xor(uint64_t x) {
   return (uint64_t)_mm_cvtsi128_si64(
       _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0));
 }
-/* The same masks as window_masks with AVX2, 32 bytes at a time: bit for
-** bit what window_masks gives (test_simd_paths compares the paths). */
+/* The masks of window_masks with AVX2, 32 bytes at a time, but for two:
+** bare and lead also hold the odd bytes (the classes nest, see
+** jj_avx2_k).  The checks on these masks (scan_row_window,
+** scan_row_window2) decline a row with an odd byte before bare or lead is
+** asked about one, so they decide alike on either form; test_simd_paths
+** compares the masks with the byte-wise reference in this form and every
+** path's results. */
 static JJ_INLINE JJ_TARGET_AVX2 void window_masks_avx2(const char *w, jj_masks *m) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
   const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(w + 32));
   const unsigned char(*k)[32] = jj_avx2_k;
   __asm__("" : "+r"(k)); /* see avx2_k */
-  const __m256i k0f = avx2_k(k, K_0F), hibit = avx2_k(k, K_HIBIT);
-  const __m256i ha = _mm256_shuffle_epi8(hibit, _mm256_and_si256(_mm256_srli_epi16(a, 4), k0f));
-  const __m256i hb = _mm256_shuffle_epi8(hibit, _mm256_and_si256(_mm256_srli_epi16(b, 4), k0f));
+  const __m256i ca = avx2_class(a, k), cb = avx2_class(b, k);
   m->quote = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_QUOTE)), _mm256_cmpeq_epi8(b, avx2_k(k, K_QUOTE)));
   m->comma = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_COMMA)), _mm256_cmpeq_epi8(b, avx2_k(k, K_COMMA)));
   m->close = avx2_bits(_mm256_cmpeq_epi8(a, avx2_k(k, K_CLOSE)), _mm256_cmpeq_epi8(b, avx2_k(k, K_CLOSE)));
-  m->odd = avx2_in_set(a, b, ha, hb, avx2_k(k, K_ODD));
+  m->odd = avx2_reach(ca, cb, k, K_ODD);
   m->high = avx2_bits(a, b);
-  m->bare = avx2_in_set(a, b, ha, hb, avx2_k(k, K_BARE));
-  m->lead = avx2_in_set(a, b, ha, hb, avx2_k(k, K_LEAD));
+  m->bare = avx2_reach(ca, cb, k, K_BARE);
+  m->lead = avx2_reach(ca, cb, k, K_LEAD);
   m->str = avx2_prefix_xor(m->quote);
 }
 /* The quotes and ']'s of w[0..64) only, AVX2: all a row's first look
@@ -203,27 +218,22 @@ static JJ_INLINE JJ_TARGET_AVX2 unsigned first_newline_avx2(const char *w) {
   return lo ? (unsigned)__builtin_ctzll(lo)
             : hi ? 64 + (unsigned)__builtin_ctzll(hi) : 128;
 }
-/* half_masks with AVX2: one 32-byte load. */
+/* half_masks with AVX2 (one 32-byte load), bare and lead as
+** window_masks_avx2's. */
 static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m) {
   const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)w);
   const unsigned char(*k)[32] = jj_avx2_k;
   __asm__("" : "+r"(k)); /* see avx2_k */
-  const __m256i zero = _mm256_setzero_si256();
-  const __m256i ha = _mm256_shuffle_epi8(
-      avx2_k(k, K_HIBIT), _mm256_and_si256(_mm256_srli_epi16(a, 4), avx2_k(k, K_0F)));
+  const __m256i ca = avx2_class(a, k);
 #define JJ_BITS32(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
-#define JJ_SET32(row) \
-  ((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8( \
-      _mm256_and_si256(_mm256_shuffle_epi8(avx2_k(k, row), a), ha), zero)))
   m->quote = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_QUOTE)));
   m->comma = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_COMMA)));
   m->close = JJ_BITS32(_mm256_cmpeq_epi8(a, avx2_k(k, K_CLOSE)));
-  m->odd = JJ_SET32(K_ODD);
+  m->odd = JJ_BITS32(_mm256_adds_epu8(ca, avx2_k(k, K_ODD)));
   m->high = JJ_BITS32(a);
-  m->bare = JJ_SET32(K_BARE);
-  m->lead = JJ_SET32(K_LEAD);
+  m->bare = JJ_BITS32(_mm256_adds_epu8(ca, avx2_k(k, K_BARE)));
+  m->lead = JJ_BITS32(_mm256_adds_epu8(ca, avx2_k(k, K_LEAD)));
 #undef JJ_BITS32
-#undef JJ_SET32
   m->str = avx2_prefix_xor(m->quote);
 }
 #endif
@@ -321,6 +331,9 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   const uint64_t row = cb - 1;               /* the row's bytes before it */
   const uint64_t term = m->comma & ~in & row;
   const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
+  /* A branch per condition: all of them or-ed into one test took 4
+  ** instructions a row off the AVX2 instances, but was no faster there and
+  ** made the SSE2 one 5% slower (interleaved runs, session 19). */
   if ((m->odd & row) || (m->quote & row & ~(first | last)) ||
       (row & ~(in | m->bare)) || (first & ~m->lead) ||
       (size_t)__builtin_popcountll(term) + 1 != n)
@@ -366,27 +379,48 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   return 1;
 }
 
+/* What the first window of a row checked in two windows decides alone,
+** folded into a few words as soon as its masks are made, so that its seven
+** masks need not stay live (in registers, or spilled) while the second
+** window's are made: t its terminators, in its "inside a string" bits,
+** high its bytes >= 0x80, bad the bytes that fail a condition of
+** scan_row_window's (the first window is all row), q its quotes neither
+** first nor last in their value, but for whether byte 63 is last, which
+** the second window's first byte decides. */
+typedef struct jj_first {
+  uint64_t t, in, high, bad, q;
+} jj_first;
+
+static JJ_INLINE void first_window(const jj_masks *a, uint64_t in0, jj_first *f) {
+  const uint64_t t0 = a->comma & ~in0, first0 = (t0 << 1) | 1;
+  f->t = t0;
+  f->in = in0;
+  f->high = a->high;
+  f->bad = a->odd | ~(in0 | a->bare) | (first0 & ~a->lead);
+  f->q = a->quote & ~(first0 | (t0 >> 1));
+}
+
 /* The same check for a row whose ']' lies in the second window: the 128
-** bits are the pairs (a, b), a the first 64 bytes at w, b the next 64;
-** in0/in1 "inside a string", carried across the windows by the caller;
-** cb the ']''s bit in b.  Every operation of scan_row_window, done on two
-** words (shifts carry a bit across), so the same rows are accepted with
-** the same spans.  Returns 1 or 0 as scan_row_window, spans likewise. */
-static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_masks *a,
-                                      const jj_masks *b, uint64_t in0, uint64_t in1,
-                                      uint64_t cb, const int spans) {
+** bits are the pairs (a, b), a the first 64 bytes at w (summed up in f by
+** first_window), b the next 64; in1 "inside a string", carried across the
+** windows by the caller; cb the ']''s bit in b.  Every operation of
+** scan_row_window, done on two words (shifts carry a bit across), so the
+** same rows are accepted with the same spans.  Returns 1 or 0 as
+** scan_row_window, spans likewise. */
+static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_first *f,
+                                      const jj_masks *b, uint64_t in1, uint64_t cb,
+                                      const int spans) {
   jj_span *const v = c->v;
   const size_t n = c->ncol;
   const uint64_t row1 = cb - 1; /* the first window is all row */
-  const uint64_t t0 = a->comma & ~in0, t1 = b->comma & ~in1 & row1;
-  const uint64_t first0 = (t0 << 1) | 1, first1 = (t1 << 1) | (t0 >> 63);
+  const uint64_t t0 = f->t, t1 = b->comma & ~in1 & row1;
+  const uint64_t first1 = (t1 << 1) | (t0 >> 63);
   const uint64_t tc1 = t1 | cb;
-  const uint64_t last0 = (t0 >> 1) | (tc1 << 63), last1 = tc1 >> 1;
-  if (((a->odd | (b->odd & row1)) != 0) ||
-      (a->quote & ~(first0 | last0)) || (b->quote & row1 & ~(first1 | last1)) ||
-      (~(in0 | a->bare)) || (row1 & ~(in1 | b->bare)) ||
-      (first0 & ~a->lead) || (first1 & ~b->lead) ||
-      (size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1 != n)
+  if ((row1 & (b->odd | (b->quote & ~(first1 | (tc1 >> 1))) | ~(in1 | b->bare))) |
+      (first1 & ~b->lead))
+    return 0;
+  if (f->bad | (f->q & ~(tc1 << 63)) |
+      (((size_t)__builtin_popcountll(t0) + (size_t)__builtin_popcountll(t1) + 1) ^ n))
     return 0;
   if (!spans) {
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
@@ -394,12 +428,12 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_mask
   }
 #if JJ_SELECT
   if (c->nsel) { /* the selected columns only (select.c) */
-    spans_pick(c, w, t0, t1 | cb, a->high, b->high & row1);
+    spans_pick(c, w, t0, t1 | cb, f->high, b->high & row1);
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;
   }
 #endif
-  uint64_t h0 = a->high, h1 = b->high & row1;
+  uint64_t h0 = f->high, h1 = b->high & row1;
   const char *s = w, *q, *const w1 = w + 64;
   jj_span *o = v;
   if (!(h0 | h1)) { /* pure ASCII: no flags to work out */
@@ -473,14 +507,15 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
                                      void (*half)(const char *, jj_masks *),
                                      const int spans) {
   jj_masks m1;
+  jj_first f;
   const size_t avail = (size_t)(c->doc->end - w);
   const uint64_t carry = 0 - (in0 >> 63);
+  first_window(m0, in0, &f);
 #ifndef JJ_SMALL /* a build for size classifies the whole window */
   if (JJ_LIKELY(avail >= 96)) { /* rows of 65-96 bytes: 32 more bytes do */
     half(w + 64, &m1);
     const uint64_t in1 = m1.str ^ carry, closes = m1.close & ~in1;
-    if (closes)
-      return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
+    if (closes) return scan_row_window2(c, w, &f, &m1, in1, closes & (0 - closes), spans);
   }
 #else
   (void)half;
@@ -489,7 +524,7 @@ static JJ_INLINE int scan_row_second(jj_cursor *c, const char *w, const jj_masks
   const uint64_t in1 = m1.str ^ carry;
   const uint64_t closes = m1.close & ~in1;
   if (!closes) return 0;
-  return scan_row_window2(c, w, m0, &m1, in0, in1, closes & (0 - closes), spans);
+  return scan_row_window2(c, w, &f, &m1, in1, closes & (0 - closes), spans);
 }
 
 #endif /* JJ_SSE2 */
