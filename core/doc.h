@@ -106,7 +106,9 @@ typedef struct jj_masks {
                   ** 'E'), ',' and '"' (so that one test checks them all,
                   ** rowmask.h) */
   uint64_t lead;  /* bytes a value of the mask paths starts with: '"',
-                  ** '-' and '0'-'9' */
+                  ** '-' and '0'-'9'.  The AVX2 masks' bare and lead also
+                  ** hold the odd bytes (one class byte per byte, rowmask.h):
+                  ** the checks refuse those first, so the same rows pass */
   uint64_t str;   /* the prefix xor of quote: from each '"' up to (not
                   ** including) the next, "inside a string" for 64 bytes
                   ** that start outside one (rowmask.h) */
