@@ -348,7 +348,15 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
   jj_code rc = JJ_OK;
   for (; k < n; k++) {
     const char *p = pos;
-    if (end - p <= 2 || memcmp(p, ",\n[", 3) != 0) break; /* next_row's */
+    /* far from the end (all but the last rows): the end tests below are
+    ** known to hold, and the compiler drops them.  Measured (count(*),
+    ** 50,000 high-entropy rows): 19.48 -> 19.38 M instructions, and
+    ** 0.96-0.97x the time in interleaved runs (best of 7-9) */
+    if (JJ_LIKELY(end - p > 131)) {
+      if (memcmp(p, ",\n[", 3) != 0) break;
+    } else if (end - p <= 2 || memcmp(p, ",\n[", 3) != 0) {
+      break; /* next_row's */
+    }
     p += 2;
     /* Where the row ends if the mask path takes it: no row it takes holds
     ** a '\n' (a control byte), so its ']' is two bytes before the first
