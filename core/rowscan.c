@@ -446,9 +446,9 @@ jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
 
 #ifndef JJ_SMALL
 /* jj_row_next's scalar instance (and every row of a build without SIMD):
-** jj_row_scan's scalar instance, the row finished likewise. */
+** jj_row_scan, the row finished likewise. */
 static JJ_NOINLINE int next_scalar(jj_cursor *c, jj_error *err, const char *p) {
-  if (scan_row_portable(c, p, c->row + 1, err) != JJ_OK) {
+  if (jj_row_scan(c, p, c->row + 1, err) != JJ_OK) {
     c->state = JJ_CUR_LOST;
     return -1;
   }
