@@ -126,7 +126,9 @@ struct jj_cursor {
   int64_t row;         /* last row scanned successfully (0: none) */
   const char *pos;     /* just past that row's ']' (or doc->rows) */
   int state;           /* JJ_CUR_*: LOST after an error in a row */
-  jj_chunk *chunks;    /* scratch memory (owned), cur = first with room */
+  jj_chunk *chunks;    /* scratch memory (owned); cur: the last chunk in
+                       ** use for this row, NULL when none is yet (the
+                       ** chunks after it are emptied as they are reached) */
   jj_chunk *cur;
   int wide;            /* the last row scanned was longer than the two
                        ** 64-byte windows of rowscan.c's mask path: the
@@ -208,6 +210,35 @@ static inline const jj_span *jj_cursor_located(jj_cursor *c, size_t col, jj_erro
 ** c->pos, but the spans in c->v may be left as they were (rowscan.c). */
 jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 #ifndef JJ_SMALL
+/* jj_cursor_next's common step: the cursor on row c->row (state
+** JJ_CUR_ROW, its values already expired), the next row's '[' at p behind
+** the canonical ",\n[", at least 64 bytes after it.  The row is scanned as
+** jj_row_scan would (the same spans, c->pos and errors) and the cursor
+** moved onto it as jj_cursor_next does (c->row, the index): 1, or -1 with
+** *err and the cursor LOST.  One instance per scanner, each finishing the
+** row itself (jj_row_done), so that jj_cursor_next reaches it by a tail
+** call and keeps no registers; err comes before p so that jj_cursor_next
+** passes its own two arguments on in the registers they came in
+** (rowscan.c). */
+int jj_row_next(jj_cursor *c, jj_error *err, const char *p);
+/* jj_row_done's rare case: the index is full.  Grows it, records the row
+** and moves onto it (1), or reports that memory ran out, the cursor LOST
+** and its row unchanged (-1; cursor.c). */
+int jj_row_index_full(jj_cursor *c, const char *p, jj_error *err);
+/* The end of jj_row_next once the row at p is scanned: the cursor moves
+** onto it, its '[' recorded in the document's index when it is the first
+** row past the frontier.  The state stays JJ_CUR_ROW.  1, or -1 as
+** jj_row_index_full. */
+static inline int jj_row_done(jj_cursor *c, const char *p, jj_error *err) {
+  jj_doc *const d = c->doc;
+  const uint64_t row = (uint64_t)c->row + 1;
+  if (row > d->nindex) {
+    if (JJ_UNLIKELY(d->nindex == d->icap)) return jj_row_index_full(c, p, err);
+    d->index[d->nindex++] = (size_t)(p - d->base);
+  }
+  c->row = (int64_t)row;
+  return 1;
+}
 /* Up to n rows after the cursor's row (c->row > 0, state JJ_CUR_ROW, the
 ** index with room for rows up to c->row + n),
 ** each behind the canonical ",\n[", checked as jj_row_check does (the

@@ -606,6 +606,87 @@ TEST(spec_worked_examples_fail_as_documented) {
   jj_doc_free(d);
 }
 
+/* ------------------------------------------------------------------ */
+/* Scratch memory reused from row to row (session 19)                  */
+/* ------------------------------------------------------------------ */
+
+/* One row of three escaped texts of lens[col] bytes each when decoded
+** (`x\n` pairs, x naming the row and column). */
+static void escaped_row(jj_buf *b, int first, int row, const size_t lens[3]) {
+  jj_buf_append(b, first ? "[" : ",\n[", first ? 1 : 3);
+  for (int col = 0; col < 3; col++) {
+    jj_buf_append(b, col ? ",\"" : "\"", col ? 2 : 1);
+    char ch = (char)('a' + (row * 3 + col) % 26);
+    for (size_t k = 0; k < lens[col] / 2; k++) {
+      jj_buf_append(b, &ch, 1);
+      jj_buf_append(b, "\\n", 2);
+    }
+    jj_buf_append(b, "\"", 1);
+  }
+  jj_buf_append(b, "]", 1);
+}
+
+/* Moving empties the scratch chunks (they are emptied as they are reached
+** again, doc.h): rows of the same shape decode into the same bytes, the
+** second and later chunks included; a row that needs a bigger chunk gets
+** one appended, and the rows after it go back to the first chunks; every
+** value stays right while its row is read. */
+TEST(cursor_reuses_its_scratch_memory_from_row_to_row) {
+  /* decoded lengths; a text asks for its escaped length, 1.5 times as
+  ** much (value.c): 3000 asks for 4500 */
+  static const size_t shapes[][3] = {
+      {3000, 3000, 3000},   /* 4500 in chunk A (4500), two in B (9000) */
+      {3000, 3000, 3000},   /* the same bytes again */
+      {1000, 1000, 1000},   /* 1500 each: all in A */
+      {3000, 3000, 3000},   /* as row 1: B emptied when reached */
+      {3000, 9000, 20000},  /* A; 13500 fits neither A nor B: C (18000) is
+                            ** made; 30000 fits no chunk: D (36000) */
+      {3000, 3000, 3000},   /* as row 1 */
+      {4000, 8000, 16000},  /* 6000 in B, 12000 in C, 24000 in D, each
+                            ** emptied when reached */
+      {4000, 8000, 16000}}; /* as row 7 */
+  enum { ROWS = sizeof shapes / sizeof *shapes };
+  jj_buf b = {0};
+  const char *head =
+      "{\"jalapenojson\":1,\"columns\":[\"a\",\"b\",\"c\"],\"types\":[\"s\",\"s\",\"s\"],"
+      "\"rows\":[\n";
+  jj_buf_append(&b, head, strlen(head));
+  for (int row = 0; row < ROWS; row++) escaped_row(&b, row == 0, row, shapes[row]);
+  jj_buf_append(&b, "\n]}", 3);
+  jj_error e;
+  jj_doc *d = jj_parse(b.p, b.len, &e);
+  jj_cursor *c = jj_cursor_new(d, &e);
+  const char *at[ROWS][3];
+  int ok = 1;
+  for (int row = 0; row < ROWS; row++) {
+    size_t n[3];
+    CHECK_EQ_INT(jj_cursor_next(c, &e), 1);
+    for (int col = 0; col < 3; col++)
+      CHECK_EQ_INT(jj_cursor_text(c, (size_t)col, &at[row][col], &n[col], &e), 1);
+    for (int col = 0; col < 3; col++) {
+      const char ch = (char)('a' + (row * 3 + col) % 26);
+      ok &= n[col] == shapes[row][col];
+      for (size_t k = 0; k < n[col] && ok; k += 2)
+        ok &= at[row][col][k] == ch && at[row][col][k + 1] == '\n';
+    }
+  }
+  CHECK(ok);
+  /* the same shape, the same bytes (chunk by chunk) */
+  for (int col = 0; col < 3; col++) {
+    CHECK(at[1][col] == at[0][col]);
+    CHECK(at[3][col] == at[0][col]);
+    CHECK(at[5][col] == at[0][col]);
+    CHECK(at[7][col] == at[6][col]);
+  }
+  CHECK(at[0][2] == at[0][1] + 4500);
+  CHECK(at[2][0] == at[0][0] && at[2][1] == at[0][0] + 1500 && at[2][2] == at[0][0] + 3000);
+  CHECK(at[4][0] == at[0][0]);
+  CHECK(at[6][0] == at[0][1] && at[6][1] == at[4][1] && at[6][2] == at[4][2]);
+  jj_cursor_free(c);
+  jj_doc_free(d);
+  jj_buf_free(&b);
+}
+
 int main(void) {
   RUN(cursor_reads_every_type_in_the_canonical_layout);
   RUN(cursor_reads_a_pretty_printed_document_the_same);
@@ -625,5 +706,6 @@ int main(void) {
   RUN(cursor_refuses_accessors_that_do_not_fit);
   RUN(cursor_refuses_reads_after_a_failed_move);
   RUN(spec_worked_examples_fail_as_documented);
+  RUN(cursor_reuses_its_scratch_memory_from_row_to_row);
   return test_summary("cursor");
 }
