@@ -147,23 +147,6 @@ static int finish(jj_cursor *c, const char *p, jj_error *err) {
   return 0;
 }
 
-#ifndef JJ_SMALL
-/* Room in the document's index for `rows` entries (it doubles, from
-** 1024, as index_row grows it), for jj_rows_check.  0, or -1 when out of
-** memory (nothing reported: the index is as it was, and next_row's
-** index_row reports it). */
-static int index_room(jj_doc *d, uint64_t rows) {
-  if (d->icap >= rows) return 0;
-  size_t cap = d->icap ? d->icap : 1024;
-  while (cap < rows && cap <= SIZE_MAX / 2) cap *= 2;
-  if (cap < rows) return -1;
-  size_t *ix = cap <= SIZE_MAX / sizeof *ix ? realloc(d->index, cap * sizeof *ix) : NULL;
-  if (!ix) return -1;
-  d->index = ix;
-  d->icap = cap;
-  return 0;
-}
-#endif
 
 /* Record the '[' of the cursor's new row in the document's index when it
 ** is the first row past the frontier (inline: once per row on a first
@@ -247,17 +230,6 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
 }
 
 #ifndef JJ_SMALL
-/* See doc.h: jj_row_done when the index has no room left. */
-int jj_row_index_full(jj_cursor *c, const char *p, jj_error *err) {
-  c->row++;
-  if (index_row(c, p, err)) {
-    c->row--;
-    c->state = JJ_CUR_LOST;
-    return -1;
-  }
-  return 1;
-}
-
 /* jj_cursor_next's usage error, out of line so that its common path does
 ** not keep err aside for it. */
 static JJ_NOINLINE int no_cursor(jj_error *err) {
@@ -327,7 +299,7 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
     ** index grows for no more rows than that past the cursor, whatever n */
     const int64_t want = n - 1 - moved < 4096 ? n - 1 - moved : 4096;
     if (batch && want > 0 && c->state == JJ_CUR_ROW && c->row > 0 &&
-        !index_room(c->doc, (uint64_t)c->row + (uint64_t)want)) {
+        !jj_doc_index_room(c->doc, (uint64_t)c->row + (uint64_t)want)) {
       int64_t done = 0;
       const jj_code code = jj_rows_check(c, want, &done, err);
       moved += done;

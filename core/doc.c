@@ -120,3 +120,31 @@ jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
   return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, row, col, p, "expected %s, found %s",
                 what, jj_show(s, sizeof s, p, jj_token_len(p, end), 1));
 }
+
+#ifndef JJ_SMALL /* a build for size grows the index in cursor.c only */
+/* See doc.h.  The index doubles from 1024 entries, as cursor.c's
+** index_row grows it one row at a time. */
+int jj_doc_index_room(jj_doc *d, uint64_t rows) {
+  if (d->icap >= rows) return 0;
+  size_t cap = d->icap ? d->icap : 1024;
+  while (cap < rows && cap <= SIZE_MAX / 2) cap *= 2;
+  if (cap < rows) return -1;
+  size_t *ix = cap <= SIZE_MAX / sizeof *ix ? realloc(d->index, cap * sizeof *ix) : NULL;
+  if (!ix) return -1;
+  d->index = ix;
+  d->icap = cap;
+  return 0;
+}
+
+/* See doc.h: jj_row_done when the index has no room left. */
+int jj_row_index_full(jj_cursor *c, const char *p, jj_error *err) {
+  jj_doc *const d = c->doc;
+  if (jj_doc_index_room(d, (uint64_t)d->nindex + 1)) {
+    c->state = JJ_CUR_LOST;
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  }
+  d->index[d->nindex++] = (size_t)(p - d->base);
+  c->row++;
+  return 1;
+}
+#endif

@@ -186,26 +186,10 @@ char *jj_cursor_scratch(jj_cursor *c, size_t n);
 /* Scan row `row` whose '[' is at p into c->v (one span per column) and set
 ** c->pos past its ']'; JJ_OK or the error (rowscan.c). */
 jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err);
-/* Column selection (select.c).  jj_cursor_locate: the span of column col
-** of the cursor's row (on a row: the caller checked) when c->v[col] is
-** JJ_SPAN_UNLOCATED: the row is scanned again with every span into
-** c->all (once a row); NULL with *err when out of memory.
-** jj_cursor_unlocate: mark every column not selected JJ_SPAN_UNLOCATED
-** (after a path that wrote every span: rowscan.c's slow path). */
-const jj_span *jj_cursor_locate(jj_cursor *c, size_t col, jj_error *err);
-void jj_cursor_unlocate(jj_cursor *c);
-/* c->v[col] of a cursor on a row, located (jj_cursor_locate when it is
-** not); NULL after an error.  Every read of a span goes through this
-** except value.c's inline shortcuts, which decline an unlocated span by
-** its flags and length and go on to a path that does. */
-#if JJ_SELECT
-static inline const jj_span *jj_cursor_located(jj_cursor *c, size_t col, jj_error *err) {
-  if (JJ_UNLIKELY(JJ_SPAN_LEN(c->v[col]) == 0)) return jj_cursor_locate(c, col, err);
-  return &c->v[col];
-}
-#else /* every value is located: never NULL */
-#define jj_cursor_located(c, col, err) ((void)(err), (const jj_span *)&(c)->v[col])
-#endif
+/* Mark every column the cursor's selection leaves out JJ_SPAN_UNLOCATED
+** (select.c; after a path that wrote every span, so that none is left a
+** row behind: rowscan.c's slow path; and when a selection is made). */
+void jj_row_unlocate(jj_cursor *c);
 /* jj_row_scan for a row passed over: the same check, the same errors and
 ** c->pos, but the spans in c->v may be left as they were (rowscan.c). */
 jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
@@ -223,8 +207,11 @@ jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
 int jj_row_next(jj_cursor *c, jj_error *err, const char *p);
 /* jj_row_done's rare case: the index is full.  Grows it, records the row
 ** and moves onto it (1), or reports that memory ran out, the cursor LOST
-** and its row unchanged (-1; cursor.c). */
+** and its row unchanged (-1; doc.c: the document owns its index). */
 int jj_row_index_full(jj_cursor *c, const char *p, jj_error *err);
+/* Room in the document's index for `rows` entries (doc.c): 0, or -1 when
+** out of memory (nothing reported; the index is as it was). */
+int jj_doc_index_room(jj_doc *d, uint64_t rows);
 /* The end of jj_row_next once the row at p is scanned: the cursor moves
 ** onto it, its '[' recorded in the document's index when it is the first
 ** row past the frontier.  The state stays JJ_CUR_ROW.  1, or -1 as

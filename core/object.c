@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "select.h"
 #include "internal.h"
 
 /* The output of one call: the top-level cursor's buffer (borrowed) plus

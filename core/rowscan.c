@@ -128,7 +128,7 @@ static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t ro
 #if JJ_SELECT
   /* every span written: those not selected must not outlive this row
   ** (select.c) */
-  if (c->nsel) jj_cursor_unlocate(c);
+  if (c->nsel) jj_row_unlocate(c);
 #endif
   return rc;
 }
@@ -422,6 +422,13 @@ jj_code jj_rows_check(jj_cursor *c, int64_t n, int64_t *done, jj_error *err) {
   }
 }
 #endif
+
+/* See doc.h. */
+void jj_row_unlocate(jj_cursor *c) {
+  const jj_span none = {c->doc->begin, JJ_SPAN_UNLOCATED};
+  for (size_t k = 0; k < c->ncol; k++)
+    if (!(c->want >> k & 1)) c->v[k] = none;
+}
 
 /* See doc.h. */
 jj_scan jj_scan_choose(jj_scan want) {

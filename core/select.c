@@ -17,7 +17,7 @@
 */
 #include <stdlib.h>
 
-#include "doc.h"
+#include "select.h"
 
 /* See jalapenojson.h. */
 jj_code jj_cursor_select(jj_cursor *c, const size_t *cols, size_t n, jj_error *err) {
@@ -45,19 +45,12 @@ jj_code jj_cursor_select(jj_cursor *c, const size_t *cols, size_t n, jj_error *e
   for (uint64_t w = want; w; w &= w - 1) c->sel[k++] = (unsigned char)__builtin_ctzll(w);
   c->want = want;
   c->nsel = k;
-  jj_cursor_unlocate(c); /* the current row's others too: no span a row behind */
+  jj_row_unlocate(c); /* the current row's others too: no span a row behind */
 #endif
   return JJ_OK;
 }
 
-/* See doc.h. */
-void jj_cursor_unlocate(jj_cursor *c) {
-  const jj_span none = {c->doc->begin, JJ_SPAN_UNLOCATED};
-  for (size_t k = 0; k < c->ncol; k++)
-    if (!(c->want >> k & 1)) c->v[k] = none;
-}
-
-/* See doc.h.  The row's '[' is in the document's index (every row a
+/* See select.h.  The row's '[' is in the document's index (every row a
 ** cursor stands on is: cursor.c, rowscan.c's jj_rows_check).  The scan
 ** cannot fail on a row that passed it before; if it did, its error is
 ** returned as any read's. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "select.h"
 
 /* The accessors a row scan calls for every value (and value_of_type,
 ** text_date) start on a 64-byte boundary: where they begin otherwise

@@ -25,19 +25,7 @@
 #endif
 #endif
 #include "rowmask.h"
-
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1DULL;
-}
-static size_t pick(size_t n) { return (size_t)(rnd() % n); }
-
-static void put(jj_buf *b, const char *s) {
-  if (jj_buf_append(b, s, strlen(s))) abort();
-}
+#include "scan_rows.h"
 
 #ifdef JJ_SSE2
 /* The masks of w[0..64) byte by byte, as doc.h defines them. */
@@ -117,66 +105,6 @@ TEST(block_masks_match_the_bytewise_reference) {
 }
 #endif
 
-/* A header with ncol columns of type "s" (names c0, c1, ...). */
-static void header(jj_buf *b, size_t ncol) {
-  char name[32];
-  put(b, "{\"jalapenojson\":1,\"columns\":[");
-  for (size_t i = 0; i < ncol; i++) {
-    snprintf(name, sizeof name, "%s\"c%zu\"", i ? "," : "", i);
-    put(b, name);
-  }
-  put(b, "],\"types\":[");
-  for (size_t i = 0; i < ncol; i++) put(b, i ? ",\"s\"" : "\"s\"");
-  put(b, "],\"rows\":[\n");
-}
-
-/* One value as a reader sees it: the raw span, then the text (or its
-** error in full). */
-static void read_one(jj_cursor *c, const char *doc, size_t col, jj_buf *out) {
-  char line[600];
-  jj_error e;
-  const char *p;
-  size_t n;
-  int r = jj_cursor_raw(c, col, &p, &n, &e);
-  snprintf(line, sizeof line, " [%d %zu %zu", r, r == 1 ? (size_t)(p - doc) : 0, r == 1 ? n : 0);
-  put(out, line);
-  r = jj_cursor_text(c, col, &p, &n, &e);
-  if (r == 1) snprintf(line, sizeof line, " %.*s]", (int)n, p);
-  else snprintf(line, sizeof line, " %d %d %lld %s]", r, (int)e.code, (long long)e.offset, e.message);
-  put(out, line);
-}
-
-/* The columns in the order a reader takes them: in order (0), or out of
-** order (1: the last, the middle one, the first twice, then all from the
-** last back), so a path that finds a span only when it is read is asked
-** for every column after others and after itself. */
-static size_t order_of(size_t ncol, int order, size_t *cols) {
-  size_t k = 0;
-  if (order == 0) {
-    for (size_t i = 0; i < ncol; i++) cols[k++] = i;
-    return k;
-  }
-  cols[k++] = ncol - 1;
-  cols[k++] = ncol / 2;
-  cols[k++] = 0;
-  cols[k++] = 0;
-  for (size_t i = ncol; i-- > 0;) cols[k++] = i;
-  return k;
-}
-
-/* The values of the cursor's row in the column order `order` (order_of),
-** as one line. */
-static void row_line(jj_cursor *c, const char *doc, int order, jj_buf *out) {
-  char line[64];
-  size_t cols[4 + 16];
-  const size_t ncol = jj_schema_columns(jj_doc_schema(jj_cursor_doc(c)));
-  if (ncol > 16) abort(); /* the documents here have at most 9 columns */
-  snprintf(line, sizeof line, "row %lld:", (long long)jj_cursor_row(c));
-  put(out, line);
-  const size_t k = order_of(ncol, order, cols);
-  for (size_t i = 0; i < k; i++) read_one(c, doc, cols[i], out);
-  put(out, "\n");
-}
 /* How a walk ended: rc, then the error in full when rc < 0. */
 static void error_line(const char *what, int64_t rc, const jj_error *e, jj_buf *out) {
   char line[600];
@@ -322,40 +250,6 @@ static int paths_agree(const char *src, size_t len) {
          skip_agrees(doc, len, s, 7); /* several rows checked in one call (jj_rows_check) */
   free(doc);
   return ok;
-}
-
-/* One row of ncol values whose text is exactly len bytes from '[' to ']'
-** (len >= 2 + 3 * ncol - 1 + ... is arranged by the caller: short rows
-** get fewer columns), made of strings and numbers; when `odd`, some
-** strings hold an escape, "é" or ",]", and when odd is 2 also invalid
-** UTF-8 or a raw newline and tab (which the reader refuses). */
-static void row_of_length(jj_buf *b, size_t ncol, size_t len, int odd) {
-  size_t inner = len - 2 - (ncol - 1); /* bytes of the values */
-  put(b, "[");
-  for (size_t i = 0; i < ncol; i++) {
-    size_t share = i + 1 == ncol ? inner : inner / (ncol - i);
-    inner -= share;
-    if (i) put(b, ",");
-    if (share < 2 || pick(3) == 0) { /* a number of share digits */
-      for (size_t k = 0; k < share; k++) put(b, k == 0 && share > 1 && pick(4) == 0 ? "-" : "7");
-    } else {
-      put(b, "\"");
-      for (size_t k = 0; k + 2 < share; k++) {
-        if (odd && k + 4 < share && pick(8) == 0) {
-          static const char *const two[] = {"\\\"", "\\\\", "\\n",  "\xc3\xa9",
-                                            ",]",     "\"\"",   "\xff\xfe", "\n\t"};
-          const char *t = two[pick(odd > 1 ? 8 : 6)];
-          if (t[0] == '"') t = "ab";
-          put(b, t);
-          k++;
-        } else {
-          put(b, "x");
-        }
-      }
-      put(b, "\"");
-    }
-  }
-  put(b, "]");
 }
 
 /* Rows of every length 2..200 (so ending on both sides of the 16, 32, 64
@@ -661,206 +555,6 @@ TEST(paths_agree_on_every_byte_value_anywhere) {
   }
 }
 
-/* ------------------------------------------------------------------ */
-/* jj_cursor_next's step (session 19): jj_row_next's instances finish    */
-/* the row themselves (row, index), errors leave the cursor as before    */
-/* ------------------------------------------------------------------ */
-
-/* A move's result as one line: rc, then the error in full. */
-static void move_text(int64_t rc, const jj_error *e, char *out, size_t cap) {
-  if (rc >= 0) snprintf(out, cap, "rc %lld", (long long)rc);
-  else
-    snprintf(out, cap, "rc %lld code %d row %lld column %d offset %lld: %s", (long long)rc,
-             (int)e->code, (long long)e->row, e->column, (long long)e->offset, e->message);
-}
-
-/* Walks doc on path `scan` with jj_cursor_next to its end or error (its
-** line in `first`), then checks that the cursor stays where the error
-** left it: the next call meets the same error, the row number does not
-** move, no value is handed out; after a seek to the last good row (from
-** the index, and on a new document, by passing over the rows) and after
-** a seek to the row before it, jj_cursor_next meets it again; and
-** jj_doc_rows reports it.  Returns the number of checks that failed. */
-static int error_stays(const char *doc, size_t len, jj_scan scan, char *first, size_t cap) {
-  char again[600];
-  jj_error e;
-  int bad = 0;
-  jj_doc *d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
-  if (!d) {
-    snprintf(first, cap, "parse %d %s", (int)e.code, e.message);
-    return 0;
-  }
-  jj_cursor *c = jj_cursor_new(d, &e);
-  int64_t rows = 0;
-  int rc;
-  while ((rc = jj_cursor_next(c, &e)) == 1) rows++;
-  move_text(rc, &e, first, cap);
-  if (rc < 0) {
-    const char *p;
-    size_t n;
-    bad += jj_cursor_row(c) != rows;
-    move_text(jj_cursor_next(c, &e), &e, again, sizeof again);
-    bad += strcmp(again, first) != 0;
-    bad += jj_cursor_row(c) != rows;
-    bad += jj_cursor_raw(c, 0, &p, &n, &e) != -1 || e.code != JJ_ERR_USAGE;
-    if (rows >= 1) { /* from the index */
-      bad += jj_cursor_seek(c, rows, &e) != 1 || jj_cursor_row(c) != rows;
-      for (int k = 0; k < 2; k++) {
-        move_text(jj_cursor_next(c, &e), &e, again, sizeof again);
-        bad += strcmp(again, first) != 0;
-      }
-    }
-    if (rows >= 2) {
-      bad += jj_cursor_seek(c, rows - 1, &e) != 1;
-      bad += jj_cursor_next(c, &e) != 1 || jj_cursor_row(c) != rows;
-      move_text(jj_cursor_next(c, &e), &e, again, sizeof again);
-      bad += strcmp(again, first) != 0;
-    }
-    jj_cursor_free(c);
-    jj_doc_free(d);
-    /* a new document: the rows before the error passed over (no index) */
-    d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
-    c = jj_cursor_new(d, &e);
-    if (rows >= 1) bad += jj_cursor_seek(c, rows, &e) != 1 || jj_cursor_row(c) != rows;
-    move_text(jj_cursor_next(c, &e), &e, again, sizeof again);
-    bad += strcmp(again, first) != 0;
-    jj_cursor_free(c);
-    jj_doc_free(d);
-    d = jj_parse_opts(doc, len, JJ_PARSE_SCAN(scan), 0, &e);
-    const int64_t total = jj_doc_rows(d, &e);
-    move_text(total, &e, again, sizeof again);
-    bad += total != -1 || strcmp(again, first) != 0;
-    jj_doc_free(d);
-  } else {
-    bad += rows != 4;
-    jj_cursor_free(c);
-    jj_doc_free(d);
-  }
-  if (bad)
-    fprintf(stderr, "     document: %.*s\n     path %d: %s (%d checks failed)\n", (int)len, doc,
-            (int)scan, first, bad);
-  return bad;
-}
-
-/* Four rows of 5 values, of 30 to 140 bytes (one window, two, longer),
-** the first, second, third or fourth broken (a value too few, a control
-** byte or a '"' in the middle, a row that is not an array, the document
-** cut off after it): on every path the walk stops at the same error and
-** the cursor stays there (error_stays); every path gives the scalar
-** path's error. */
-TEST(next_meets_its_error_again_on_every_path) {
-  static const size_t lens[] = {30, 70, 100, 140};
-  int bad = 0;
-  for (int k = 0; k < 240 && bad < 5; k++) {
-    const size_t broken = (size_t)k % 4, kind = (size_t)k / 4 % 5;
-    jj_buf b = {0};
-    header(&b, 5);
-    size_t cut = 0;
-    for (size_t r = 0; r < 4; r++) {
-      if (r) put(&b, ",\n");
-      const size_t len = lens[pick(4)], at = b.len;
-      if (r == broken && kind == 0) {
-        row_of_length(&b, 4, len, 0);
-      } else if (r == broken && kind == 3) {
-        put(&b, "{\"a\":1}");
-      } else {
-        row_of_length(&b, 5, len, 0);
-        if (r == broken && kind == 1) b.p[at + len / 2] = '\x01';
-        if (r == broken && kind == 2) { /* a '"' where there is none */
-          size_t q = at + len / 2;
-          while (b.p[q] == '"') q++;
-          b.p[q] = '"';
-        }
-        if (r == broken && kind == 4) cut = b.len;
-      }
-    }
-    put(&b, "\n]}");
-    const size_t len = cut ? cut : b.len;
-    char *doc = malloc(len); /* exactly sized: ASan sees a read past it */
-    memcpy(doc, b.p, len);
-    char want[600], got[600];
-    if (!CHECK(error_stays(doc, len, JJ_SCAN_SCALAR, want, sizeof want) == 0)) bad++;
-    if (!CHECK(strncmp(want, "rc -1 ", 6) == 0)) bad++; /* every document here is broken */
-    for (jj_scan s = JJ_SCAN_SSE2; s <= JJ_SCAN_AVX2; s++) {
-      if (!CHECK(error_stays(doc, len, s, got, sizeof got) == 0)) bad++;
-      if (!CHECK(strcmp(got, want) == 0)) {
-        fprintf(stderr, "     path %d: %s\n     scalar: %s\n", (int)s, got, want);
-        bad++;
-      }
-    }
-    free(doc);
-    jj_buf_free(&b);
-  }
-}
-
-/* 1,500 rows of 1 to 5 values, 5 to 200 bytes, mostly behind the
-** canonical ",\n[" (some behind other separators): on every path, the
-** rows jj_cursor_next reaches are all indexed (the index grows past 1024
-** on the way) at the right place: seeks to every row in a scrambled order
-** give what the walk gave, so does a second walk over the indexed rows,
-** and a walk that starts after a seek into rows not yet indexed. */
-TEST(next_indexes_every_row_on_every_path) {
-  enum { ROWS = 1500 };
-  jj_buf b = {0};
-  const size_t ncol = 1 + pick(5);
-  header(&b, ncol);
-  for (size_t r = 0; r < ROWS; r++) {
-    if (r) put(&b, pick(20) ? ",\n" : ", \n");
-    row_of_length(&b, ncol, 2 + 3 * ncol + pick(190), (int)pick(2));
-  }
-  put(&b, "\n]}");
-  for (jj_scan s = JJ_SCAN_SCALAR; s <= JJ_SCAN_AVX2; s++) {
-    jj_error e;
-    jj_buf walk = {0}, got = {0};
-    size_t at[ROWS + 1];
-    jj_doc *d = jj_parse_opts(b.p, b.len, JJ_PARSE_SCAN(s), 0, &e);
-    if (!CHECK(d != NULL)) break;
-    jj_cursor *c = jj_cursor_new(d, &e);
-    int rc, rows = 0;
-    while (rows < ROWS && (rc = jj_cursor_next(c, &e)) == 1) {
-      at[rows++] = walk.len;
-      row_line(c, b.p, 0, &walk);
-    }
-    at[rows] = walk.len;
-    CHECK_EQ_INT(rows, ROWS);
-    CHECK_EQ_INT(jj_cursor_next(c, &e), 0);
-    int bad = 0;
-    for (int k = 0; k < rows && bad < 3; k++) { /* every row once, scrambled */
-      const int r = (int)((size_t)k * 7919 % ROWS);
-      got.len = 0;
-      if (jj_cursor_seek(c, r + 1, &e) != 1) bad++;
-      else row_line(c, b.p, 0, &got);
-      if (got.len != at[r + 1] - at[r] || memcmp(got.p, walk.p + at[r], got.len) != 0) bad++;
-    }
-    CHECK_EQ_INT(bad, 0);
-    jj_cursor *c2 = jj_cursor_new(d, &e); /* over the indexed rows */
-    got.len = 0;
-    while (jj_cursor_next(c2, &e) == 1) row_line(c2, b.p, 0, &got);
-    CHECK(got.len == walk.len && memcmp(got.p, walk.p, got.len) == 0);
-    jj_cursor_free(c2);
-    jj_cursor_free(c);
-    jj_doc_free(d);
-    d = jj_parse_opts(b.p, b.len, JJ_PARSE_SCAN(s), 0, &e); /* no index yet */
-    c = jj_cursor_new(d, &e);
-    got.len = 0;
-    CHECK_EQ_INT(jj_cursor_seek(c, 700, &e), 1);
-    while (jj_cursor_next(c, &e) == 1) row_line(c, b.p, 0, &got);
-    CHECK(got.len == walk.len - at[700] && memcmp(got.p, walk.p + at[700], got.len) == 0);
-    bad = 0;
-    for (int r = 1; r <= ROWS && bad < 3; r += 13) {
-      got.len = 0;
-      if (jj_cursor_seek(c, r, &e) != 1) bad++;
-      else row_line(c, b.p, 0, &got);
-      if (got.len != at[r] - at[r - 1] || memcmp(got.p, walk.p + at[r - 1], got.len) != 0) bad++;
-    }
-    CHECK_EQ_INT(bad, 0);
-    jj_cursor_free(c);
-    jj_doc_free(d);
-    jj_buf_free(&walk);
-    jj_buf_free(&got);
-  }
-  jj_buf_free(&b);
-}
 int main(void) {
 #ifdef JJ_SSE2
   RUN(block_masks_match_the_bytewise_reference);
@@ -872,7 +566,5 @@ int main(void) {
   RUN(paths_agree_on_nested_tables_read_out_of_order);
   RUN(parse_option_chooses_the_path);
   RUN(paths_agree_on_every_byte_value_anywhere);
-  RUN(next_meets_its_error_again_on_every_path);
-  RUN(next_indexes_every_row_on_every_path);
   return test_summary("simd_paths");
 }
