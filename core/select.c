@@ -12,8 +12,8 @@
 ** row scanned again, every span written into c->all, once a row.  Paths
 ** that write every span anyway (rowscan.c's slow path, the byte-wise and
 ** scalar scans) leave real spans behind, so the slow path marks the
-** columns not selected again (jj_cursor_unlocate) before the next row can
-** take the mask path and leave them a row behind.
+** columns not selected again (rowscan.c's jj_row_unlocate) before the
+** next row can take the mask path and leave them a row behind.
 */
 #include <stdlib.h>
 
@@ -32,14 +32,16 @@ jj_code jj_cursor_select(jj_cursor *c, const size_t *cols, size_t n, jj_error *e
                               "jj_cursor_select: column index %zu is out of range "
                               "(%zu columns)", cols[i], c->ncol));
 #if JJ_SELECT /* else every value is located */
+  /* none named, or more columns than the mask paths' rows can hold (a
+  ** row of 128 bytes has at most 64 values), or every column: the
+  ** default.  Spans left unlocated are located when read. */
   uint64_t want = 0;
-  for (size_t i = 0; i < n; i++) want |= UINT64_C(1) << cols[i];
-  /* every column, none named, or more than the mask paths' rows can
-  ** hold (a row of 128 bytes has at most 64 values): the default */
+  if (c->ncol < 64)
+    for (size_t i = 0; i < n; i++) want |= UINT64_C(1) << cols[i];
   if (n == 0 || c->ncol >= 64 || want == (UINT64_C(1) << c->ncol) - 1) {
     c->nsel = 0;
     c->want = 0;
-    return JJ_OK; /* spans left unlocated are located when read */
+    return JJ_OK;
   }
   size_t k = 0;
   for (uint64_t w = want; w; w &= w - 1) c->sel[k++] = (unsigned char)__builtin_ctzll(w);
