@@ -14,16 +14,9 @@
 #include <string.h>
 
 #include "jalapenojson.h"
+#include "scan_rows.h" /* the seeded generator: rnd, pick, rng_state */
 #include "test.h"
 
-static uint64_t rng_state = 0x51EC7ED5EEDULL;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1DULL;
-}
-static size_t pick(size_t n) { return (size_t)(rnd() % n); }
 
 /* A growing text (aborts when out of memory: a test program). */
 typedef struct text {
@@ -124,7 +117,7 @@ static void random_doc(text *t, size_t ncol, const char *ty) {
 }
 
 /* What reading column col with accessor `how` gives, as text. */
-static void read_one(jj_cursor *c, size_t col, unsigned how, text *out) {
+static void read_as(jj_cursor *c, size_t col, unsigned how, text *out) {
   jj_error err;
   int r = 0;
   memset(&err, 0, sizeof err);
@@ -265,9 +258,9 @@ static int cursors_agree(const char *doc, size_t len, jj_scan scan, size_t ncol)
       const size_t col = pick(ncol);
       const unsigned how = (unsigned)pick(5);
       const uint64_t keep = rng_state; /* the same accessor choice for both */
-      read_one(a, col, how, &ta);
+      read_as(a, col, how, &ta);
       rng_state = keep;
-      read_one(b, col, how, &tb);
+      read_as(b, col, how, &tb);
     }
     if (!pick(15)) { /* the row as a record object */
       jj_code ca = jj_cursor_object(a, object_sink, &ta, &err);

@@ -22,18 +22,8 @@
 
 #include "internal.h"
 #include "jalapenojson.h"
+#include "transcript.h"
 
-/* Append printf-style text to b (out of memory aborts: a harness bug). */
-static void add(jj_buf *b, const char *fmt, ...) JJ_PRINTF(2, 3);
-static void add(jj_buf *b, const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (n < 0) abort();
-  if (jj_buf_append(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1)) abort();
-}
 
 static void add_error(jj_buf *b, const jj_error *e) {
   add(b, " err %d %lld %lld %d %s", (int)e->code,
