@@ -514,12 +514,13 @@ JJ_ACCESSOR int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t 
                    jj_error *err) {
   if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
     const jj_span *s = &c->v[col];
-    const jj_type t = c->cols[col].type;
-    const size_t n = JJ_SPAN_LEN(*s) - 2;
-    if (JJ_LIKELY(!(s->n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *s->p == '"')) {
+    const size_t n = s->n; /* no flags (tested next): the length */
+    const char *q = s->p;
+    if (JJ_LIKELY(!(n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *q == '"')) {
+      const jj_type t = c->cols[col].type;
       if (JJ_LIKELY(t == JJ_TEXT)) {
-        *p = s->p + 1;
-        *len = n;
+        *p = q + 1;
+        *len = n - 2;
         return 1;
       }
       if (t == JJ_DATE) return text_date(c, col, p, len, err);
