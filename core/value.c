@@ -160,12 +160,13 @@ static JJ_INLINE int short_digits(const char *d, size_t nd, const char *lo, int 
   ** and nothing is kept for a test after the digits */
   if (JJ_UNLIKELY(*d == '0') && nd > 1) return 0;
   memcpy(&l, e - 8, 8);
-  l = (l ^ zeros) & low[nd];
   if (nd <= 8) {
+    l = (l ^ zeros) & low[nd];
     if (JJ_UNLIKELY(jj_num_nondigit_values(l) != 0)) return 0;
     v = jj_num_8values(l);
   } else {
     uint64_t h;
+    l ^= zeros; /* all eight bytes are digits: no mask */
     memcpy(&h, e - 16, 8);
     h = (h ^ zeros) & low[nd - 8];
     /* both words in one test (jj_num_nondigit_values of each, or-ed):
