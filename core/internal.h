@@ -259,10 +259,11 @@ static inline int jj_date_ok(const char *p, size_t n) {
   ** known): the two words die at the check, and no callee-saved register
   ** is needed for them (as for the year of a 29th of February, the only
   ** day of a month of 29 days) */
-  const unsigned m = (unsigned)(p[5] & 15) * 10 + (unsigned)(p[6] & 15);
+  /* (the digits less '0' * 11 at once: one lea with the multiply) */
+  const unsigned m = (unsigned char)p[5] * 10u + (unsigned char)p[6] - '0' * 11u;
   if (m - 1 > 11) return 0;
   const unsigned last = mdays[m];
-  const unsigned d = (unsigned)(p[8] & 15) * 10 + (unsigned)(p[9] & 15);
+  const unsigned d = (unsigned char)p[8] * 10u + (unsigned char)p[9] - '0' * 11u;
   if (d - 1 >= last) return 0;
   if (d == 29 && last == 29) { /* February 29th: leap years only */
     const unsigned y = (unsigned)(p[0] & 15) * 1000 + (unsigned)(p[1] & 15) * 100 +
