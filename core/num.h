@@ -262,15 +262,17 @@ static JJ_NUM_INLINE int jj_num_double_dot(const char *s, size_t m, uint64_t sig
   ** integer digits) */
   if (JJ_NUM_UNLIKELY(k == 0) || JJ_NUM_UNLIKELY(f - 1 > 7) || JJ_NUM_UNLIKELY(s[k] != '.'))
     return 0;
+  /* refused: a leading zero.  Tested before the fraction is read, and the
+  ** integer digits then moved to the top of a (k >= 1: the shift < 64),
+  ** so that a and k are one value while the fraction is checked: with
+  ** fewer values live, no callee-saved register is pushed */
+  if (JJ_NUM_UNLIKELY(((a & 0xFF) == 0) & (k > 1))) return 0;
+  a <<= (64 - 8 * k) & 63;
   memcpy(&fr, s + k + 1, 8);
   fr = (fr ^ zeros) & jj_num_low_bytes[f - 1]; /* the f fraction digits */
-  /* refused: a fraction byte that is not a digit; a leading zero */
-  if (JJ_NUM_UNLIKELY(jj_num_nondigit_values(fr) != 0) ||
-      JJ_NUM_UNLIKELY(((a & 0xFF) == 0) & (k > 1)))
-    return 0;
-  v = (double)(int64_t)(jj_num_8values(a << ((64 - 8 * k) & 63)) * 100000000u +
-                        jj_num_8values(fr)) /
-      1e8;
+  /* refused: a fraction byte that is not a digit */
+  if (JJ_NUM_UNLIKELY(jj_num_nondigit_values(fr) != 0)) return 0;
+  v = (double)(int64_t)(jj_num_8values(a) * 100000000u + jj_num_8values(fr)) / 1e8;
   memcpy(&bits, &v, 8);
   bits |= sign << 63;
   memcpy(out, &bits, 8);
