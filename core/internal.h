@@ -70,6 +70,20 @@
 #define JJ_USAGE(report) (report)
 #endif
 
+/* JJ_HOT: the functions every row or value runs (value.c's accessors,
+** rowscan.c's instances and dispatches, jj_cursor_next) start on a
+** 64-byte boundary.  Where they begin otherwise depends on the size of
+** every function linked before them, and that alone moved timings by up
+** to 13% on the same instructions (`WHERE joined >= ...` when value.c
+** grew, session 18; the row scan when encode.c shrank by 32 bytes,
+** session 19: bench/README.md).  Not in a build for size. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(JJ_SMALL) && \
+    (defined(__x86_64__) || defined(__i386__))
+#define JJ_HOT __attribute__((aligned(64)))
+#else
+#define JJ_HOT
+#endif
+
 /* JJ_SELECT: column selection (jj_cursor_select, select.c) takes effect:
 ** the row scan then locates only the selected columns.  Not in the
 ** WebAssembly builds, whose JS API reads through its own calls and never

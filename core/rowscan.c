@@ -120,7 +120,7 @@ static inline int scan_row_blocks(jj_cursor *c, const char *p) {
 ** value-by-value scan (which also finds and reports any error).  One copy,
 ** out of line, shared by every instance: the SSE2 code it runs is the same
 ** for all, and keeping it out saves the mask paths its registers. */
-static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t row,
+static JJ_NOINLINE JJ_HOT jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
   jj_code rc = JJ_OK;
   if (JJ_LIKELY(scan_row_blocks(c, p))) c->wide = c->pos - p > 129; /* past the two windows of the mask path */
@@ -136,7 +136,7 @@ static JJ_NOINLINE jj_code scan_row_slow(jj_cursor *c, const char *p, int64_t ro
 #ifndef JJ_SMALL
 /* jj_row_next's rows the mask paths decline (scan_row_slow), finished as
 ** every instance finishes its rows (doc.h's jj_row_done). */
-static JJ_NOINLINE int next_slow(jj_cursor *c, const char *p, jj_error *err) {
+static JJ_NOINLINE JJ_HOT int next_slow(jj_cursor *c, const char *p, jj_error *err) {
   if (scan_row_slow(c, p, c->row + 1, err) != JJ_OK) {
     c->state = JJ_CUR_LOST;
     return -1;
@@ -266,63 +266,63 @@ static JJ_INLINE JJ_TARGET_AVX2 int scan_row_two(jj_cursor *c, const char *p,
 ** jj_row_next's rows (spans written, the cursor moved onto the row; not in
 ** a build for size either).  Each out of line, so that jj_row_scan and
 ** jj_row_next are dispatches that save no registers. */
-static JJ_NOINLINE int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
+static JJ_NOINLINE JJ_HOT int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                    uint64_t in0) {
   return scan_row_second(c, w, m0, in0, window_masks, half_masks, 1);
 }
-static JJ_NOINLINE jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
+static JJ_NOINLINE JJ_HOT jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
   return scan_row_eager(c, p, row, err, second_sse2, 1, 0);
 }
 #ifndef JJ_SMALL
-static JJ_NOINLINE int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
+static JJ_NOINLINE JJ_HOT int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                          uint64_t in0) {
   return scan_row_second(c, w, m0, in0, window_masks, half_masks, 0);
 }
-static JJ_NOINLINE jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
+static JJ_NOINLINE JJ_HOT jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                           jj_error *err) {
   return scan_row_eager(c, p, row, err, second_check_sse2, 0, 0);
 }
-static JJ_NOINLINE int next_sse2(jj_cursor *c, jj_error *err, const char *p) {
+static JJ_NOINLINE JJ_HOT int next_sse2(jj_cursor *c, jj_error *err, const char *p) {
   return scan_row_eager(c, p, 0, err, second_sse2, 1, 1);
 }
 #endif
 #endif /* JJ_SSE2 */
 #ifdef JJ_AVX2
 #define JJ_AVX2_INSTANCE(name, body, spans)                                         \
-  static JJ_NOINLINE JJ_TARGET_AVX2 jj_code name(jj_cursor *c, const char *p,      \
+  static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code name(jj_cursor *c, const char *p,      \
                                                  int64_t row, jj_error *err,       \
                                                  uint64_t quote, uint64_t in) {    \
     return body(c, p, row, err, quote, in, spans, 0);                              \
   }
 JJ_AVX2_INSTANCE(one_avx2, scan_row_one, 1)
 JJ_AVX2_INSTANCE(two_avx2, scan_row_two, 1)
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
+static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
                                                         int64_t row, jj_error *err) {
   return scan_row_lazy(c, p, row, err, one_avx2, two_avx2);
 }
 #ifndef JJ_SMALL
 JJ_AVX2_INSTANCE(one_check_avx2, scan_row_one, 0)
 JJ_AVX2_INSTANCE(two_check_avx2, scan_row_two, 0)
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p,
+static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p,
                                                          int64_t row, jj_error *err) {
   return scan_row_lazy(c, p, row, err, one_check_avx2, two_check_avx2);
 }
 /* jj_row_next's: scan_row_lazy's steps with the caller's checks (64 bytes
 ** follow the '[') and no row number (next_slow takes c->row + 1); err
 ** before p as in jj_row_next (doc.h). */
-static JJ_NOINLINE JJ_TARGET_AVX2 int next_one_avx2(jj_cursor *c, jj_error *err,
+static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_one_avx2(jj_cursor *c, jj_error *err,
                                                     const char *p, uint64_t quote,
                                                     uint64_t in) {
   return scan_row_one(c, p, 0, err, quote, in, 1, 1);
 }
-static JJ_NOINLINE JJ_TARGET_AVX2 int next_two_avx2(jj_cursor *c, jj_error *err,
+static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_two_avx2(jj_cursor *c, jj_error *err,
                                                     const char *p, uint64_t quote,
                                                     uint64_t in) {
   return scan_row_two(c, p, 0, err, quote, in, 1, 1);
 }
 /* (the caller has checked c->wide too) */
-static JJ_NOINLINE JJ_TARGET_AVX2 int next_avx2(jj_cursor *c, jj_error *err,
+static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_avx2(jj_cursor *c, jj_error *err,
                                                 const char *p) {
   uint64_t quote, in;
   if (first_look_avx2(p, &quote, &in)) return next_one_avx2(c, err, p, quote, in);
@@ -393,13 +393,13 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
   return rc;
 }
 
-static JJ_NOINLINE jj_code check_rows_sse2(jj_cursor *c, int64_t n, int64_t *done,
+static JJ_NOINLINE JJ_HOT jj_code check_rows_sse2(jj_cursor *c, int64_t n, int64_t *done,
                                            jj_error *err) {
   return check_rows_with(c, n, done, err, window_masks, half_masks, NULL);
 }
 #endif
 #if !defined(JJ_SMALL) && defined(JJ_AVX2)
-static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_rows_avx2(jj_cursor *c, int64_t n,
+static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code check_rows_avx2(jj_cursor *c, int64_t n,
                                                           int64_t *done, jj_error *err) {
   return check_rows_with(c, n, done, err, window_masks_avx2, half_masks_avx2,
                          first_newline_avx2);
@@ -408,7 +408,7 @@ static JJ_NOINLINE JJ_TARGET_AVX2 jj_code check_rows_avx2(jj_cursor *c, int64_t 
 
 #ifndef JJ_SMALL
 /* See doc.h.  A build without SIMD (JJ_NO_SIMD) checks no row here. */
-jj_code jj_rows_check(jj_cursor *c, int64_t n, int64_t *done, jj_error *err) {
+JJ_HOT jj_code jj_rows_check(jj_cursor *c, int64_t n, int64_t *done, jj_error *err) {
   (void)n;
   (void)err;
   switch (c->doc->scan) {
@@ -443,7 +443,7 @@ jj_scan jj_scan_choose(jj_scan want) {
 }
 
 /* See doc.h: the instance the document chose when it was parsed. */
-jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
+JJ_HOT jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
   switch (c->doc->scan) {
 #ifdef JJ_AVX2
     case JJ_SCAN_AVX2: return scan_row_avx2(c, p, row, err);
@@ -458,7 +458,7 @@ jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
 #ifndef JJ_SMALL
 /* jj_row_next's scalar instance (and every row of a build without SIMD):
 ** jj_row_scan, the row finished likewise. */
-static JJ_NOINLINE int next_scalar(jj_cursor *c, jj_error *err, const char *p) {
+static JJ_NOINLINE JJ_HOT int next_scalar(jj_cursor *c, jj_error *err, const char *p) {
   if (jj_row_scan(c, p, c->row + 1, err) != JJ_OK) {
     c->state = JJ_CUR_LOST;
     return -1;
@@ -468,7 +468,7 @@ static JJ_NOINLINE int next_scalar(jj_cursor *c, jj_error *err, const char *p) {
 
 /* jj_row_next's other rows: the SSE2 and scalar instances, and AVX2 rows
 ** after a wide one (next_avx2 leaves those to the slow path's test). */
-static JJ_NOINLINE int next_other(jj_cursor *c, jj_error *err, const char *p) {
+static JJ_NOINLINE JJ_HOT int next_other(jj_cursor *c, jj_error *err, const char *p) {
   switch (c->doc->scan) {
 #ifdef JJ_SSE2
     case JJ_SCAN_AVX2: return next_slow(c, p, err);
@@ -480,7 +480,7 @@ static JJ_NOINLINE int next_other(jj_cursor *c, jj_error *err, const char *p) {
 
 /* See doc.h: the instance the document chose, as jj_row_scan's; the
 ** commonest, an AVX2 row after one in its windows, first. */
-int jj_row_next(jj_cursor *c, jj_error *err, const char *p) {
+JJ_HOT int jj_row_next(jj_cursor *c, jj_error *err, const char *p) {
 #ifdef JJ_AVX2
   if (JJ_LIKELY(c->doc->scan == JJ_SCAN_AVX2 && !c->wide)) return next_avx2(c, err, p);
 #endif
@@ -489,7 +489,7 @@ int jj_row_next(jj_cursor *c, jj_error *err, const char *p) {
 #endif
 
 /* See doc.h. */
-jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
+JJ_HOT jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err) {
 #ifndef JJ_SMALL
   switch (c->doc->scan) {
 #ifdef JJ_AVX2

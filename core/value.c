@@ -17,19 +17,9 @@
 #include "doc.h"
 #include "select.h"
 
-/* The accessors a row scan calls for every value (and value_of_type,
-** text_date) start on a 64-byte boundary: where they begin otherwise
-** depends on the size of every function before them, and that alone
-** moved SQLite tasks by up to 13% when value.c changed (`WHERE joined >=
-** ...` on the high-entropy rows: the same instructions, 2.94 -> 3.33 ms;
-** 2.93 -> 2.92 with every function of both builds aligned; 2.98 with
-** these aligned; the full scan +4% -> +1%).  Not in a build for size. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(JJ_SMALL) && \
-    (defined(__x86_64__) || defined(__i386__))
-#define JJ_ACCESSOR __attribute__((aligned(64)))
-#else
-#define JJ_ACCESSOR
-#endif
+/* The accessors a row scan calls for every value (and value_of_type)
+** start on a 64-byte boundary (JJ_HOT, internal.h). */
+#define JJ_ACCESSOR JJ_HOT
 
 /* The usage error for a call that cannot read this column now. */
 static int misuse(const jj_cursor *c, size_t col, const char *fn,
