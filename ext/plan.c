@@ -215,12 +215,6 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
       !(info->colUsed & (((sqlite3_uint64)1 << ncol) - 1)))
     info->idxNum |= IDX_ROWS_ONLY;
 
-  /* Cost: a row's structure is scanned whatever is read; each column read
-  ** costs about as much again (colUsed: bit 63 stands for columns >= 63).
-  ** Comparisons taken still scan every row: a tenth off, so that the plan
-  ** is preferred to the same scan without them, but never so cheap that
-  ** SQLite would scan the document once per term of an OR (MULTI-INDEX
-  ** OR: two scans, rows in another order) instead of once. */
   /* A typed table whose query reads some of its columns, not all (and no
   ** union_by_name: push is set): its scan locates only those (xFilter
   ** passes them to jj_cursor_select), a few cleared bits instead of a
@@ -232,6 +226,12 @@ int jjx_open_plan(sqlite3_index_info *info, int typed, int ncol,
     if (reads == all) reads = 0;
   }
 
+  /* Cost: a row's structure is scanned whatever is read; each column read
+  ** costs about as much again (colUsed: bit 63 stands for columns >= 63).
+  ** Comparisons taken still scan every row: a tenth off, so that the plan
+  ** is preferred to the same scan without them, but never so cheap that
+  ** SQLite would scan the document once per term of an OR (MULTI-INDEX
+  ** OR: two scans, rows in another order) instead of once. */
   int used = 0;
   for (int b = 0; b < 64; b++)
     if (info->colUsed & ((sqlite3_uint64)1 << b)) used++;
