@@ -402,7 +402,10 @@ jj_doc *jj_cursor_doc(const jj_cursor *c);
 ** way).
 ** Applies from the call on, to the current row too.  JJ_OK, or
 ** JJ_ERR_USAGE (c NULL, cols NULL with n > 0, a column out of range: the
-** selection is then as it was).  Nothing is allocated; err may be NULL. */
+** selection is then as it was).  Nothing is allocated here; the first
+** read of a column not selected gives the cursor a second array of one
+** span per column (owned, freed by jj_cursor_free; out of memory is that
+** read's JJ_ERR_NOMEM).  err may be NULL. */
 jj_code jj_cursor_select(jj_cursor *c, const size_t *cols, size_t n, jj_error *err);
 
 /* Value accessors.  All take the 0-based column and return
