@@ -131,7 +131,7 @@ static inline uint64_t jj_num_8values(uint64_t v) {
 #if JJ_SWAR
 /* The top n bytes of a 64-bit word (little-endian: the last n bytes of
 ** the 8 read), n = 0..16, all of it from 8 on: masks the digits of a
-** number read as a word ending with it (value.c's short_int, the float
+** number read as a word ending with it (jj_num_short_int below, the float
 ** shortcuts below). */
 static const uint64_t jj_num_top_bytes[17] = {
     0,
@@ -354,5 +354,90 @@ size_t jj_num_format_double(double v, char *out);
 /* Write v in decimal (INT64_MIN included), no NUL, return length (at most
 ** 20). */
 size_t jj_num_format_int64(int64_t v, char *out);
+
+/* value.c's integers (jj_cursor_int, jj_cursor_value). */
+#if JJ_SWAR
+/* jj_num_short_int's digits d[0..nd) after the sign (neg: 1 for a '-', a
+** constant in each of jj_num_short_int's two copies). */
+static JJ_NUM_INLINE int jj_num_short_digits(const char *d, size_t nd, const char *lo, int neg,
+                                  int64_t *out) {
+  /* the top nd bytes of the last word, and of the one before it */
+  const uint64_t *const low = jj_num_top_bytes;
+  const uint64_t zeros = UINT64_C(0x3030303030303030);
+  uint64_t l, v;
+  /* 17 digits or more: the parser (and a string's flags, which make nd
+  ** far too long: tested before d + nd is formed) */
+  if (nd - 1 > 15) return 0;
+  const char *e = d + nd;
+  if (e - lo < 16) return 0;
+  /* the leading zero first: the byte is at hand (the sign test read it)
+  ** and nothing is kept for a test after the digits */
+  if (JJ_NUM_UNLIKELY(*d == '0') && nd > 1) return 0;
+  memcpy(&l, e - 8, 8);
+  if (nd <= 8) {
+    l = (l ^ zeros) & low[nd];
+    if (JJ_NUM_UNLIKELY(jj_num_nondigit_values(l) != 0)) return 0;
+    v = jj_num_8values(l);
+  } else {
+    uint64_t h;
+    l ^= zeros; /* all eight bytes are digits: no mask */
+    memcpy(&h, e - 16, 8);
+    h = (h ^ zeros) & low[nd - 8];
+    /* both words in one test (jj_num_nondigit_values of each, or-ed):
+    ** each constant used once, so none is kept in a saved register */
+    if (JJ_NUM_UNLIKELY((((l + UINT64_C(0x7676767676767676)) | l | (h + UINT64_C(0x7676767676767676)) | h) &
+                     UINT64_C(0x8080808080808080)) != 0))
+      return 0;
+    v = jj_num_8values(h) * 100000000u + jj_num_8values(l);
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+}
+#endif
+
+/* The common integer, inline: 1 to 16 digits with no leading zero, maybe a
+** '-'.  Such a number always fits int64 and reads the same as
+** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
+** and goes to the full parser.  The digits are read as the 8 bytes ending
+** with the number (and the 8 before them for more than 8 digits; bytes
+** before it, from lo on, may be read), their digit values (byte ^ '0')
+** masked to the number's bytes: zeros above are leading zeros, so the
+** varying count costs no loop and the check is one test of both words.
+** The sign picks one of two copies of jj_num_short_digits, so that it is a
+** constant there (no register kept for it, no arithmetic).
+** Inline even where gcc would keep one copy for its three callers (the
+** call cost about 10 instructions an integer); not in a build for size. */
+#if JJ_SWAR && !defined(JJ_SMALL)
+static JJ_NUM_INLINE int jj_num_short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#else
+static inline int jj_num_short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+#endif
+#if JJ_SWAR
+  if (*p == '-') return jj_num_short_digits(p + 1, n - 1, lo, 1, out);
+  return jj_num_short_digits(p, n, lo, 0, out);
+#elif defined(JJ_SMALL) /* a build for size: every integer by the parser */
+  (void)p;
+  (void)n;
+  (void)lo;
+  (void)out;
+  return 0;
+#else
+  /* byte by byte: up to 18 digits always fit */
+  size_t neg = *p == '-';
+  const char *d = p + neg, *e = p + n;
+  size_t nd = n - neg;
+  uint64_t v = 0;
+  (void)lo;
+  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
+  for (; d < e; d++) {
+    unsigned k = (unsigned)(unsigned char)*d - '0';
+    if (k > 9) return 0;
+    v = v * 10 + k;
+  }
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 1;
+#endif
+}
+
 
 #endif /* JJ_NUM_H */

@@ -133,89 +133,6 @@ int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
   return 1;
 }
 
-#if JJ_SWAR
-/* short_int's digits d[0..nd) after the sign (neg: 1 for a '-', a
-** constant in each of short_int's two copies). */
-static JJ_INLINE int short_digits(const char *d, size_t nd, const char *lo, int neg,
-                                  int64_t *out) {
-  /* the top nd bytes of the last word, and of the one before it */
-  const uint64_t *const low = jj_num_top_bytes;
-  const uint64_t zeros = UINT64_C(0x3030303030303030);
-  uint64_t l, v;
-  /* 17 digits or more: the parser (and a string's flags, which make nd
-  ** far too long: tested before d + nd is formed) */
-  if (nd - 1 > 15) return 0;
-  const char *e = d + nd;
-  if (e - lo < 16) return 0;
-  /* the leading zero first: the byte is at hand (the sign test read it)
-  ** and nothing is kept for a test after the digits */
-  if (JJ_UNLIKELY(*d == '0') && nd > 1) return 0;
-  memcpy(&l, e - 8, 8);
-  if (nd <= 8) {
-    l = (l ^ zeros) & low[nd];
-    if (JJ_UNLIKELY(jj_num_nondigit_values(l) != 0)) return 0;
-    v = jj_num_8values(l);
-  } else {
-    uint64_t h;
-    l ^= zeros; /* all eight bytes are digits: no mask */
-    memcpy(&h, e - 16, 8);
-    h = (h ^ zeros) & low[nd - 8];
-    /* both words in one test (jj_num_nondigit_values of each, or-ed):
-    ** each constant used once, so none is kept in a saved register */
-    if (JJ_UNLIKELY((((l + UINT64_C(0x7676767676767676)) | l | (h + UINT64_C(0x7676767676767676)) | h) &
-                     UINT64_C(0x8080808080808080)) != 0))
-      return 0;
-    v = jj_num_8values(h) * 100000000u + jj_num_8values(l);
-  }
-  *out = neg ? -(int64_t)v : (int64_t)v;
-  return 1;
-}
-#endif
-
-/* The common integer, inline: 1 to 16 digits with no leading zero, maybe a
-** '-'.  Such a number always fits int64 and reads the same as
-** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
-** and goes to the full parser.  The digits are read as the 8 bytes ending
-** with the number (and the 8 before them for more than 8 digits; bytes
-** before it, from lo on, may be read), their digit values (byte ^ '0')
-** masked to the number's bytes: zeros above are leading zeros, so the
-** varying count costs no loop and the check is one test of both words.
-** The sign picks one of two copies of short_digits, so that it is a
-** constant there (no register kept for it, no arithmetic).
-** Inline even where gcc would keep one copy for its three callers (the
-** call cost about 10 instructions an integer); not in a build for size. */
-#if JJ_SWAR && !defined(JJ_SMALL)
-static JJ_INLINE int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
-#else
-static inline int short_int(const char *p, size_t n, const char *lo, int64_t *out) {
-#endif
-#if JJ_SWAR
-  if (*p == '-') return short_digits(p + 1, n - 1, lo, 1, out);
-  return short_digits(p, n, lo, 0, out);
-#elif defined(JJ_SMALL) /* a build for size: every integer by the parser */
-  (void)p;
-  (void)n;
-  (void)lo;
-  (void)out;
-  return 0;
-#else
-  /* byte by byte: up to 18 digits always fit */
-  size_t neg = *p == '-';
-  const char *d = p + neg, *e = p + n;
-  size_t nd = n - neg;
-  uint64_t v = 0;
-  (void)lo;
-  if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
-  for (; d < e; d++) {
-    unsigned k = (unsigned)(unsigned char)*d - '0';
-    if (k > 9) return 0;
-    v = v * 10 + k;
-  }
-  *out = neg ? -(int64_t)v : (int64_t)v;
-  return 1;
-#endif
-}
-
 /* The error of a number the parsers refused with code r (num.h): broken
 ** grammar is JJ_ERR_SYNTAX; a fraction in an integer column or a value out
 ** of range (`out_of_range` says which range) is JJ_ERR_RANGE.  Returns -1. */
@@ -262,12 +179,12 @@ static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *ou
   return wrong_kind(c, col, s, err);
 }
 
-/* An integer: the common short one inline (short_int checks every byte
+/* An integer: the common short one inline (jj_num_short_int checks every byte
 ** of it: anything else falls through), the rest by read_int_full. */
 static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
                            jj_error *err) {
-  /* s->n unmasked: a string's flags make it far too long for short_int */
-  if (JJ_LIKELY(short_int(s->p, s->n, c->doc->base, out))) return 1;
+  /* s->n unmasked: a string's flags make it far too long for jj_num_short_int */
+  if (JJ_LIKELY(jj_num_short_int(s->p, s->n, c->doc->base, out))) return 1;
   return read_int_full(c, col, s, out, err);
 }
 
@@ -597,7 +514,7 @@ JJ_ACCESSOR int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_erro
   /* s->n unmasked: a string's flags make it far too long for either */
   if ((t == JJ_FLOAT &&
        jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
-      (t == JJ_INT && short_int(s->p, s->n, c->doc->base, &out->u.i))) {
+      (t == JJ_INT && jj_num_short_int(s->p, s->n, c->doc->base, &out->u.i))) {
     out->type = t;
     out->is_null = 0;
     return 1;
