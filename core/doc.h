@@ -136,13 +136,11 @@ struct jj_cursor {
   jj_buf object;       /* jj_cursor_object's row text (owned), reused for
                        ** every row so a record scan allocates once */
   /* The columns the caller said it reads (jj_cursor_select, select.c):
-  ** nsel > 0 when they are sel[0..nsel), ascending, a proper subset of
+  ** bit k of want for column k, set when they are a proper subset of
   ** fewer than 64 columns; the mask paths (rowmask.h) then locate only
-  ** theirs, and every other span is JJ_SPAN_UNLOCATED.  nsel 0: every
+  ** theirs, and every other span is JJ_SPAN_UNLOCATED.  want 0: every
   ** column (the default). */
-  uint64_t want;       /* bit k: column k selected (nsel > 0 only) */
-  size_t nsel;
-  unsigned char sel[64];
+  uint64_t want;
   jj_span *all;        /* every span of row all_gen, scanned again for a
                        ** column not selected (owned; NULL until needed) */
   uint64_t all_gen;    /* the gen of the row in `all`; 0: none */

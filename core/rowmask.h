@@ -255,8 +255,8 @@ static JJ_INLINE unsigned take_end(uint64_t *e0, uint64_t *e1) {
 static JJ_INLINE uint64_t bits_below(unsigned b) {
   return b >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1;
 }
-/* The spans of the selected columns only (c->sel[0..c->nsel), ascending:
-** select.c), the others left JJ_SPAN_UNLOCATED: a row the mask paths
+/* The spans of the selected columns only (the bits of c->want, lowest
+** first: select.c), the others left JJ_SPAN_UNLOCATED: a row the mask paths
 ** accepted, whose values end at the bits of e0 (the terminators and the
 ** ']' in the 64 bytes at w) and then e1 (the 64 after), one bit a value;
 ** h0, h1 the row's bytes >= 0x80 in the same windows.  The values before
@@ -265,10 +265,10 @@ static JJ_INLINE uint64_t bits_below(unsigned b) {
 static JJ_INLINE void spans_pick(jj_cursor *c, const char *w, uint64_t e0, uint64_t e1,
                                  uint64_t h0, uint64_t h1) {
   jj_span *const v = c->v;
-  const unsigned char *sel = c->sel, *const stop = sel + c->nsel;
+  uint64_t sel = c->want;
   unsigned k = 0, start = 0; /* values whose ends are taken; where value k starts */
   do {
-    const unsigned j = *sel;
+    const unsigned j = (unsigned)__builtin_ctzll(sel);
     if (j > k) { /* pass values k..j-2 by their end bits, then j-1 ends where j starts */
       unsigned m = j - k - 1;
       const unsigned n0 = (unsigned)__builtin_popcountll(e0);
@@ -293,7 +293,7 @@ static JJ_INLINE void spans_pick(jj_cursor *c, const char *w, uint64_t e0, uint6
     v[j].n = (size_t)(end - start) | flags;
     k = j + 1;
     start = end + 1;
-  } while (++sel < stop);
+  } while ((sel &= sel - 1) != 0);
 }
 #endif
 
@@ -343,7 +343,7 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
     return 1;
   }
 #if JJ_SELECT
-  if (c->nsel) { /* the selected columns only (select.c) */
+  if (c->want) { /* the selected columns only (select.c) */
     spans_pick(c, w, term | cb, 0, m->high & row, 0);
     c->pos = w + __builtin_ctzll(cb) + 1;
     return 1;
@@ -427,7 +427,7 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_firs
     return 1;
   }
 #if JJ_SELECT
-  if (c->nsel) { /* the selected columns only (select.c) */
+  if (c->want) { /* the selected columns only (select.c) */
     spans_pick(c, w, t0, t1 | cb, f->high, b->high & row1);
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;

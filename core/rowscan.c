@@ -128,7 +128,7 @@ static JJ_NOINLINE JJ_HOT jj_code scan_row_slow(jj_cursor *c, const char *p, int
 #if JJ_SELECT
   /* every span written: those not selected must not outlive this row
   ** (select.c) */
-  if (c->nsel) jj_row_unlocate(c);
+  if (c->want) jj_row_unlocate(c);
 #endif
   return rc;
 }

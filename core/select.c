@@ -39,14 +39,10 @@ jj_code jj_cursor_select(jj_cursor *c, const size_t *cols, size_t n, jj_error *e
   if (c->ncol < 64)
     for (size_t i = 0; i < n; i++) want |= UINT64_C(1) << cols[i];
   if (n == 0 || c->ncol >= 64 || want == (UINT64_C(1) << c->ncol) - 1) {
-    c->nsel = 0;
     c->want = 0;
     return JJ_OK;
   }
-  size_t k = 0;
-  for (uint64_t w = want; w; w &= w - 1) c->sel[k++] = (unsigned char)__builtin_ctzll(w);
   c->want = want;
-  c->nsel = k;
   jj_row_unlocate(c); /* the current row's others too: no span a row behind */
 #endif
   return JJ_OK;
@@ -66,14 +62,14 @@ const jj_span *jj_cursor_locate(jj_cursor *c, size_t col, jj_error *err) {
     jj_span *const v = c->v;
     const char *const pos = c->pos;
     const int wide = c->wide;
-    const size_t nsel = c->nsel;
+    const uint64_t want = c->want;
     c->v = c->all;
-    c->nsel = 0; /* every span, and no unlocating after the slow path */
+    c->want = 0; /* every span, and no unlocating after the slow path */
     jj_code rc = jj_row_scan(c, d->base + d->index[c->row - 1], c->row, err);
     c->v = v;
     c->pos = pos;
     c->wide = wide;
-    c->nsel = nsel;
+    c->want = want;
     if (rc != JJ_OK) return NULL;
     c->all_gen = c->gen;
   }
