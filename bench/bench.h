@@ -164,11 +164,14 @@ static inline bench_sum bench_expect(const char *text, const char *task) {
 
 /* What a read task must give: its own lines of the .sum file; "count"
 ** (the rows, counted with their structure checked: no value read) only
-** the number of rows, the file's "rows" line. */
+** the number of rows, the file's "rows" line; "stage1" (simdjson's
+** structural index alone, c_simdjson.cpp) nothing: it reads no row, and
+** its run fails unless the document parses as an array. */
 static inline bench_sum bench_expect_task(const char *text, const char *task) {
-  if (strcmp(task, "count") != 0) return bench_expect(text, task);
   bench_sum s;
   memset(&s, 0, sizeof s);
+  if (strcmp(task, "stage1") == 0) return s;
+  if (strcmp(task, "count") != 0) return bench_expect(text, task);
   const char *v = bench_sum_get(text, "rows");
   if (!v) bench_die("%s is missing from the .sum file", "rows");
   s.count = strtoull(v, NULL, 10);

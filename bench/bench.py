@@ -131,6 +131,9 @@ def plan(rows_list, have_yyjson, sql_only=False):
             for r in ("jj", "simdjson"):
                 src = jj if r == "jj" else js
                 add("c", s, rows, "count", r, [rel(os.path.join(BIN, "c_" + r)), "count", r, src, sm])
+            # and simdjson's structural index alone (stage 1, no row walked)
+            add("c", s, rows, "stage1", "simdjson",
+                [rel(os.path.join(BIN, "c_simdjson")), "stage1", "simdjson", js, sm])
             add("c", s, rows, "write", "cjson", [rel(os.path.join(BIN, "c_cjson")), "write", "cjson", js, js])
             add("c", s, rows, "write", "jj", [rel(os.path.join(BIN, "c_jj")), "write", "jj", js, jj])
             add("c", s, rows, "memchr", "floor-json", [rel(os.path.join(BIN, "c_floor")), "memchr", "floor", js])

@@ -169,18 +169,21 @@ def budget_section(res):
                 typed = res.median_ns("sql", s, rows, task, "jjfile")
                 jj = res.median_ns("c", s, rows, FLOOR_WORK[task], "jj")
                 simd = res.median_ns("c", s, rows, FLOOR_WORK[task], "simdjson")
-                structure = res.median_ns("c", s, rows, "count", "simdjson")
                 if None in (floor, typed, jj, simd) or rows < 50000:
                     continue
                 left = floor * (times - 1)
-                alone = ("%s: %.1f× what is left" % (fmt_time(structure), structure / left)
-                         if structure is not None else "-")
+
+                def share(ns):
+                    return ("%s (%.1f ns a row): %.2f× what is left" % (fmt_time(ns), ns / rows, ns / left)
+                            if ns is not None else "-")
                 rows_out.append([
                     "%s: at most %g× the floor" % (label, times), SET_NAMES[s], fmt_rows(rows),
                     "%s (%.0f ns a row)" % (fmt_time(left), left / rows),
                     "%s (%.0f ns a row)" % (fmt_time(typed - floor), (typed - floor) / rows),
                     "%s: %.1f× what is left" % (fmt_time(jj), jj / left),
-                    "%s: %.1f× what is left" % (fmt_time(simd), simd / left), alone])
+                    "%s: %.1f× what is left" % (fmt_time(simd), simd / left),
+                    share(res.median_ns("c", s, rows, "count", "jj")),
+                    share(res.median_ns("c", s, rows, "stage1", "simdjson"))])
     if not rows_out:
         return "This run has no C measurements to set against the floor targets."
     out = ["A target against the floor leaves the typed table the floor's time × (N − 1) for "
@@ -195,16 +198,21 @@ def budget_section(res):
            "their checksum: sum(price) only adds the doubles, but read every value takes a "
            "CRC-32 of each text value, about a quarter of jalapenojson's instructions there "
            "(callgrind, 50,000 rows, both sets), so for the full scan the C times overstate "
-           "the reading by up to that much. The last column is simdjson counting the same rows "
-           "(`count`: its structure pass over the document, stage 1, then each row skipped, no "
-           "value read): where even that takes more than the target leaves, the fastest JSON "
-           "parser measured here cannot find where the rows' values lie in the time the target "
-           "allows for finding and reading them. count(*) reads no value; its C twin is "
-           "jalapenojson's `count` in the C tables, and its remaining time is the row check "
-           "(profiles below).\n",
+           "the reading by up to that much. The last two columns are the structure alone, no "
+           "value read: jalapenojson checking every row (`count`, the check a row must pass "
+           "before any of its values is returned; count(*)'s loop) and simdjson's stage 1 "
+           "(`stage1`: `parser.iterate()` alone, the structural index of the whole document, "
+           "no row walked), the least that parser spends before it can find a value. Where "
+           "stage 1 alone takes more than the target leaves, the fastest JSON parser measured "
+           "here cannot find where the rows' values lie in the time the target allows for "
+           "finding and reading them; what jalapenojson's check leaves of the target is what "
+           "remains for writing the values' spans, converting them and handing them to SQLite "
+           "(bench/README.md takes sum(price) apart). count(*) reads no value; its C twin is "
+           "jalapenojson's `count`, and its remaining time is the row check (profiles below).\n",
            table(["target", "set", "rows", "time left beyond the floor",
                   "the typed table (file) beyond the floor", "C: jalapenojson reads the same",
-                  "C: simdjson reads the same", "C: simdjson only finds the rows' structure"],
+                  "C: simdjson reads the same", "C: jalapenojson only checks the rows",
+                  "C: simdjson stage 1 alone"],
                  rows_out)]
     return "\n".join(out)
 
@@ -403,7 +411,8 @@ def results_md(data):
     readers = ("cjson", "simdjson", "yyjson", "jj")
     for rows in data["rows"]:
         for s in ("repetitive", "entropy"):
-            t = speed_table(res, "c", s, rows, ("all", "price", "city", "middle", "count", "write"), readers,
+            t = speed_table(res, "c", s, rows, ("all", "price", "city", "middle", "count", "stage1", "write"),
+                            readers,
                             ("jj",))
             if t:
                 parts += ["### %s, %s rows\n" % (SET_NAMES[s], fmt_rows(rows)), t, "", floor_line(res, s, rows), ""]

@@ -27,6 +27,7 @@ TASK_NAMES = {
     ("c", "all"): "read every value", ("c", "price"): "sum(price)", ("c", "city"): "CRC(city)",
     ("c", "middle"): "the middle row", ("c", "write"): "write every value",
     ("c", "count"): "count the rows (structure only)",
+    ("c", "stage1"): "stage 1 alone (the structural index, no row walked)",
     ("sql", "scan"): "full scan", ("sql", "price"): "sum(price)", ("sql", "count"): "count(*)",
     ("sql", "since"): "count WHERE joined >= date", ("sql", "row"): "one row by rowid",
     ("sql", "export"): "export (jj_group / json_group_array)",
