@@ -119,13 +119,19 @@ enum { JJ_CUR_BEFORE = 0, JJ_CUR_ROW = 1, JJ_CUR_END = 2, JJ_CUR_LOST = 3 };
 struct jj_cursor {
   jj_doc *doc;
   size_t ncol;
+  /* ncol while the cursor is on a row (state JJ_CUR_ROW), else 0: the
+  ** accessors' one test `col < readable` says both that the cursor is on
+  ** a row and that the column exists.  Written only with the state, by
+  ** jj_cursor_state below, so the two never disagree. */
+  size_t readable;
   const jj_col *cols;  /* the schema's columns */
   jj_span *v;          /* ncol spans of the current row (owned) */
   jj_decoded *dec;     /* ncol decode cache entries, allocated on first use */
   uint64_t gen;        /* bumped whenever the cursor moves */
   int64_t row;         /* last row scanned successfully (0: none) */
   const char *pos;     /* just past that row's ']' (or doc->rows) */
-  int state;           /* JJ_CUR_*: LOST after an error in a row */
+  int state;           /* JJ_CUR_*: LOST after an error in a row; set only
+                       ** by jj_cursor_state (with readable) */
   jj_chunk *chunks;    /* scratch memory (owned); cur: the last chunk in
                        ** use for this row, NULL when none is yet (the
                        ** chunks after it are emptied as they are reached) */
@@ -144,7 +150,19 @@ struct jj_cursor {
   jj_span *all;        /* every span of row all_gen, scanned again for a
                        ** column not selected (owned; NULL until needed) */
   uint64_t all_gen;    /* the gen of the row in `all`; 0: none */
+  /* The columns' types (jj_type, all letters or '{': one byte each), ncol
+  ** of them in the cursor's own allocation (jj_cursor_new), so that an
+  ** accessor tests a column's type with one load from the cursor where
+  ** cols[col].type takes a pointer load and an index scaled by 32. */
+  unsigned char type[];
 };
+
+/* Every change of a cursor's state goes through here: readable follows
+** it (ncol on a row, 0 otherwise). */
+static inline void jj_cursor_state(jj_cursor *c, int state) {
+  c->state = state;
+  c->readable = state == JJ_CUR_ROW ? c->ncol : 0;
+}
 
 /* The one constructor of jj_doc: every field is set here, so a field added
 ** to the struct gets its value for top-level and nested documents alike
