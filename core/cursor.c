@@ -54,6 +54,13 @@ jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
   c->ncol = n;
   c->cols = doc->schema->cols;
   for (size_t i = 0; i < n; i++) c->type[i] = (unsigned char)c->cols[i].type;
+  /* a document is longer than 17 bytes (its header starts
+  ** {"jalapenojson":1), and a nested one ends past its parent's header;
+  ** were one shorter, both bounds refuse every number (no value starts
+  ** at base or ends at end) */
+  const size_t bytes = (size_t)(doc->end - doc->base);
+  c->num_lo16 = doc->base + (bytes < 16 ? bytes : 16);
+  c->num_last = doc->end - (bytes < 17 ? bytes : 17);
   c->pos = doc->rows;
   jj_cursor_state(c, JJ_CUR_BEFORE);
   return c;

@@ -126,6 +126,12 @@ struct jj_cursor {
   size_t readable;
   const jj_col *cols;  /* the schema's columns */
   jj_span *v;          /* ncol spans of the current row (owned) */
+  /* The inline number readers' bounds (num.h), from the document's
+  ** readable bytes base..end, worked out once (jj_cursor_new) so that
+  ** each read tests one comparison: an integer ending at num_lo16 or
+  ** later has 16 readable bytes before its end (base + 16), a float
+  ** starting at num_last or before 17 after its start (end - 17). */
+  const char *num_lo16, *num_last;
   jj_decoded *dec;     /* ncol decode cache entries, allocated on first use */
   uint64_t gen;        /* bumped whenever the cursor moves */
   int64_t row;         /* last row scanned successfully (0: none) */

@@ -183,7 +183,7 @@ static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *ou
 static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
                            jj_error *err) {
   /* s->n unmasked: a string's flags make it far too long for jj_num_short_int */
-  if (JJ_LIKELY(jj_num_short_int(s->p, s->n, c->doc->base, out))) return 1;
+  if (JJ_LIKELY(jj_num_short_int(s->p, s->n, c->num_lo16, out))) return 1;
   return read_int_full(c, col, s, out, err);
 }
 
@@ -228,7 +228,7 @@ static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *
 ** it far too long for the shortcut. */
 static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
                               jj_error *err) {
-  if (JJ_LIKELY(jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, out))) return 1;
+  if (JJ_LIKELY(jj_num_dot_double_in(s->p, s->n, c->num_last, out))) return 1;
   return read_double_full(c, col, s, out, err);
 }
 
@@ -508,8 +508,8 @@ JJ_ACCESSOR int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_erro
   const jj_span *s = &c->v[col];
   /* s->n unmasked: a string's flags make it far too long for either */
   if ((t == JJ_FLOAT &&
-       jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
-      (t == JJ_INT && jj_num_short_int(s->p, s->n, c->doc->base, &out->u.i))) {
+       jj_num_dot_double_in(s->p, s->n, c->num_last, &out->u.f)) ||
+      (t == JJ_INT && jj_num_short_int(s->p, s->n, c->num_lo16, &out->u.i))) {
     out->type = t;
     out->is_null = 0;
     return 1;
