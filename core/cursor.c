@@ -53,7 +53,10 @@ jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
   c->doc = doc;
   c->ncol = n;
   c->cols = doc->schema->cols;
+#ifndef JJ_SMALL /* a build for size reads the schema's (JJ_CURSOR_TYPE) */
   for (size_t i = 0; i < n; i++) c->type[i] = (unsigned char)c->cols[i].type;
+#endif
+#if JJ_SWAR /* the byte-at-a-time number readers take no bounds */
   /* a document is longer than 17 bytes (its header starts
   ** {"jalapenojson":1), and a nested one ends past its parent's header;
   ** were one shorter, both bounds refuse every number (no value starts
@@ -61,6 +64,7 @@ jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
   const size_t bytes = (size_t)(doc->end - doc->base);
   c->num_lo16 = doc->base + (bytes < 16 ? bytes : 16);
   c->num_last = doc->end - (bytes < 17 ? bytes : 17);
+#endif
   c->pos = doc->rows;
   jj_cursor_state(c, JJ_CUR_BEFORE);
   return c;

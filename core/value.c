@@ -44,7 +44,7 @@ static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
                                    jj_type t2, jj_type t3, const char *fn,
                                    jj_error *err) {
   if (JJ_LIKELY(c && col < c->readable)) {
-    jj_type t = (jj_type)c->type[col];
+    jj_type t = JJ_CURSOR_TYPE(c, col);
     if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return jj_cursor_located(c, col, err);
   }
   misuse(c, col, fn, err);
@@ -371,7 +371,7 @@ static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
 
 /* Spelled out like jj_cursor_double. */
 JJ_ACCESSOR int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-  if (JJ_LIKELY(c && col < c->readable && c->type[col] == JJ_INT))
+  if (JJ_LIKELY(c && col < c->readable && JJ_CURSOR_TYPE(c, col) == JJ_INT))
     return read_int(c, col, &c->v[col], out, err);
   return misuse(c, col, "jj_cursor_int", err);
 }
@@ -380,7 +380,7 @@ JJ_ACCESSOR int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *
 ** and the inline number, nothing kept for a call but the slow path's tail
 ** call. */
 JJ_ACCESSOR int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
-  if (JJ_LIKELY(c && col < c->readable && c->type[col] == JJ_FLOAT))
+  if (JJ_LIKELY(c && col < c->readable && JJ_CURSOR_TYPE(c, col) == JJ_FLOAT))
     return read_double(c, col, &c->v[col], out, err);
   return misuse(c, col, "jj_cursor_double", err);
 }
@@ -393,7 +393,7 @@ int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
 static JJ_NOINLINE int text_all_cases(jj_cursor *c, size_t col, const char **p,
                                       size_t *len, jj_error *err) {
   const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
-  return s ? read_text(c, col, s, (jj_type)c->type[col], p, len, err) : -1;
+  return s ? read_text(c, col, s, JJ_CURSOR_TYPE(c, col), p, len, err) : -1;
 }
 /* A date column's plain string of 12 bytes, quotes included, at q
 ** (jj_cursor_text checked all that: the length a date's text has) that the
@@ -424,7 +424,7 @@ JJ_ACCESSOR int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t 
     const size_t n = s->n; /* no flags (tested next): the length */
     const char *q = s->p;
     if (JJ_LIKELY(!(n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *q == '"')) {
-      const jj_type t = (jj_type)c->type[col];
+      const jj_type t = JJ_CURSOR_TYPE(c, col);
       if (JJ_LIKELY(t == JJ_TEXT)) {
         *p = q + 1;
         *len = n - 2;
@@ -474,7 +474,7 @@ __attribute__((noinline))
 #endif
 static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   const jj_span *s = jj_cursor_located(c, col, err);
-  jj_type t = (jj_type)c->type[col];
+  jj_type t = JJ_CURSOR_TYPE(c, col);
   out->type = t;
 #if JJ_SELECT /* else every span is located */
   if (!s) return -1;
@@ -504,7 +504,7 @@ static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj
 JJ_ACCESSOR int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   if (!c || col >= c->readable) return misuse(c, col, "jj_cursor_value", err);
 #if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
-  const jj_type t = (jj_type)c->type[col];
+  const jj_type t = JJ_CURSOR_TYPE(c, col);
   const jj_span *s = &c->v[col];
   /* s->n unmasked: a string's flags make it far too long for either */
   if ((t == JJ_FLOAT &&
@@ -518,7 +518,7 @@ JJ_ACCESSOR int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_erro
 #ifndef JJ_SMALL /* a build for size reads text by value_of_type */
   /* text without escapes or bytes >= 0x80: valid as it stands (see
   ** jj_cursor_text) */
-  if (c->type[col] == JJ_TEXT &&
+  if (JJ_CURSOR_TYPE(c, col) == JJ_TEXT &&
       !(c->v[col].n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *c->v[col].p == '"') {
     out->type = JJ_TEXT;
     out->is_null = 0;
