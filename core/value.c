@@ -421,13 +421,13 @@ JJ_ACCESSOR int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t 
                    jj_error *err) {
   if (JJ_LIKELY(c && col < c->readable)) {
     const jj_span *s = &c->v[col];
-    const size_t n = s->n; /* no flags (tested next): the length */
     const char *q = s->p;
+    const size_t n = s->n; /* no flags (tested next): the length */
     if (JJ_LIKELY(!(n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *q == '"')) {
       const jj_type t = JJ_CURSOR_TYPE(c, col);
       if (JJ_LIKELY(t == JJ_TEXT)) {
-        *p = q + 1;
         *len = n - 2;
+        *p = q + 1;
         return 1;
       }
       if (t == JJ_DATE && n == 12) return text_date(c, col, p, len, err, q);
