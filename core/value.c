@@ -420,6 +420,8 @@ static JJ_NOINLINE int text_date(jj_cursor *c, size_t col, const char **p, size_
 JJ_ACCESSOR int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
                    jj_error *err) {
   if (JJ_LIKELY(c && col < c->readable)) {
+    /* the pointer read before the length, and the length stored first:
+    ** so ordered, gcc keeps p where it came (no copy, 1 instruction) */
     const jj_span *s = &c->v[col];
     const char *q = s->p;
     const size_t n = s->n; /* no flags (tested next): the length */
