@@ -267,7 +267,7 @@ static JJ_NUM_INLINE int jj_num_double_dot(const char *s, size_t m, uint64_t sig
   ** so that a and k are one value while the fraction is checked: with
   ** fewer values live, no callee-saved register is pushed */
   if (JJ_NUM_UNLIKELY(((a & 0xFF) == 0) & (k > 1))) return 0;
-  a <<= (0 - 8 * k) & 63; /* 64 - 8k: spelled so, a shift and a negation */
+  a <<= (64 - 8 * k) & 63;
   memcpy(&fr, s + k + 1, 8);
   fr = (fr ^ zeros) & jj_num_low_bytes[f - 1]; /* the f fraction digits */
   /* refused: a fraction byte that is not a digit */
