@@ -33,6 +33,17 @@ struct jj_chunk_data {
 /* Creating, scratch memory                                            */
 /* ------------------------------------------------------------------ */
 
+/* doc->base + n and doc->end - n, or the other end of the document when
+** it is shorter than n bytes (jj_cursor_new's bounds). */
+static inline const char *base_plus(const jj_doc *d, size_t n) {
+  const size_t bytes = (size_t)(d->end - d->base);
+  return d->base + (bytes < n ? bytes : n);
+}
+static inline const char *end_less(const jj_doc *d, size_t n) {
+  const size_t bytes = (size_t)(d->end - d->base);
+  return d->end - (bytes < n ? bytes : n);
+}
+
 /* The caller frees the cursor with jj_cursor_free (before the doc). */
 jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
   jj_error_clear(err);
@@ -56,14 +67,16 @@ jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
 #ifndef JJ_SMALL /* a build for size reads the schema's (JJ_CURSOR_TYPE) */
   for (size_t i = 0; i < n; i++) c->type[i] = (unsigned char)c->cols[i].type;
 #endif
-#if JJ_SWAR /* the byte-at-a-time number readers take no bounds */
-  /* a document is longer than 17 bytes (its header starts
-  ** {"jalapenojson":1), and a nested one ends past its parent's header;
-  ** were one shorter, both bounds refuse every number (no value starts
-  ** at base or ends at end) */
-  const size_t bytes = (size_t)(doc->end - doc->base);
-  c->num_lo16 = doc->base + (bytes < 16 ? bytes : 16);
-  c->num_last = doc->end - (bytes < 17 ? bytes : 17);
+  /* the bounds of doc.h, worked out once.  A document is longer than 17
+  ** bytes (its header starts {"jalapenojson":1), and a nested one ends
+  ** past its parent's header; one shorter than a bound needs gets the
+  ** bound that refuses every value (none starts at base or ends at end) */
+#if JJ_SWAR /* the byte-at-a-time number readers take none */
+  c->num_lo16 = base_plus(doc, 16);
+  c->num_last = end_less(doc, 17);
+#endif
+#ifndef JJ_SMALL /* a build for size has no common step */
+  c->step_last = end_less(doc, 67);
 #endif
   c->pos = doc->rows;
   jj_cursor_state(c, JJ_CUR_BEFORE);
@@ -270,7 +283,7 @@ JJ_HOT int jj_cursor_next(jj_cursor *c, jj_error *err) {
 #ifndef JJ_SMALL
   if (JJ_UNLIKELY(!c)) return no_cursor(err);
   const char *const p = c->pos;
-  if (JJ_LIKELY(c->state == JJ_CUR_ROW && c->doc->end - p > 66 &&
+  if (JJ_LIKELY(c->state == JJ_CUR_ROW && p <= c->step_last && /* end - p > 66 */
                 memcmp(p, ",\n[", 3) == 0)) {
     moved(c);
     return jj_row_next(c, err, p + 2);

@@ -157,6 +157,12 @@ struct jj_cursor {
   ** starting at num_last or before 17 after its start (end - 17).  Not
   ** set without JJ_SWAR: the byte-at-a-time readers take none. */
   const char *num_lo16, *num_last;
+#ifndef JJ_SMALL
+  /* The last position of jj_cursor_next's common step (cursor.c): end -
+  ** 67, so that its test of the 66 bytes it needs after the ',' is one
+  ** comparison. */
+  const char *step_last;
+#endif
   /* The columns' types (jj_type, all letters or '{': one byte each), ncol
   ** of them in the cursor's own allocation (jj_cursor_new), so that an
   ** accessor tests a column's type with one load from the cursor where
