@@ -33,6 +33,17 @@ struct jj_chunk_data {
 /* Creating, scratch memory                                            */
 /* ------------------------------------------------------------------ */
 
+/* doc->base + n and doc->end - n, or the other end of the document when
+** it is shorter than n bytes (jj_cursor_new's bounds). */
+static inline const char *base_plus(const jj_doc *d, size_t n) {
+  const size_t bytes = (size_t)(d->end - d->base);
+  return d->base + (bytes < n ? bytes : n);
+}
+static inline const char *end_less(const jj_doc *d, size_t n) {
+  const size_t bytes = (size_t)(d->end - d->base);
+  return d->end - (bytes < n ? bytes : n);
+}
+
 /* The caller frees the cursor with jj_cursor_free (before the doc). */
 jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
   jj_error_clear(err);
@@ -40,18 +51,35 @@ jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
     JJ_USAGE(jj_fail(err, JJ_ERR_USAGE, NULL, "jj_cursor_new needs a document"));
     return NULL;
   }
-  jj_cursor *c = calloc(1, sizeof *c);
-  if (c) c->v = calloc(doc->schema->n, sizeof *c->v);
+  const size_t n = doc->schema->n;
+  /* the struct and its n type bytes (doc.h) in one block; a schema's
+  ** columns fit in memory already, so n bytes more cannot overflow */
+  jj_cursor *c = calloc(1, sizeof *c + n);
+  if (c) c->v = calloc(n, sizeof *c->v);
   if (!c || !c->v) {
     free(c);
     jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
     return NULL;
   }
   c->doc = doc;
-  c->ncol = doc->schema->n;
+  c->ncol = n;
   c->cols = doc->schema->cols;
+#ifndef JJ_SMALL /* a build for size reads the schema's (JJ_CURSOR_TYPE) */
+  for (size_t i = 0; i < n; i++) c->type[i] = (unsigned char)c->cols[i].type;
+#endif
+  /* the bounds of doc.h, worked out once.  A document is longer than 17
+  ** bytes (its header starts {"jalapenojson":1), and a nested one ends
+  ** past its parent's header; one shorter than a bound needs gets the
+  ** bound that refuses every value (none starts at base or ends at end) */
+#if JJ_SWAR /* the byte-at-a-time number readers take none */
+  c->num_lo16 = base_plus(doc, 16);
+  c->num_last = end_less(doc, 17);
+#endif
+#ifndef JJ_SMALL /* a build for size has no common step */
+  c->step_last = end_less(doc, 67);
+#endif
   c->pos = doc->rows;
-  c->state = JJ_CUR_BEFORE;
+  jj_cursor_state(c, JJ_CUR_BEFORE);
   return c;
 }
 
@@ -124,26 +152,26 @@ static int finish(jj_cursor *c, const char *p, jj_error *err) {
   if (d->own_schema) { /* the top level ends with '}' and whitespace */
     p = jj_ws(p, end);
     if (p >= end || *p != '}') {
-      c->state = JJ_CUR_LOST;
+      jj_cursor_state(c, JJ_CUR_LOST);
       return jj_cursor_expected(c, err, 0, c->ncol, p, "'}' after the rows"), -1;
     }
     p = jj_ws(p + 1, end);
   }
   if (p != end) {
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     return jj_cursor_fail(c, err, JJ_ERR_SYNTAX, 0, c->ncol, p,
                   "unexpected data after the document"), -1;
   }
   if (d->count >= 0 && d->count != c->row) {
     jj_where w = {0, -1, NULL, d->count_at, NULL, 0, -1};
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     return jj_fail(err, JJ_ERR_COUNT, &w,
                    "the header says \"count\":%lld but there %s %lld row%s",
                    (long long)d->count, c->row == 1 ? "is" : "are",
                    (long long)c->row, c->row == 1 ? "" : "s"), -1;
   }
   d->total = c->row;
-  c->state = JJ_CUR_END;
+  jj_cursor_state(c, JJ_CUR_END);
   return 0;
 }
 
@@ -171,7 +199,7 @@ static inline int index_row(jj_cursor *c, const char *open, jj_error *err) {
 static JJ_NOINLINE int between_rows_error(jj_cursor *c, const char *p, int after_row,
                                           jj_error *err) {
   const char *const end = c->doc->end;
-  c->state = JJ_CUR_LOST;
+  jj_cursor_state(c, JJ_CUR_LOST);
   if (after_row) {
     char s[64];
     snprintf(s, sizeof s, "',' or ']' after row %lld", (long long)c->row);
@@ -216,13 +244,13 @@ static JJ_INLINE int next_row(jj_cursor *c, const int check_only, jj_error *err)
   }
   if ((check_only ? jj_row_check(c, p, c->row + 1, err)
                   : jj_row_scan(c, p, c->row + 1, err)) != JJ_OK) {
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     return -1;
   }
   c->row++;
-  c->state = JJ_CUR_ROW;
+  jj_cursor_state(c, JJ_CUR_ROW);
   if (index_row(c, p, err)) {
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     c->row--;
     return -1;
   }
@@ -250,12 +278,13 @@ static JJ_NOINLINE int next_row_any(jj_cursor *c, jj_error *err) {
 ** scan's result.  callgrind, C price over 50,000 high-entropy rows: 25.33
 ** -> 23.63 M instructions (the step was 61 here, 7 of dispatch and 7 of
 ** checks in the instance; now 17 here, 8 in jj_row_next and 14 to finish
-** the row in the instance); 0.92x the time (interleaved runs). */
+** the row in the instance); 0.92x the time (interleaved runs).  The
+** room after p tested against step_last (doc.h): 3 instructions less. */
 JJ_HOT int jj_cursor_next(jj_cursor *c, jj_error *err) {
 #ifndef JJ_SMALL
   if (JJ_UNLIKELY(!c)) return no_cursor(err);
   const char *const p = c->pos;
-  if (JJ_LIKELY(c->state == JJ_CUR_ROW && c->doc->end - p > 66 &&
+  if (JJ_LIKELY(c->state == JJ_CUR_ROW && p <= c->step_last && /* end - p > 66 */
                 memcmp(p, ",\n[", 3) == 0)) {
     moved(c);
     return jj_row_next(c, err, p + 2);
@@ -305,7 +334,7 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
       moved += done;
       batch = done > 0;
       if (code != JJ_OK) {
-        c->state = JJ_CUR_LOST; /* as next_row after its jj_row_check fails */
+        jj_cursor_state(c, JJ_CUR_LOST); /* as next_row after its jj_row_check fails */
         rc = -1;
         goto failed;
       }
@@ -320,7 +349,7 @@ int64_t jj_cursor_skip(jj_cursor *c, int64_t n, jj_error *err) {
     /* the error is for the next call: stand on the last good row */
     jj_doc *d = c->doc;
     if (jj_row_scan(c, d->base + d->index[c->row - 1], c->row, err) != JJ_OK) return -1;
-    c->state = JJ_CUR_ROW;
+    jj_cursor_state(c, JJ_CUR_ROW);
     jj_error_clear(err);
     return moved;
   }
@@ -337,7 +366,7 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
     moved(c);
     c->row = row < 1 ? 0 : d->total;
     c->pos = d->rows;
-    c->state = row < 1 ? JJ_CUR_BEFORE : JJ_CUR_END;
+    jj_cursor_state(c, row < 1 ? JJ_CUR_BEFORE : JJ_CUR_END);
     return 0;
   }
   if ((uint64_t)row <= d->nindex) {
@@ -345,11 +374,11 @@ int jj_cursor_seek(jj_cursor *c, int64_t row, jj_error *err) {
     if (jj_row_scan(c, d->base + d->index[row - 1], row, err) != JJ_OK) {
       c->row = 0; /* cannot happen: the row was scanned before */
       c->pos = d->rows;
-      c->state = JJ_CUR_LOST;
+      jj_cursor_state(c, JJ_CUR_LOST);
       return -1;
     }
     c->row = row;
-    c->state = JJ_CUR_ROW;
+    jj_cursor_state(c, JJ_CUR_ROW);
     return 1;
   }
   if (d->nindex > 0 && (uint64_t)c->row < d->nindex &&

@@ -140,7 +140,7 @@ int jj_doc_index_room(jj_doc *d, uint64_t rows) {
 int jj_row_index_full(jj_cursor *c, const char *p, jj_error *err) {
   jj_doc *const d = c->doc;
   if (jj_doc_index_room(d, (uint64_t)d->nindex + 1)) {
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
   }
   d->index[d->nindex++] = (size_t)(p - d->base);

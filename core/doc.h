@@ -125,7 +125,13 @@ struct jj_cursor {
   uint64_t gen;        /* bumped whenever the cursor moves */
   int64_t row;         /* last row scanned successfully (0: none) */
   const char *pos;     /* just past that row's ']' (or doc->rows) */
-  int state;           /* JJ_CUR_*: LOST after an error in a row */
+  int state;           /* JJ_CUR_*: LOST after an error in a row; set only
+                       ** by jj_cursor_state (with readable) */
+  /* ncol while the cursor is on a row (state JJ_CUR_ROW), else 0: the
+  ** accessors' one test `col < readable` says both that the cursor is on
+  ** a row and that the column exists.  Written only with the state, by
+  ** jj_cursor_state below, so the two never disagree. */
+  size_t readable;
   jj_chunk *chunks;    /* scratch memory (owned); cur: the last chunk in
                        ** use for this row, NULL when none is yet (the
                        ** chunks after it are emptied as they are reached) */
@@ -144,7 +150,41 @@ struct jj_cursor {
   jj_span *all;        /* every span of row all_gen, scanned again for a
                        ** column not selected (owned; NULL until needed) */
   uint64_t all_gen;    /* the gen of the row in `all`; 0: none */
+  /* The inline number readers' bounds (num.h), from the document's
+  ** readable bytes base..end, worked out once (jj_cursor_new) so that
+  ** each read tests one comparison: an integer ending at num_lo16 or
+  ** later has 16 readable bytes before its end (base + 16), a float
+  ** starting at num_last or before 17 after its start (end - 17).  Not
+  ** set without JJ_SWAR: the byte-at-a-time readers take none. */
+  const char *num_lo16, *num_last;
+#ifndef JJ_SMALL
+  /* The last position of jj_cursor_next's common step (cursor.c): end -
+  ** 67, so that its test of the 66 bytes it needs after the ',' is one
+  ** comparison. */
+  const char *step_last;
+#endif
+  /* The columns' types (jj_type, all letters or '{': one byte each), ncol
+  ** of them in the cursor's own allocation (jj_cursor_new), so that an
+  ** accessor tests a column's type with one load from the cursor where
+  ** cols[col].type takes a pointer load and an index scaled by 32.  Read
+  ** through JJ_CURSOR_TYPE; not set in a build for size (JJ_SMALL). */
+  unsigned char type[];
 };
+
+/* Column col's type as the accessors test it: the cursor's byte; a build
+** for size (JJ_SMALL) keeps no bytes and reads the schema's column. */
+#ifdef JJ_SMALL
+#define JJ_CURSOR_TYPE(c, col) ((c)->cols[col].type)
+#else
+#define JJ_CURSOR_TYPE(c, col) ((jj_type)(c)->type[col])
+#endif
+
+/* Every change of a cursor's state goes through here: readable follows
+** it (ncol on a row, 0 otherwise). */
+static inline void jj_cursor_state(jj_cursor *c, int state) {
+  c->state = state;
+  c->readable = state == JJ_CUR_ROW ? c->ncol : 0;
+}
 
 /* The one constructor of jj_doc: every field is set here, so a field added
 ** to the struct gets its value for top-level and nested documents alike

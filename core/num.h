@@ -283,27 +283,26 @@ static JJ_NUM_INLINE int jj_num_double_dot(const char *s, size_t m, uint64_t sig
 /* The float column's commonest number, inline in the accessors
 ** (jj_cursor_double, jj_cursor_value): -?(0|[1-9][0-9]{0,6})\.[0-9]{1,8}
 ** ("19.99", "-0.5", "73693.232", "37465.1286"), read by jj_num_double_dot
-** when the 17 bytes from p lie before hi (p[0..len) inside [lo, hi), as
-** for jj_num_short_double_in; lo is not needed).  Every byte of the
+** when the 17 bytes from p may be read: p at or before `last`, the last
+** byte 17 readable bytes can start at (the caller's end less 17, worked
+** out once: the test is then one comparison).  Every byte of the
 ** number is checked here; nothing is assumed of the caller's scan.  1
 ** with *out set, or 0 (out untouched): the caller then tries
 ** jj_num_short_double_in and the full parser, out of line.  About 90
 ** instructions a price in jj_cursor_double under callgrind where the
 ** closing-up reader took 136: no digits moved over the '.', no table of
 ** powers, no 2^53 test, the sign a constant, one branch a test. */
-static JJ_NUM_INLINE int jj_num_dot_double_in(const char *p, size_t len, const char *lo,
-                                              const char *hi, double *out) {
+static JJ_NUM_INLINE int jj_num_dot_double_in(const char *p, size_t len, const char *last,
+                                              double *out) {
 #if JJ_NUM_FAST
-  (void)lo;
-  if (hi - p < 17) return 0; /* then p[0] and s[0..16) may be read */
+  if (p > last) return 0; /* else p[0] and s[0..16) may be read */
   /* the sign a constant in each copy: a register less kept, no arithmetic */
   if (*p == '-') return jj_num_double_dot(p + 1, len - 1, 1, out);
   return jj_num_double_dot(p, len, 0, out);
 #else
   (void)p;
   (void)len;
-  (void)lo;
-  (void)hi;
+  (void)last;
   (void)out;
   return 0;
 #endif
@@ -359,8 +358,8 @@ size_t jj_num_format_int64(int64_t v, char *out);
 #if JJ_SWAR
 /* jj_num_short_int's digits d[0..nd) after the sign (neg: 1 for a '-', a
 ** constant in each of jj_num_short_int's two copies). */
-static JJ_NUM_INLINE int jj_num_short_digits(const char *d, size_t nd, const char *lo, int neg,
-                                  int64_t *out) {
+static JJ_NUM_INLINE int jj_num_short_digits(const char *d, size_t nd, const char *lo16,
+                                             int neg, int64_t *out) {
   /* the top nd bytes of the last word, and of the one before it */
   const uint64_t *const low = jj_num_top_bytes;
   const uint64_t zeros = UINT64_C(0x3030303030303030);
@@ -369,7 +368,7 @@ static JJ_NUM_INLINE int jj_num_short_digits(const char *d, size_t nd, const cha
   ** far too long: tested before d + nd is formed) */
   if (nd - 1 > 15) return 0;
   const char *e = d + nd;
-  if (e - lo < 16) return 0;
+  if (e < lo16) return 0;
   /* the leading zero first: the byte is at hand (the sign test read it)
   ** and nothing is kept for a test after the digits */
   if (JJ_NUM_UNLIKELY(*d == '0') && nd > 1) return 0;
@@ -399,8 +398,10 @@ static JJ_NUM_INLINE int jj_num_short_digits(const char *d, size_t nd, const cha
 ** '-'.  Such a number always fits int64 and reads the same as
 ** jj_num_parse_int64 reads it; anything else returns 0 (*out untouched)
 ** and goes to the full parser.  The digits are read as the 8 bytes ending
-** with the number (and the 8 before them for more than 8 digits; bytes
-** before it, from lo on, may be read), their digit values (byte ^ '0')
+** with the number (and the 8 before them for more than 8 digits): its
+** end must be at or past lo16, the first byte the caller may read plus
+** 16 (worked out once by the caller: the test is one comparison).  Their
+** digit values (byte ^ '0')
 ** masked to the number's bytes: zeros above are leading zeros, so the
 ** varying count costs no loop and the check is one test of both words.
 ** The sign picks one of two copies of jj_num_short_digits, so that it is a
@@ -408,17 +409,18 @@ static JJ_NUM_INLINE int jj_num_short_digits(const char *d, size_t nd, const cha
 ** Inline even where gcc would keep one copy for its three callers (the
 ** call cost about 10 instructions an integer); not in a build for size. */
 #if JJ_SWAR && !defined(JJ_SMALL)
-static JJ_NUM_INLINE int jj_num_short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+static JJ_NUM_INLINE int jj_num_short_int(const char *p, size_t n, const char *lo16,
+                                          int64_t *out) {
 #else
-static inline int jj_num_short_int(const char *p, size_t n, const char *lo, int64_t *out) {
+static inline int jj_num_short_int(const char *p, size_t n, const char *lo16, int64_t *out) {
 #endif
 #if JJ_SWAR
-  if (*p == '-') return jj_num_short_digits(p + 1, n - 1, lo, 1, out);
-  return jj_num_short_digits(p, n, lo, 0, out);
+  if (*p == '-') return jj_num_short_digits(p + 1, n - 1, lo16, 1, out);
+  return jj_num_short_digits(p, n, lo16, 0, out);
 #elif defined(JJ_SMALL) /* a build for size: every integer by the parser */
   (void)p;
   (void)n;
-  (void)lo;
+  (void)lo16;
   (void)out;
   return 0;
 #else
@@ -427,7 +429,7 @@ static inline int jj_num_short_int(const char *p, size_t n, const char *lo, int6
   const char *d = p + neg, *e = p + n;
   size_t nd = n - neg;
   uint64_t v = 0;
-  (void)lo;
+  (void)lo16;
   if (nd == 0 || nd > 18 || (*d == '0' && nd > 1)) return 0;
   for (; d < e; d++) {
     unsigned k = (unsigned)(unsigned char)*d - '0';

@@ -138,7 +138,7 @@ static JJ_NOINLINE JJ_HOT jj_code scan_row_slow(jj_cursor *c, const char *p, int
 ** every instance finishes its rows (doc.h's jj_row_done). */
 static JJ_NOINLINE JJ_HOT int next_slow(jj_cursor *c, const char *p, jj_error *err) {
   if (scan_row_slow(c, p, c->row + 1, err) != JJ_OK) {
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     return -1;
   }
   return jj_row_done(c, p, err);
@@ -460,7 +460,7 @@ JJ_HOT jj_code jj_row_scan(jj_cursor *c, const char *p, int64_t row, jj_error *e
 ** jj_row_scan, the row finished likewise. */
 static JJ_NOINLINE JJ_HOT int next_scalar(jj_cursor *c, jj_error *err, const char *p) {
   if (jj_row_scan(c, p, c->row + 1, err) != JJ_OK) {
-    c->state = JJ_CUR_LOST;
+    jj_cursor_state(c, JJ_CUR_LOST);
     return -1;
   }
   return jj_row_done(c, p, err);

@@ -43,8 +43,8 @@ static int misuse(const jj_cursor *c, size_t col, const char *fn,
 static inline const jj_span *value(jj_cursor *c, size_t col, jj_type t1,
                                    jj_type t2, jj_type t3, const char *fn,
                                    jj_error *err) {
-  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
-    jj_type t = c->cols[col].type;
+  if (JJ_LIKELY(c && col < c->readable)) {
+    jj_type t = JJ_CURSOR_TYPE(c, col);
     if (JJ_LIKELY(t == t1 || t == t2 || t == t3)) return jj_cursor_located(c, col, err);
   }
   misuse(c, col, fn, err);
@@ -108,7 +108,7 @@ static inline int contents(jj_cursor *c, size_t col, const jj_span *s,
 
 /* 1 null, 0 not null, -1 not on a row or no such column. */
 int jj_cursor_is_null(jj_cursor *c, size_t col) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol) return -1;
+  if (!c || col >= c->readable) return -1;
 #if JJ_SELECT /* else every span is located */
   const jj_span *s = jj_cursor_located(c, col, NULL);
   if (!s) return -1;
@@ -121,8 +121,7 @@ int jj_cursor_is_null(jj_cursor *c, size_t col) {
 /* The value's bytes as written, any column type; null gives 0. */
 int jj_cursor_raw(jj_cursor *c, size_t col, const char **p, size_t *len,
                   jj_error *err) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
-    return misuse(c, col, "jj_cursor_raw", err);
+  if (!c || col >= c->readable) return misuse(c, col, "jj_cursor_raw", err);
   const jj_span *s = jj_cursor_located(c, col, err);
 #if JJ_SELECT /* else every span is located */
   if (!s) return -1;
@@ -184,7 +183,7 @@ static int read_int_full(jj_cursor *c, size_t col, const jj_span *s, int64_t *ou
 static JJ_INLINE int read_int(jj_cursor *c, size_t col, const jj_span *s, int64_t *out,
                            jj_error *err) {
   /* s->n unmasked: a string's flags make it far too long for jj_num_short_int */
-  if (JJ_LIKELY(jj_num_short_int(s->p, s->n, c->doc->base, out))) return 1;
+  if (JJ_LIKELY(jj_num_short_int(s->p, s->n, c->num_lo16, out))) return 1;
   return read_int_full(c, col, s, out, err);
 }
 
@@ -229,7 +228,7 @@ static int read_double_full(jj_cursor *c, size_t col, const jj_span *s, double *
 ** it far too long for the shortcut. */
 static JJ_INLINE int read_double(jj_cursor *c, size_t col, const jj_span *s, double *out,
                               jj_error *err) {
-  if (JJ_LIKELY(jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, out))) return 1;
+  if (JJ_LIKELY(jj_num_dot_double_in(s->p, s->n, c->num_last, out))) return 1;
   return read_double_full(c, col, s, out, err);
 }
 
@@ -372,7 +371,7 @@ static int read_table(jj_cursor *c, size_t col, const jj_span *s, jj_doc **out,
 
 /* Spelled out like jj_cursor_double. */
 JJ_ACCESSOR int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *err) {
-  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol && c->cols[col].type == JJ_INT))
+  if (JJ_LIKELY(c && col < c->readable && JJ_CURSOR_TYPE(c, col) == JJ_INT))
     return read_int(c, col, &c->v[col], out, err);
   return misuse(c, col, "jj_cursor_int", err);
 }
@@ -381,8 +380,7 @@ JJ_ACCESSOR int jj_cursor_int(jj_cursor *c, size_t col, int64_t *out, jj_error *
 ** and the inline number, nothing kept for a call but the slow path's tail
 ** call. */
 JJ_ACCESSOR int jj_cursor_double(jj_cursor *c, size_t col, double *out, jj_error *err) {
-  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol &&
-                c->cols[col].type == JJ_FLOAT))
+  if (JJ_LIKELY(c && col < c->readable && JJ_CURSOR_TYPE(c, col) == JJ_FLOAT))
     return read_double(c, col, &c->v[col], out, err);
   return misuse(c, col, "jj_cursor_double", err);
 }
@@ -395,21 +393,19 @@ int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
 static JJ_NOINLINE int text_all_cases(jj_cursor *c, size_t col, const char **p,
                                       size_t *len, jj_error *err) {
   const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
-  return s ? read_text(c, col, s, c->cols[col].type, p, len, err) : -1;
+  return s ? read_text(c, col, s, JJ_CURSOR_TYPE(c, col), p, len, err) : -1;
 }
-/* A date column's plain string (jj_cursor_text checked that it is one)
-** that the inline check accepts, else text_all_cases.  Inline in
-** jj_cursor_text: it was out of line (reached by a tail call) while the
-** check kept three registers, which inline were saved and restored on
-** every text read (12 instructions a value); the check now keeps one, on
-** the date's path only, and inline a date costs 2 instructions less. */
-static JJ_INLINE int text_date(jj_cursor *c, size_t col, const char **p, size_t *len,
-                               jj_error *err) {
-  const jj_span *s = &c->v[col];
-  const size_t n = s->n - 2; /* no flags: jj_cursor_text checked */
-  if (JJ_LIKELY(jj_date_ok(s->p + 1, n))) {
-    *p = s->p + 1;
-    *len = n;
+/* A date column's plain string of 12 bytes, quotes included, at q
+** (jj_cursor_text checked all that: the length a date's text has) that the
+** inline check accepts, else text_all_cases.  Out of line, reached by a
+** tail call with the span's bytes in hand: inline, the check's registers
+** were saved and restored on every text read, not only a date's (gcc
+** placed the saves before the common path: 4 instructions a text value). */
+static JJ_NOINLINE int text_date(jj_cursor *c, size_t col, const char **p, size_t *len,
+                                 jj_error *err, const char *q) {
+  if (JJ_LIKELY(jj_date_ok(q + 1, 10))) {
+    *p = q + 1;
+    *len = 10;
     return 1;
   }
   return text_all_cases(c, col, p, len, err);
@@ -423,18 +419,20 @@ static JJ_INLINE int text_date(jj_cursor *c, size_t col, const char **p, size_t 
 ** a value under callgrind. */
 JJ_ACCESSOR int jj_cursor_text(jj_cursor *c, size_t col, const char **p, size_t *len,
                    jj_error *err) {
-  if (JJ_LIKELY(c && c->state == JJ_CUR_ROW && col < c->ncol)) {
+  if (JJ_LIKELY(c && col < c->readable)) {
+    /* the pointer read before the length, and the length stored first:
+    ** so ordered, gcc keeps p where it came (no copy, 1 instruction) */
     const jj_span *s = &c->v[col];
-    const size_t n = s->n; /* no flags (tested next): the length */
     const char *q = s->p;
+    const size_t n = s->n; /* no flags (tested next): the length */
     if (JJ_LIKELY(!(n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *q == '"')) {
-      const jj_type t = c->cols[col].type;
+      const jj_type t = JJ_CURSOR_TYPE(c, col);
       if (JJ_LIKELY(t == JJ_TEXT)) {
-        *p = q + 1;
         *len = n - 2;
+        *p = q + 1;
         return 1;
       }
-      if (t == JJ_DATE) return text_date(c, col, p, len, err);
+      if (t == JJ_DATE && n == 12) return text_date(c, col, p, len, err, q);
     }
   }
   return text_all_cases(c, col, p, len, err);
@@ -478,7 +476,7 @@ __attribute__((noinline))
 #endif
 static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
   const jj_span *s = jj_cursor_located(c, col, err);
-  jj_type t = c->cols[col].type;
+  jj_type t = JJ_CURSOR_TYPE(c, col);
   out->type = t;
 #if JJ_SELECT /* else every span is located */
   if (!s) return -1;
@@ -506,15 +504,14 @@ static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj
 /* The checks of the call once; a short float or integer (the commonest
 ** numbers) read right here, anything else by value_of_type. */
 JJ_ACCESSOR int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_error *err) {
-  if (!c || c->state != JJ_CUR_ROW || col >= c->ncol)
-    return misuse(c, col, "jj_cursor_value", err);
+  if (!c || col >= c->readable) return misuse(c, col, "jj_cursor_value", err);
 #if JJ_SWAR /* not in the byte-at-a-time builds (the small WebAssembly reader) */
-  const jj_type t = c->cols[col].type;
+  const jj_type t = JJ_CURSOR_TYPE(c, col);
   const jj_span *s = &c->v[col];
   /* s->n unmasked: a string's flags make it far too long for either */
   if ((t == JJ_FLOAT &&
-       jj_num_dot_double_in(s->p, s->n, c->doc->base, c->doc->end, &out->u.f)) ||
-      (t == JJ_INT && jj_num_short_int(s->p, s->n, c->doc->base, &out->u.i))) {
+       jj_num_dot_double_in(s->p, s->n, c->num_last, &out->u.f)) ||
+      (t == JJ_INT && jj_num_short_int(s->p, s->n, c->num_lo16, &out->u.i))) {
     out->type = t;
     out->is_null = 0;
     return 1;
@@ -523,7 +520,7 @@ JJ_ACCESSOR int jj_cursor_value(jj_cursor *c, size_t col, jj_value *out, jj_erro
 #ifndef JJ_SMALL /* a build for size reads text by value_of_type */
   /* text without escapes or bytes >= 0x80: valid as it stands (see
   ** jj_cursor_text) */
-  if (c->cols[col].type == JJ_TEXT &&
+  if (JJ_CURSOR_TYPE(c, col) == JJ_TEXT &&
       !(c->v[col].n & (JJ_SPAN_ESC | JJ_SPAN_HIGH)) && *c->v[col].p == '"') {
     out->type = JJ_TEXT;
     out->is_null = 0;
