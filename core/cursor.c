@@ -34,15 +34,20 @@ struct jj_chunk_data {
 /* ------------------------------------------------------------------ */
 
 /* doc->base + n and doc->end - n, or the other end of the document when
-** it is shorter than n bytes (jj_cursor_new's bounds). */
+** it is shorter than n bytes (jj_cursor_new's bounds; a build without
+** them, the small WebAssembly reader's, has neither). */
+#if JJ_SWAR
 static inline const char *base_plus(const jj_doc *d, size_t n) {
   const size_t bytes = (size_t)(d->end - d->base);
   return d->base + (bytes < n ? bytes : n);
 }
+#endif
+#if JJ_SWAR || !defined(JJ_SMALL)
 static inline const char *end_less(const jj_doc *d, size_t n) {
   const size_t bytes = (size_t)(d->end - d->base);
   return d->end - (bytes < n ? bytes : n);
 }
+#endif
 
 /* The caller frees the cursor with jj_cursor_free (before the doc). */
 jj_cursor *jj_cursor_new(jj_doc *doc, jj_error *err) {
