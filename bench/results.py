@@ -93,6 +93,13 @@ def reader_name(task, reader):
     return READER_NAMES[reader]
 
 
+def table(header, rows):
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
 def fmt_time(ns):
     if ns is None:
         return "-"
