@@ -131,6 +131,9 @@ def plan(rows_list, have_yyjson, sql_only=False):
             for r in ("jj", "simdjson"):
                 src = jj if r == "jj" else js
                 add("c", s, rows, "count", r, [rel(os.path.join(BIN, "c_" + r)), "count", r, src, sm])
+            # jalapenojson's price conversion alone (no row checked): with
+            # count, the least sum(price) can cost this reader
+            add("c", s, rows, "convert", "jj", [rel(os.path.join(BIN, "c_jj")), "convert", "jj", jj, sm])
             # and simdjson's structural index alone (stage 1, no row walked)
             add("c", s, rows, "stage1", "simdjson",
                 [rel(os.path.join(BIN, "c_simdjson")), "stage1", "simdjson", js, sm])

@@ -29,7 +29,7 @@ import sys
 
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
 from chart import chart_svg  # noqa: E402
-from floor_report import budget_section, issue_floor_section  # noqa: E402
+from floor_report import budget_section, issue_floor_section, least_summary, spent_section  # noqa: E402
 from results import (BENCH, OUT, README, ROOT, SET_NAMES, SIZE_METHODS, TASK_NAMES,  # noqa: E402
                      READER_NAMES, Results, fmt_mbs, fmt_ratio, fmt_rows, fmt_time, fmt_times, load,
                      reader_name, size_targets, table, targets)
@@ -131,6 +131,9 @@ def targets_section(res):
                "replaced \"within 2× of the native table\" by these targets against it.")
     out.append("\nWhere a target is missed, the profiles at the end show where jalapenojson's "
                "instructions go, and its peer's.")
+    least = least_summary(res)
+    if least:
+        out.append("\n" + least)
     if 1000000 not in res.all_rows:
         out.append("\nThe targets at 1,000,000 rows are judged by `bench/run.sh --rows 1000000` (the "
                    "SQLite tasks) or `bench/run.sh --large` (everything); this run did not measure them.")
@@ -328,6 +331,7 @@ def results_md(data):
              "## Targets\n", targets_section(res), "",
              "### The full scan against the floor the issue measured\n", issue_floor_section(res), "",
              "### What the floor targets leave for reading\n", budget_section(res), "",
+             "### Where the time beyond the floor goes, and the least it can be\n", spent_section(res), "",
              "![speed ratios of jalapenojson against each peer](chart.svg)\n",
              "### The issue's reference numbers next to this run\n", reference_section(res), "",
              "## Sizes\n", "Raw, then compressed as a server sends it (gzip -6, brotli -q 5 and -q 11). "
@@ -341,7 +345,8 @@ def results_md(data):
     readers = ("cjson", "simdjson", "yyjson", "jj")
     for rows in data["rows"]:
         for s in ("repetitive", "entropy"):
-            t = speed_table(res, "c", s, rows, ("all", "price", "city", "middle", "count", "stage1", "write"),
+            t = speed_table(res, "c", s, rows, ("all", "values", "price", "convert", "city", "middle", "count",
+                                                    "stage1", "write"),
                             readers,
                             ("jj",))
             if t:

@@ -28,6 +28,8 @@ TASK_NAMES = {
     ("c", "middle"): "the middle row", ("c", "write"): "write every value",
     ("c", "count"): "count the rows (structure only)",
     ("c", "stage1"): "stage 1 alone (the structural index, no row walked)",
+    ("c", "values"): "read every value, no checksum of the text",
+    ("c", "convert"): "the prices' conversion alone (no row checked)",
     ("sql", "scan"): "full scan", ("sql", "price"): "sum(price)", ("sql", "count"): "count(*)",
     ("sql", "since"): "count WHERE joined >= date", ("sql", "row"): "one row by rowid",
     ("sql", "export"): "export (jj_group / json_group_array)",
