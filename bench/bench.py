@@ -61,6 +61,9 @@ C_TASKS = ("all", "price", "city", "middle")
 SQL_TASKS = ("scan", "price", "count", "since", "row")
 # jjmmap reads as fast as jjfile once the table is open (measured within 2%
 # on every reading task at 7bf7937): it is measured on the cold start only.
+# jalapenojson with its row scanner forced to a narrower path than the
+# widest the CPU has (c_jj's JJ_SIMD)
+SIMD_PATHS = (("jjsse2", "sse2"), ("jjscalar", "off"))
 SQL_READERS = ("native", "floor", "floorlen", "json1", "jjfile", "jjblob", "jjrecord")
 
 
@@ -94,6 +97,8 @@ def measured(rows, group, task, reader, set_name):
         return False
     if task == "since" and reader == "jjrecord":
         return False
+    if reader in ("jjsse2", "jjscalar") and rows != 50000:
+        return False   # the paths are compared at the main size only
     if rows <= 1000:
         if group == "c":
             return task in ("all", "write", "memchr")
@@ -111,12 +116,14 @@ def plan(rows_list, have_yyjson, sql_only=False):
     SQLite reading tasks only (--rows)."""
     ms = []
 
-    def add(group, set_name, rows, task, reader, argv):
+    def add(group, set_name, rows, task, reader, argv, env=None):
         if sql_only and (group != "sql" or task in ("export", "open")):
             return
         if measured(rows, group, task, reader, set_name):
             ms.append({"group": group, "set": set_name, "rows": rows, "task": task,
                        "reader": reader, "argv": argv})
+            if env:
+                ms[-1]["env"] = env
 
     for rows in rows_list:
         for s in SETS:
@@ -131,6 +138,12 @@ def plan(rows_list, have_yyjson, sql_only=False):
             for r in ("jj", "simdjson"):
                 src = jj if r == "jj" else js
                 add("c", s, rows, "count", r, [rel(os.path.join(BIN, "c_" + r)), "count", r, src, sm])
+            # the row scanner's narrower paths, forced (issue 13: the
+            # widest must not be the only fast one)
+            for r, path in SIMD_PATHS:
+                for task in C_TASKS + ("count",):
+                    add("c", s, rows, task, r, [rel(os.path.join(BIN, "c_jj")), task, "jj", jj, sm],
+                        {"JJ_SIMD": path})
             # jalapenojson's price conversion alone (no row checked): with
             # count, the least sum(price) can cost this reader
             add("c", s, rows, "convert", "jj", [rel(os.path.join(BIN, "c_jj")), "convert", "jj", jj, sm])
@@ -277,9 +290,10 @@ def estimate(ms, rounds, results_path):
 
 
 def measure_once(m, env):
-    """Run one measurement's process; stop the benchmark if it fails."""
+    """Run one measurement's process (with the measurement's own
+    environment on top of env); stop the benchmark if it fails."""
     t0 = time.time()
-    p = subprocess.run(m["argv"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    p = subprocess.run(m["argv"], cwd=ROOT, env=dict(env, **m.get("env", {})), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
     wall = time.time() - t0
     line = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
@@ -295,7 +309,7 @@ def profile(m, env):
     the top functions by their own instructions and by instructions
     including what they call (call-chain roots above 99% left out)."""
     out = os.path.join(OUT, "callgrind.%d.out" % m["id"])
-    e = dict(env, BENCH_ONCE="1")
+    e = dict(env, BENCH_ONCE="1", **m.get("env", {}))
     subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
                     "--callgrind-out-file=" + out] + m["argv"],
                    cwd=ROOT, env=e, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -149,6 +149,31 @@ def targets_section(res):
     return "\n".join(out)
 
 
+def paths_section(res):
+    """jalapenojson's C tasks with the row scanner forced to SSE2 and to the
+    portable scalar code (c_jj's JJ_SIMD) beside its default, each against
+    simdjson: issue 13 asks that the widest path not be the only fast one."""
+    body = []
+    for rows in res.data["rows"]:
+        for s in ("repetitive", "entropy"):
+            for task in ("all", "price", "city", "middle", "count"):
+                sj = res.median_ns("c", s, rows, task, "simdjson")
+                row = [SET_NAMES[s], fmt_rows(rows), TASK_NAMES[("c", task)]]
+                for r in ("jj", "jjsse2", "jjscalar"):
+                    t = res.median_ns("c", s, rows, task, r)
+                    row.append("-" if t is None else "%s (%s)" % (
+                        fmt_time(t), "-" if sj is None else fmt_ratio(sj / t)))
+                if row[-1] != "-" or row[-2] != "-":
+                    body.append(row)
+    if not body:
+        return ""
+    return ("jalapenojson's C tasks with its row scanner forced to SSE2 and to the portable "
+            "scalar code (`JJ_SIMD=sse2`, `JJ_SIMD=off`) beside its default, the widest this CPU "
+            "has (see the machine above), each with its speed ratio against simdjson of the same "
+            "run in brackets. The targets are judged on the default.\n\n" +
+            table(["set", "rows", "task", "jalapenojson (default)", "SSE2 forced", "scalar forced"], body))
+
+
 def reference_section(res):
     """The issue's reference measurements next to this run's (50,000
     repetitive rows; the data here is not byte-identical to the issue's)."""
@@ -351,6 +376,9 @@ def results_md(data):
                             ("jj",))
             if t:
                 parts += ["### %s, %s rows\n" % (SET_NAMES[s], fmt_rows(rows)), t, "", floor_line(res, s, rows), ""]
+    paths = paths_section(res)
+    if paths:
+        parts += ["### The row scanner's paths\n", paths, ""]
     parts += ["## SQLite: the extension against SQLite's own ways\n",
               "One process per number; the statement is prepared before timing, a run steps it to "
               "the end reading every result column (the reset that frees is not timed). "

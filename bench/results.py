@@ -18,6 +18,7 @@ README = os.path.join(ROOT, "README.md")
 
 READER_NAMES = {
     "cjson": "cJSON", "simdjson": "simdjson (on-demand)", "yyjson": "yyjson", "jj": "jalapenojson",
+    "jjsse2": "jalapenojson, SSE2 forced", "jjscalar": "jalapenojson, scalar forced",
     "native": "native table", "floor": "floor (do-nothing vtab)",
     "floorlen": "floor, text with its length", "json1": "json1 (json_each + ->>)", "jjfile": "jalapenojson, file",
     "jjmmap": "jalapenojson, file, mmap=1",
