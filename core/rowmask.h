@@ -378,16 +378,12 @@ static JJ_INLINE void span_pick_one2(jj_span *v, const char *w, uint64_t s0, uin
 ** instance): nothing (0: rows passed over, checked only), the spans
 ** c->want asks for (1: every span when it is 0, else the selected ones),
 ** or, for the instances that know which (rowscan.c's jj_row_next ones,
-** chosen by c->want), every span (2) or the selected ones (3).  An
-** instance of its own for a cursor with a selection keeps the every-span
-** loops, and their registers, out of the selected columns' path. */
-enum { JJ_SPANS_NONE, JJ_SPANS_WANTED, JJ_SPANS_EVERY, JJ_SPANS_PICK };
-#if JJ_SELECT
-/* Whether the mask path writes only the selected spans (select.c). */
-static JJ_INLINE int spans_picked(const jj_cursor *c, const int spans) {
-  return spans == JJ_SPANS_PICK || (spans == JJ_SPANS_WANTED && c->want);
-}
-#endif
+** chosen by c->want), every span (2) or the one selected column's (3: c->want
+** has one bit).  The one column's instance holds neither the every-span
+** loops nor spans_pick's: with their registers gone it keeps every value
+** in a register, and gcc then neither spills nor realigns the stack for
+** the AVX2 registers (rowscan.c). */
+enum { JJ_SPANS_NONE, JJ_SPANS_WANTED, JJ_SPANS_EVERY, JJ_SPANS_ONE };
 
 /* The commonest row of all, in one window: strings and numbers only,
 ** separated by ',' with no whitespace, the ']' within the 64 bytes at w
@@ -435,12 +431,13 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
     return 1;
   }
 #if JJ_SELECT
-  if (spans_picked(c, spans)) { /* the selected columns only (select.c) */
-    const uint64_t want = c->want;
-    if (!(want & (want - 1)))
-      span_pick_one(v, w, first, term | cb, m->high & row, (unsigned)__builtin_ctzll(want), n);
-    else
-      spans_pick(c, w, term | cb, 0, m->high & row, 0);
+  if (spans == JJ_SPANS_ONE) { /* the one selected column (select.c) */
+    span_pick_one(v, w, first, term | cb, m->high & row, (unsigned)__builtin_ctzll(c->want), n);
+    c->pos = w + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
+  if (spans == JJ_SPANS_WANTED && c->want) { /* the selected columns only */
+    spans_pick(c, w, term | cb, 0, m->high & row, 0);
     c->pos = w + __builtin_ctzll(cb) + 1;
     return 1;
   }
@@ -523,13 +520,14 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_firs
     return 1;
   }
 #if JJ_SELECT
-  if (spans_picked(c, spans)) { /* the selected columns only (select.c) */
-    const uint64_t want = c->want;
-    if (!(want & (want - 1)))
-      span_pick_one2(v, w, (t0 << 1) | 1, first1, t0, tc1, f->high, b->high & row1,
-                     (unsigned)__builtin_ctzll(want), n);
-    else
-      spans_pick(c, w, t0, tc1, f->high, b->high & row1);
+  if (spans == JJ_SPANS_ONE) { /* the one selected column (select.c) */
+    span_pick_one2(v, w, (t0 << 1) | 1, first1, t0, tc1, f->high, b->high & row1,
+                   (unsigned)__builtin_ctzll(c->want), n);
+    c->pos = w + 64 + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
+  if (spans == JJ_SPANS_WANTED && c->want) { /* the selected columns only */
+    spans_pick(c, w, t0, tc1, f->high, b->high & row1);
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;
   }

@@ -320,22 +320,33 @@ static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, co
 JJ_NEXT_INSTANCE(next_one_avx2, scan_row_one, JJ_SPANS_EVERY)
 JJ_NEXT_INSTANCE(next_two_avx2, scan_row_two, JJ_SPANS_EVERY)
 #if JJ_SELECT
-JJ_NEXT_INSTANCE(next_one_pick_avx2, scan_row_one, JJ_SPANS_PICK)
-JJ_NEXT_INSTANCE(next_two_pick_avx2, scan_row_two, JJ_SPANS_PICK)
+JJ_NEXT_INSTANCE(next_one_pick_avx2, scan_row_one, JJ_SPANS_ONE)
+JJ_NEXT_INSTANCE(next_two_pick_avx2, scan_row_two, JJ_SPANS_ONE)
+JJ_NEXT_INSTANCE(next_one_picks_avx2, scan_row_one, JJ_SPANS_WANTED)
+JJ_NEXT_INSTANCE(next_two_picks_avx2, scan_row_two, JJ_SPANS_WANTED)
 #endif
 #undef JJ_NEXT_INSTANCE
-/* (the caller has checked c->wide too) */
+/* (the caller has checked c->wide too).  An instance per selection: every
+** column (c->want 0), one (the commonest selection: a reader of one
+** column), or several. */
 static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_avx2(jj_cursor *c, jj_error *err,
                                                 const char *p) {
   uint64_t quote, in;
-  const int one = first_look_avx2(p, &quote, &in);
+  /* the selection first, before the first look: the window count's test
+  ** is then the flags of the and-not that made it (testing it first cost
+  ** a test and a register move more a row) */
 #if JJ_SELECT
-  if (c->want) {
-    if (one) return next_one_pick_avx2(c, err, p, quote, in);
-    return next_two_pick_avx2(c, err, p, quote, in);
+  const uint64_t want = c->want;
+  if (want) {
+    if (!(want & (want - 1))) {
+      if (first_look_avx2(p, &quote, &in)) return next_one_pick_avx2(c, err, p, quote, in);
+      return next_two_pick_avx2(c, err, p, quote, in);
+    }
+    if (first_look_avx2(p, &quote, &in)) return next_one_picks_avx2(c, err, p, quote, in);
+    return next_two_picks_avx2(c, err, p, quote, in);
   }
 #endif
-  if (one) return next_one_avx2(c, err, p, quote, in);
+  if (first_look_avx2(p, &quote, &in)) return next_one_avx2(c, err, p, quote, in);
   return next_two_avx2(c, err, p, quote, in);
 }
 #endif
