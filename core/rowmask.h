@@ -380,9 +380,9 @@ static JJ_INLINE void span_pick_one2(jj_span *v, const char *w, uint64_t s0, uin
 ** or, for the instances that know which (rowscan.c's jj_row_next ones,
 ** chosen by c->want), every span (2) or the one selected column's (3: c->want
 ** has one bit).  The one column's instance holds neither the every-span
-** loops nor spans_pick's: with their registers gone it keeps every value
-** in a register, and gcc then neither spills nor realigns the stack for
-** the AVX2 registers (rowscan.c). */
+** loops nor spans_pick's, whose registers it would otherwise keep (its
+** spills went from five words to one, err), and the every-column one no
+** test of c->want (rowscan.c's next_avx2 makes it once). */
 enum { JJ_SPANS_NONE, JJ_SPANS_WANTED, JJ_SPANS_EVERY, JJ_SPANS_ONE };
 
 /* The commonest row of all, in one window: strings and numbers only,
