@@ -1,5 +1,5 @@
 /*
-** test_select_pick.c — the span of a single selected column (rowmask.h's
+** test_select_pick.c — the span of a single selected column (rowpick.h's
 ** span_pick_one and span_pick_one2, the mask paths' commonest selection)
 ** is exactly the span a cursor without a selection locates: the same
 ** first byte, the same length, the same JJ_SPAN_HIGH flag; and every
