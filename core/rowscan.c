@@ -337,7 +337,7 @@ static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_avx2(jj_cursor *c, jj_error *e
   ** a test and a register move more a row) */
 #if JJ_SELECT
   const uint64_t want = c->want;
-  if (want) {
+  if (JJ_UNLIKELY(want)) { /* the every-column path falls through */
     if (!(want & (want - 1))) {
       if (first_look_avx2(p, &quote, &in)) return next_one_pick_avx2(c, err, p, quote, in);
       return next_two_pick_avx2(c, err, p, quote, in);
