@@ -238,64 +238,18 @@ static JJ_INLINE JJ_TARGET_AVX2 void half_masks_avx2(const char *w, jj_masks *m)
 }
 #endif
 
-#if JJ_SELECT
-/* Take the end of the next value from the ends e0 (of the 64 bytes at w)
-** and e1 (of the 64 after): its offset from w. */
-static JJ_INLINE unsigned take_end(uint64_t *e0, uint64_t *e1) {
-  if (*e0) {
-    const unsigned o = (unsigned)__builtin_ctzll(*e0);
-    *e0 &= *e0 - 1;
-    return o;
-  }
-  const unsigned o = 64 + (unsigned)__builtin_ctzll(*e1);
-  *e1 &= *e1 - 1;
-  return o;
-}
-/* Bits 0..b-1 (b <= 64). */
-static JJ_INLINE uint64_t bits_below(unsigned b) {
-  return b >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1;
-}
-/* The spans of the selected columns only (the bits of c->want, lowest
-** first: select.c), the others left JJ_SPAN_UNLOCATED: a row the mask paths
-** accepted, whose values end at the bits of e0 (the terminators and the
-** ']' in the 64 bytes at w) and then e1 (the 64 after), one bit a value;
-** h0, h1 the row's bytes >= 0x80 in the same windows.  The values before
-** a selected one cost a cleared bit each (a popcount passes a whole
-** window), not a span: reading one column of seven writes one. */
-static JJ_INLINE void spans_pick(jj_cursor *c, const char *w, uint64_t e0, uint64_t e1,
-                                 uint64_t h0, uint64_t h1) {
-  jj_span *const v = c->v;
-  uint64_t sel = c->want;
-  unsigned k = 0, start = 0; /* values whose ends are taken; where value k starts */
-  do {
-    const unsigned j = (unsigned)__builtin_ctzll(sel);
-    if (j > k) { /* pass values k..j-2 by their end bits, then j-1 ends where j starts */
-      unsigned m = j - k - 1;
-      const unsigned n0 = (unsigned)__builtin_popcountll(e0);
-      if (m >= n0) {
-        m -= n0;
-        e0 = 0;
-        for (; m; m--) e1 &= e1 - 1;
-      } else {
-        for (; m; m--) e0 &= e0 - 1;
-      }
-      start = take_end(&e0, &e1) + 1;
-    }
-    const unsigned end = take_end(&e0, &e1);
-    size_t flags = 0;
-    if (h0 | h1) { /* the value's bytes are bits start..end-1 of (h0, h1) */
-      const uint64_t lo = bits_below(end) & ~bits_below(start);
-      const uint64_t hi = bits_below(end > 64 ? end - 64 : 0) &
-                          ~bits_below(start > 64 ? start - 64 : 0);
-      flags = ((h0 & lo) | (h1 & hi)) ? JJ_SPAN_HIGH : 0;
-    }
-    v[j].p = w + start;
-    v[j].n = (size_t)(end - start) | flags;
-    k = j + 1;
-    start = end + 1;
-  } while ((sel &= sel - 1) != 0);
-}
-#endif
+#include "rowpick.h" /* the spans of the selected columns */
+
+/* What a mask path writes, its `spans` argument (a constant in each
+** instance): nothing (0: rows passed over, checked only), the spans
+** c->want asks for (1: every span when it is 0, else the selected ones),
+** or, for the instances that know which (rowscan.c's jj_row_next ones,
+** chosen by c->want), every span (2) or the one selected column's (3: c->want
+** has one bit).  The one column's instance holds neither the every-span
+** loops nor spans_pick's, whose registers it would otherwise keep (its
+** spills went from five words to one, err), and the every-column one no
+** test of c->want (rowscan.c's next_avx2 makes it once). */
+enum { JJ_SPANS_NONE, JJ_SPANS_WANTED, JJ_SPANS_EVERY, JJ_SPANS_ONE };
 
 /* The commonest row of all, in one window: strings and numbers only,
 ** separated by ',' with no whitespace, the ']' within the 64 bytes at w
@@ -343,7 +297,12 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
     return 1;
   }
 #if JJ_SELECT
-  if (c->want) { /* the selected columns only (select.c) */
+  if (spans == JJ_SPANS_ONE) { /* the one selected column (select.c) */
+    span_pick_one(v, w, first, term | cb, m->high & row, (unsigned)__builtin_ctzll(c->want), n);
+    c->pos = w + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
+  if (spans == JJ_SPANS_WANTED && c->want) { /* the selected columns only */
     spans_pick(c, w, term | cb, 0, m->high & row, 0);
     c->pos = w + __builtin_ctzll(cb) + 1;
     return 1;
@@ -427,8 +386,14 @@ static JJ_INLINE int scan_row_window2(jj_cursor *c, const char *w, const jj_firs
     return 1;
   }
 #if JJ_SELECT
-  if (c->want) { /* the selected columns only (select.c) */
-    spans_pick(c, w, t0, t1 | cb, f->high, b->high & row1);
+  if (spans == JJ_SPANS_ONE) { /* the one selected column (select.c) */
+    span_pick_one2(v, w, (t0 << 1) | 1, first1, t0, tc1, f->high, b->high & row1,
+                   (unsigned)__builtin_ctzll(c->want));
+    c->pos = w + 64 + __builtin_ctzll(cb) + 1;
+    return 1;
+  }
+  if (spans == JJ_SPANS_WANTED && c->want) { /* the selected columns only */
+    spans_pick(c, w, t0, tc1, f->high, b->high & row1);
     c->pos = w + 64 + __builtin_ctzll(cb) + 1;
     return 1;
   }

@@ -268,23 +268,23 @@ static JJ_INLINE JJ_TARGET_AVX2 int scan_row_two(jj_cursor *c, const char *p,
 ** jj_row_next are dispatches that save no registers. */
 static JJ_NOINLINE JJ_HOT int second_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                    uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 1);
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks, JJ_SPANS_WANTED);
 }
 static JJ_NOINLINE JJ_HOT jj_code scan_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                          jj_error *err) {
-  return scan_row_eager(c, p, row, err, second_sse2, 1, 0);
+  return scan_row_eager(c, p, row, err, second_sse2, JJ_SPANS_WANTED, 0);
 }
 #ifndef JJ_SMALL
 static JJ_NOINLINE JJ_HOT int second_check_sse2(jj_cursor *c, const char *w, const jj_masks *m0,
                                          uint64_t in0) {
-  return scan_row_second(c, w, m0, in0, window_masks, half_masks, 0);
+  return scan_row_second(c, w, m0, in0, window_masks, half_masks, JJ_SPANS_NONE);
 }
 static JJ_NOINLINE JJ_HOT jj_code check_row_sse2(jj_cursor *c, const char *p, int64_t row,
                                           jj_error *err) {
-  return scan_row_eager(c, p, row, err, second_check_sse2, 0, 0);
+  return scan_row_eager(c, p, row, err, second_check_sse2, JJ_SPANS_NONE, 0);
 }
 static JJ_NOINLINE JJ_HOT int next_sse2(jj_cursor *c, jj_error *err, const char *p) {
-  return scan_row_eager(c, p, 0, err, second_sse2, 1, 1);
+  return scan_row_eager(c, p, 0, err, second_sse2, JJ_SPANS_WANTED, 1);
 }
 #endif
 #endif /* JJ_SSE2 */
@@ -295,15 +295,15 @@ static JJ_NOINLINE JJ_HOT int next_sse2(jj_cursor *c, jj_error *err, const char 
                                                  uint64_t quote, uint64_t in) {    \
     return body(c, p, row, err, quote, in, spans, 0);                              \
   }
-JJ_AVX2_INSTANCE(one_avx2, scan_row_one, 1)
-JJ_AVX2_INSTANCE(two_avx2, scan_row_two, 1)
+JJ_AVX2_INSTANCE(one_avx2, scan_row_one, JJ_SPANS_WANTED)
+JJ_AVX2_INSTANCE(two_avx2, scan_row_two, JJ_SPANS_WANTED)
 static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code scan_row_avx2(jj_cursor *c, const char *p,
                                                         int64_t row, jj_error *err) {
   return scan_row_lazy(c, p, row, err, one_avx2, two_avx2);
 }
 #ifndef JJ_SMALL
-JJ_AVX2_INSTANCE(one_check_avx2, scan_row_one, 0)
-JJ_AVX2_INSTANCE(two_check_avx2, scan_row_two, 0)
+JJ_AVX2_INSTANCE(one_check_avx2, scan_row_one, JJ_SPANS_NONE)
+JJ_AVX2_INSTANCE(two_check_avx2, scan_row_two, JJ_SPANS_NONE)
 static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, const char *p,
                                                          int64_t row, jj_error *err) {
   return scan_row_lazy(c, p, row, err, one_check_avx2, two_check_avx2);
@@ -311,20 +311,41 @@ static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 jj_code check_row_avx2(jj_cursor *c, co
 /* jj_row_next's: scan_row_lazy's steps with the caller's checks (64 bytes
 ** follow the '[') and no row number (next_slow takes c->row + 1); err
 ** before p as in jj_row_next (doc.h). */
-static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_one_avx2(jj_cursor *c, jj_error *err,
-                                                    const char *p, uint64_t quote,
-                                                    uint64_t in) {
-  return scan_row_one(c, p, 0, err, quote, in, 1, 1);
-}
-static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_two_avx2(jj_cursor *c, jj_error *err,
-                                                    const char *p, uint64_t quote,
-                                                    uint64_t in) {
-  return scan_row_two(c, p, 0, err, quote, in, 1, 1);
-}
-/* (the caller has checked c->wide too) */
+#define JJ_NEXT_INSTANCE(name, body, spans)                                          \
+  static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int name(jj_cursor *c, jj_error *err,         \
+                                                    const char *p, uint64_t quote,    \
+                                                    uint64_t in) {                    \
+    return body(c, p, 0, err, quote, in, spans, 1);                                 \
+  }
+JJ_NEXT_INSTANCE(next_one_avx2, scan_row_one, JJ_SPANS_EVERY)
+JJ_NEXT_INSTANCE(next_two_avx2, scan_row_two, JJ_SPANS_EVERY)
+#if JJ_SELECT
+JJ_NEXT_INSTANCE(next_one_pick_avx2, scan_row_one, JJ_SPANS_ONE)
+JJ_NEXT_INSTANCE(next_two_pick_avx2, scan_row_two, JJ_SPANS_ONE)
+JJ_NEXT_INSTANCE(next_one_picks_avx2, scan_row_one, JJ_SPANS_WANTED)
+JJ_NEXT_INSTANCE(next_two_picks_avx2, scan_row_two, JJ_SPANS_WANTED)
+#endif
+#undef JJ_NEXT_INSTANCE
+/* (the caller has checked c->wide too).  An instance per selection: every
+** column (c->want 0), one (the commonest selection: a reader of one
+** column), or several. */
 static JJ_NOINLINE JJ_HOT JJ_TARGET_AVX2 int next_avx2(jj_cursor *c, jj_error *err,
                                                 const char *p) {
   uint64_t quote, in;
+  /* the selection first, before the first look: the window count's test
+  ** is then the flags of the and-not that made it (testing it first cost
+  ** a test and a register move more a row) */
+#if JJ_SELECT
+  const uint64_t want = c->want;
+  if (JJ_UNLIKELY(want)) { /* the every-column path falls through */
+    if (!(want & (want - 1))) {
+      if (first_look_avx2(p, &quote, &in)) return next_one_pick_avx2(c, err, p, quote, in);
+      return next_two_pick_avx2(c, err, p, quote, in);
+    }
+    if (first_look_avx2(p, &quote, &in)) return next_one_picks_avx2(c, err, p, quote, in);
+    return next_two_picks_avx2(c, err, p, quote, in);
+  }
+#endif
   if (first_look_avx2(p, &quote, &in)) return next_one_avx2(c, err, p, quote, in);
   return next_two_avx2(c, err, p, quote, in);
 }
@@ -376,8 +397,9 @@ static JJ_INLINE jj_code check_rows_with(jj_cursor *c, int64_t n, int64_t *done,
     if (JJ_LIKELY(!c->wide && end - p > 64)) {
       jj_masks m0;
       masks(p + 1, &m0);
-      ok = (m0.close & ~m0.str) ? scan_row_window(c, p + 1, &m0, m0.str, 0)
-                                : scan_row_second(c, p + 1, &m0, m0.str, masks, half, 0);
+      ok = (m0.close & ~m0.str)
+               ? scan_row_window(c, p + 1, &m0, m0.str, JJ_SPANS_NONE)
+               : scan_row_second(c, p + 1, &m0, m0.str, masks, half, JJ_SPANS_NONE);
     }
     if (!ok && (rc = scan_row_slow(c, p, c->row + 1, err)) != JJ_OK) break;
     d->index[c->row++] = (size_t)(p - d->base); /* on a later pass: the same */

@@ -1,7 +1,7 @@
 /*
 ** select.c — column selection: the caller says which columns it reads
 ** (jj_cursor_select), and the row scan's mask paths locate only those
-** (rowmask.h's spans_pick) instead of every value of the row.
+** (rowpick.h's spans_pick) instead of every value of the row.
 **
 ** Why: on the common row the structure check is done on whole masks at
 ** once, and what is left per value is writing its span; reading one
