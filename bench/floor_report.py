@@ -185,8 +185,9 @@ def spent_section(res):
         return "This run has no C measurements to take the floor targets apart with."
     return "\n".join([
         "The typed table's time beyond the floor, a row, taken apart with the C tasks of the same "
-        "run (each the median of its rounds, so the parts are close, not exact, and the last is "
-        "what is left when the others are taken off): the row check (`count`: every row's "
+        "run (each the median of its rounds, so the parts are close, not exact, and the table "
+        "around the cursor is what is left when the others are taken off: it carries their noise, "
+        "and a few nanoseconds below zero mean it is lost in it): the row check (`count`: every row's "
         "structure checked, which issue 13 requires before any of its values is returned), "
         "locating the value in its row with the cursor's call a row (`price` less the check and "
         "the conversion), converting it (`convert`: each price's text, found before timing, "
