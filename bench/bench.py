@@ -61,10 +61,10 @@ C_TASKS = ("all", "price", "city", "middle")
 SQL_TASKS = ("scan", "price", "count", "since", "row")
 # jjmmap reads as fast as jjfile once the table is open (measured within 2%
 # on every reading task at 7bf7937): it is measured on the cold start only.
+SQL_READERS = ("native", "floor", "floorlen", "json1", "jjfile", "jjblob", "jjrecord")
 # jalapenojson with its row scanner forced to a narrower path than the
 # widest the CPU has (c_jj's JJ_SIMD)
 SIMD_PATHS = (("jjsse2", "sse2"), ("jjscalar", "off"))
-SQL_READERS = ("native", "floor", "floorlen", "json1", "jjfile", "jjblob", "jjrecord")
 
 
 def rel(path):
