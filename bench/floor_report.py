@@ -118,7 +118,7 @@ def issue_floor_section(res):
 # the table around the cursor (SQLite's calls beyond the floor's, the
 # values handed over, text copied).  The least is what checking the rows
 # and converting the values alone take.
-SPENT = (("scan", "full scan", 1.1), ("price", "sum(price)", 1.5))
+SPENT = tuple(t for t in FLOOR_TARGETS if t[0] in FLOOR_WORK)
 
 
 def spent(res):
