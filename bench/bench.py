@@ -149,6 +149,11 @@ def plan(rows_list, have_yyjson, sql_only=False):
             # alone (no row checked), with count the least sum(price) can cost
             for task in ("values", "convert"):
                 add("c", s, rows, task, "jj", [rel(os.path.join(BIN, "c_jj")), task, "jj", jj, sm])
+            # and simdjson's every value with no checksum either: the
+            # every-value target beside the same reading, no CRC-32 on
+            # either side (values_report.py)
+            add("c", s, rows, "values", "simdjson",
+                [rel(os.path.join(BIN, "c_simdjson")), "values", "simdjson", js, sm])
             # and simdjson's structural index alone (stage 1, no row walked)
             add("c", s, rows, "stage1", "simdjson",
                 [rel(os.path.join(BIN, "c_simdjson")), "stage1", "simdjson", js, sm])

@@ -2,14 +2,16 @@
 ** c_simdjson.cpp — simdjson (Debian's libsimdjson-dev 3.0.1), its on-demand
 ** API, on the benchmark's read tasks.  One measurement per process:
 **
-**   c_simdjson all|price|city|middle|count|stage1 simdjson DOC.json DOC.sum
+**   c_simdjson all|values|price|city|middle|count|stage1 simdjson DOC.json DOC.sum
 **
 ** A run is parser.iterate() over the document (stage 1 indexes every
 ** structural character), then the values the task asks for, looked up by
 ** name with object["key"] (fastest when keys come in order, as they do):
 ** get_int64 / get_double (grammar checked, correctly rounded), get_string
 ** (unescaped into the parser's buffer; pointer + length), dates as
-** unchecked strings; "count" counts the rows (count_elements: stage 1's
+** unchecked strings; "values" reads what "all" reads with the same calls
+** but only counts the texts and adds their lengths, no CRC-32 (c_jj.c's
+** "values" likewise); "count" counts the rows (count_elements: stage 1's
 ** structure, each row skipped, no value read); "stage1" is parser.iterate()
 ** alone (stage 1's structural index of the whole document, the rows not
 ** walked: a lower bound on what finding the rows' structure costs this
@@ -33,6 +35,7 @@ struct ctx {
   char *doc;
   size_t len;
   int64_t middle;
+  volatile size_t sink; /* "values": the texts' lengths, read by no one */
   ondemand::parser parser;
 };
 
@@ -43,8 +46,18 @@ void add_text(bench_sum *s, std::string_view v) {
   s->crc = bench_crc(s->crc, v.data(), v.size());
 }
 
-/* Add every value of one row (an object) to s; false on any error. */
-bool add_row(ondemand::object o, bench_sum *s) {
+/* A text value for "values": counted, its length added to *len (kept
+** from the optimiser only), no CRC-32, as c_jj.c's read_row. */
+void add_length(bench_sum *s, std::string_view v, size_t *len) {
+  s->count++;
+  *len += v.size();
+}
+
+/* Add every value of one row (an object) to s; false on any error.  The
+** texts summed by CRC-32 ("all", "middle"), or when len is given only
+** counted and their lengths added to *len ("values"): the same reads. */
+template <bool Crc>
+bool add_row(ondemand::object o, bench_sum *s, size_t *len) {
   int64_t i;
   double d;
   std::string_view t;
@@ -53,7 +66,7 @@ bool add_row(ondemand::object o, bench_sum *s) {
   s->sum_int += i;
   for (int c = 1; c <= 3; c++) {
     if (o[names[c]].get_string().get(t)) return false;
-    add_text(s, t);
+    if (Crc) add_text(s, t); else add_length(s, t, len);
   }
   if (o[names[4]].get_int64().get(i)) return false;
   s->count++;
@@ -62,7 +75,7 @@ bool add_row(ondemand::object o, bench_sum *s) {
   s->count++;
   s->sum_float += d;
   if (o[names[6]].get_string().get(t)) return false;
-  add_text(s, t);
+  if (Crc) add_text(s, t); else add_length(s, t, len);
   return true;
 }
 
@@ -84,9 +97,18 @@ int run_read(void *p, bench_sum *s, uint64_t *ns) {
     case 'a':
       for (auto r : arr) {
         ondemand::object o;
-        if (r.get_object().get(o) || !add_row(o, s)) { ok = false; break; }
+        if (r.get_object().get(o) || !add_row<true>(o, s, nullptr)) { ok = false; break; }
       }
       break;
+    case 'v': { /* values: the texts' lengths kept from the optimiser only */
+      size_t len = 0;
+      for (auto r : arr) {
+        ondemand::object o;
+        if (r.get_object().get(o) || !add_row<false>(o, s, &len)) { ok = false; break; }
+      }
+      x->sink = len;
+      break;
+    }
     case 'p':
       for (auto r : arr) {
         ondemand::object o;
@@ -116,7 +138,7 @@ int run_read(void *p, bench_sum *s, uint64_t *ns) {
       for (auto r : arr) {
         if (++i < x->middle) continue;
         ondemand::object o;
-        ok = !r.get_object().get(o) && add_row(o, s);
+        ok = !r.get_object().get(o) && add_row<true>(o, s, nullptr);
         break;
       }
     }
@@ -128,7 +150,7 @@ int run_read(void *p, bench_sum *s, uint64_t *ns) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const char *tasks = "all price city middle count stage1";
+  const char *tasks = "all values price city middle count stage1";
   if (argc != 5 || strcmp(argv[2], "simdjson") != 0 || !strstr(tasks, argv[1])) {
     fprintf(stderr, "usage: %s TASK simdjson DOC.json DOC.sum\n  tasks: %s\n", argv[0], tasks);
     return 2;

@@ -30,6 +30,7 @@ import sys
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
 from chart import chart_svg  # noqa: E402
 from floor_report import budget_section, issue_floor_section, least_summary, spent_section  # noqa: E402
+from values_report import values_section, values_summary  # noqa: E402
 from results import (BENCH, OUT, README, ROOT, SET_NAMES, SIZE_METHODS, TASK_NAMES,  # noqa: E402
                      READER_NAMES, Results, fmt_mbs, fmt_ratio, fmt_rows, fmt_time, fmt_times, load,
                      reader_name, size_targets, table, targets)
@@ -134,6 +135,9 @@ def targets_section(res):
     least = least_summary(res)
     if least:
         out.append("\n" + least)
+    values = values_summary(res)
+    if values:
+        out.append("\n" + values)
     if 1000000 not in res.all_rows:
         out.append("\nThe targets at 1,000,000 rows are judged by `bench/run.sh --rows 1000000` (the "
                    "SQLite tasks) or `bench/run.sh --large` (everything); this run did not measure them.")
@@ -376,6 +380,9 @@ def results_md(data):
                             ("jj",))
             if t:
                 parts += ["### %s, %s rows\n" % (SET_NAMES[s], fmt_rows(rows)), t, "", floor_line(res, s, rows), ""]
+    values = values_section(res)
+    if values:
+        parts += ["### Read every value without the checksum\n", values, ""]
     paths = paths_section(res)
     if paths:
         parts += ["### The row scanner's paths\n", paths, ""]
