@@ -12,17 +12,14 @@ either one's reading.  Called by report.py.
 """
 from results import SET_NAMES, fmt_ratio, fmt_rows, fmt_time, reader_name, table, targets
 
-TARGET = "C, read every value"
-
-
 def _rows(res):
     """The every-value targets of the run that have both sides' `values`:
     (target, jj all, peer all, jj values, peer values)."""
     out = []
     for t in targets(res):
-        if not t["name"].startswith(TARGET) or t["jj_ns"] is None or t["peer_ns"] is None:
+        group, s, rows, task, _ = t["key"]
+        if (group, task) != ("c", "all") or t["jj_ns"] is None or t["peer_ns"] is None:
             continue
-        _, s, rows, _, _ = t["key"]
         jv = res.median_ns("c", s, rows, "values", "jj")
         pv = res.median_ns("c", s, rows, "values", t["peer"])
         if jv is not None and pv is not None:
