@@ -30,10 +30,10 @@ import sys
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
 from chart import chart_svg  # noqa: E402
 from floor_report import budget_section, issue_floor_section, least_summary, spent_section  # noqa: E402
-from values_report import values_section, values_summary  # noqa: E402
 from results import (BENCH, OUT, README, ROOT, SET_NAMES, SIZE_METHODS, TASK_NAMES,  # noqa: E402
                      READER_NAMES, Results, fmt_mbs, fmt_ratio, fmt_rows, fmt_time, fmt_times, load,
                      reader_name, size_targets, table, targets)
+from values_report import values_section, values_summary  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # RESULTS.md
