@@ -66,8 +66,9 @@ def values_section(res):
         "table lookups through every text byte, whose loops turn as many times as each text's "
         "length asks. It is paid on top of each reader's own time, so it narrows the ratio of the "
         "two without being either one's reading; it is not the same on both sides (the same "
-        "function over the same bytes, but how much of it a reader's own work hides differs). The "
-        "profiles below show it in jalapenojson's run as bench.h's add_row.\n",
+        "function over the same bytes, but how much of it a reader's own work hides differs). Where "
+        "the target is missed, the profiles below show it in jalapenojson's run as bench.h's "
+        "add_row.\n",
         table(["set", "rows", "peer", "read every value (`all`: jj vs peer, ratio)",
                "the same, no checksum (`values`)", "the checksum, jalapenojson, a row",
                "the checksum, peer, a row"], rows_out)])
