@@ -27,18 +27,25 @@ static inline void put(jj_buf *b, const char *s) {
   if (jj_buf_append(b, s, strlen(s))) abort();
 }
 
-/* A header with ncol columns of type "s" (names c0, c1, ...). */
-static inline void header(jj_buf *b, size_t ncol) {
-  char name[32];
+/* A header with ncol columns named c0, c1, ...: column i of the type
+** letter kind[i], or every column "s" when kind is NULL. */
+static inline void header_kinds(jj_buf *b, size_t ncol, const char *kind) {
+  char s[32];
   put(b, "{\"jalapenojson\":1,\"columns\":[");
   for (size_t i = 0; i < ncol; i++) {
-    snprintf(name, sizeof name, "%s\"c%zu\"", i ? "," : "", i);
-    put(b, name);
+    snprintf(s, sizeof s, "%s\"c%zu\"", i ? "," : "", i);
+    put(b, s);
   }
   put(b, "],\"types\":[");
-  for (size_t i = 0; i < ncol; i++) put(b, i ? ",\"s\"" : "\"s\"");
+  for (size_t i = 0; i < ncol; i++) {
+    snprintf(s, sizeof s, "%s\"%c\"", i ? "," : "", kind ? kind[i] : 's');
+    put(b, s);
+  }
   put(b, "],\"rows\":[\n");
 }
+
+/* A header with ncol columns of type "s" (names c0, c1, ...). */
+static inline void header(jj_buf *b, size_t ncol) { header_kinds(b, ncol, NULL); }
 
 /* One value as a reader sees it: the raw span, then the text (or its
 ** error in full). */

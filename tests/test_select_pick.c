@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "doc.h"
-#include "scan_rows.h" /* the seeded generator: rnd, pick; put */
+#include "scan_rows.h" /* the seeded generator: rnd, pick; put, header_kinds */
 #include "test.h"
 
 /* A value of a string column ('s': "..." of lowercase letters, now and
@@ -54,18 +54,7 @@ static void value(jj_buf *b, char kind, size_t len, int high) {
 ** the rows that end in the first window and in the second. */
 static void document(jj_buf *b, size_t ncol, const char *kind, size_t rows, size_t *one,
                      size_t *two) {
-  char s[64];
-  put(b, "{\"jalapenojson\":1,\"columns\":[");
-  for (size_t i = 0; i < ncol; i++) {
-    snprintf(s, sizeof s, "%s\"c%zu\"", i ? "," : "", i);
-    put(b, s);
-  }
-  put(b, "],\"types\":[");
-  for (size_t i = 0; i < ncol; i++) {
-    snprintf(s, sizeof s, "%s\"%c\"", i ? "," : "", kind[i]);
-    put(b, s);
-  }
-  put(b, "],\"rows\":[\n");
+  header_kinds(b, ncol, kind);
   for (size_t r = 0; r < rows; r++) {
     const size_t budget = 1 + pick(140 / ncol + 2); /* bytes a value, about */
     const int high = (int)pick(3);                  /* 0: an ASCII row */
