@@ -64,10 +64,12 @@ EXT_SO    := $(if $(filter build,$(B)),jalapenojson.so,$(B)/jalapenojson.so)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 CLI_BIN   := $(B)/jalapenojson
-# One version for the tool, the shared library's file name and the
-# pkg-config file: cli/cli.h's JJ_CLI_VERSION.
-VERSION   := $(shell sed -n 's/^\#define JJ_CLI_VERSION "\(.*\)"$$/\1/p' cli/cli.h)
-SONAME    := libjalapenojson.so.0
+# One version, core/jalapenojson.h's JJ_VERSION_STRING: the shared
+# library's file name and soname (the major version) and the pkg-config
+# file take it from there (tests/test_version.py checks every other copy).
+VERSION   := $(shell sed -n 's/^\#define JJ_VERSION_STRING "\(.*\)"$$/\1/p' core/jalapenojson.h)
+VERSION_MAJOR := $(shell sed -n 's/^\#define JJ_VERSION_MAJOR \([0-9]*\)$$/\1/p' core/jalapenojson.h)
+SONAME    := libjalapenojson.so.$(VERSION_MAJOR)
 SO_FILE   := libjalapenojson.so.$(VERSION)
 
 .PHONY: all deps test warnings sanitize demo bench bench-1m clean core-tests install uninstall

@@ -33,10 +33,6 @@
 
 #include "jalapenojson.h"
 
-/* The version of the tool and the library (the Makefile reads it from
-** here for the shared library's name and the pkg-config file). */
-#define JJ_CLI_VERSION "0.1.0"
-
 /* Exit statuses (documented in `jalapenojson --help` and README.md). */
 enum {
   CLI_OK = 0,           /* done */

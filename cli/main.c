@@ -203,7 +203,7 @@ int main(int argc, char **argv) {
       fputs(main_help, stdout);
       return CLI_OK;
     } else if (!strcmp(argv[i], "--version")) {
-      printf("jalapenojson %s (format version %d)\n", JJ_CLI_VERSION,
+      printf("jalapenojson %s (format version %d)\n", jj_version(),
              JJ_FORMAT_VERSION);
       return CLI_OK;
     } else {

@@ -133,7 +133,29 @@
 extern "C" {
 #endif
 
+/* The library's version, defined here once: the command-line tool, the
+** SQLite extension (jj_version()), the Python and JavaScript packages, the
+** pkg-config file and the shared library's file name all take it from
+** these lines (the Makefile and python/setup.py read them; tests check the
+** rest).  JJ_VERSION_NUMBER orders versions as integers, as
+** SQLITE_VERSION_NUMBER does: MAJOR * 1000000 + MINOR * 1000 + PATCH. */
+#define JJ_VERSION_MAJOR 0
+#define JJ_VERSION_MINOR 1
+#define JJ_VERSION_PATCH 0
+#define JJ_VERSION_STRING "0.1.0"
+#define JJ_VERSION_NUMBER \
+  (JJ_VERSION_MAJOR * 1000000 + JJ_VERSION_MINOR * 1000 + JJ_VERSION_PATCH)
+
+/* The version of the format this library reads and writes (the value of a
+** document's "jalapenojson" key). */
 #define JJ_FORMAT_VERSION 1
+
+/* The version of the library linked in, which may differ from the header
+** a program was compiled with when the library is shared: "0.1.0" and
+** 1000 for 0.1.0.  Compare jj_version_number() with JJ_VERSION_NUMBER to
+** tell. */
+const char *jj_version(void);
+int jj_version_number(void);
 
 /* ===================================================================== */
 /* Errors                                                                 */

@@ -195,6 +195,9 @@ void *jjx_settings_ref(jjx_settings *s);
 void jjx_settings_unref(void *s);
 /* jj_max_size([N]), SQLITE_DIRECTONLY. */
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* jj_version(): the library's version string (version.c). */
+void jjx_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* jj_cache_size([N]), SQLITE_DIRECTONLY. */
 void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 

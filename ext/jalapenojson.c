@@ -15,6 +15,7 @@
 **   jj_max_size  function: the connection's size limit (settings.c)
 **   jj_cache     module: the connection's document cache (cache.c)
 **   jj_cache_size function: its budget (cache.c)
+**   jj_version   function: the library's version (version.c)
 **
 ** Each connection gets its own settings (jjx_settings), handed to every
 ** registration as pAux / user data; each registration holds a reference
@@ -34,12 +35,12 @@ static const struct {
 };
 
 /* jj_group is a pure function of its rows, jj_from_json and jj_from_csv
-** of their arguments; jj_write and jj_export touch the file system
-** (jj_export also runs the query it is given), jj_max_size raises what
-** scans may read and jj_cache_size what they keep: those are
-** SQLITE_DIRECTONLY,
-** so no view, trigger or schema object of an untrusted database file can
-** write files or lift the limit through them. */
+** of their arguments, jj_version of nothing; jj_write and jj_export touch
+** the file system (jj_export also runs the query it is given),
+** jj_max_size raises what scans may read and jj_cache_size what they
+** keep: those are SQLITE_DIRECTONLY, so no view, trigger or schema object
+** of an untrusted database file can write files or lift the limit through
+** them. */
 static const struct {
   const char *name;
   int nargs;
@@ -68,6 +69,8 @@ static const struct {
      jjx_cache_size_func, NULL, NULL},
     {"jj_cache_size", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
      jjx_cache_size_func, NULL, NULL},
+    {"jj_version", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+     jjx_version_func, NULL, NULL},
 };
 
 #ifdef _WIN32

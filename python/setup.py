@@ -5,7 +5,8 @@ The module builds only from a checkout of the repository: it compiles the
 core sources beside this folder rather than a copy of them, so there is one
 core and no copy to fall out of date (an sdist would need one; none is
 made).  pyproject.toml holds the metadata; this file only adds what
-pyproject.toml cannot say: the sources found at build time and the flags.
+pyproject.toml cannot say: the version (core/jalapenojson.h's), the sources
+found at build time and the flags.
 
 Environment (the Makefile sets them):
   JJ_PY_BUILD_BASE  where objects go (default: build/ here); the plain and
@@ -14,6 +15,7 @@ Environment (the Makefile sets them):
 """
 import glob
 import os
+import re
 import sys
 
 from setuptools import Extension, setup
@@ -25,6 +27,11 @@ if not os.path.isfile(os.path.join(CORE, "jalapenojson.h")):
     sys.exit("jalapenojson: the Python module builds from a checkout of the "
              "repository (it compiles ../core beside python/): %s is missing"
              % CORE)
+
+# The one version, defined in the core's header.
+with open(os.path.join(CORE, "jalapenojson.h"), encoding="utf-8") as f:
+    VERSION = re.search(r'^#define JJ_VERSION_STRING "([^"]+)"$', f.read(),
+                        re.M).group(1)
 
 extra = os.environ.get("JJ_PY_CFLAGS", "").split()
 # setuptools wants paths relative to this file ("../core/x.c" is fine)
@@ -43,6 +50,7 @@ module = Extension(
 )
 
 setup(
+    version=VERSION,
     ext_modules=[module],
     options={
         "build": {"build_base": os.environ.get("JJ_PY_BUILD_BASE",

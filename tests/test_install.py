@@ -89,8 +89,8 @@ def main():
     if os.path.relpath(build, ROOT) != "build":
         print(f"install: SKIPPED — `make install` installs the plain build (build/), not {os.path.relpath(build, ROOT)}")
         return jjtest.report("install")
-    version = re.search(r'#define JJ_CLI_VERSION "([^"]+)"',
-                        open(os.path.join(ROOT, "cli", "cli.h"), encoding="utf-8").read()).group(1)
+    version = re.search(r'#define JJ_VERSION_STRING "([^"]+)"',
+                        open(os.path.join(ROOT, "core", "jalapenojson.h"), encoding="utf-8").read()).group(1)
     tmp = tempfile.mkdtemp(prefix="jj-install-")
     try:
         dest = os.path.join(tmp, "stage")

@@ -23,7 +23,7 @@ from ._jalapenojson import Error, View, decode, dump, encode, load, view
 
 __all__ = ["Error", "View", "decode", "dump", "encode", "load", "view",
            "register_sqlite3"]
-__version__ = "0.1.0"
+__version__ = _c.__version__  # core/jalapenojson.h's JJ_VERSION_STRING
 
 
 def _convert_bool(value):

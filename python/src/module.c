@@ -125,6 +125,9 @@ static int jjpy_exec(PyObject *m) {
   if (PyModule_AddObjectRef(m, "View", (PyObject *)st->View) < 0) return -1;
   if (!(st->ViewIter = jjpy_view_iter_type(m))) return -1;
   if (!(st->zones = PyDict_New())) return -1;
+  /* The version of the core compiled into this module (the header's). */
+  if (PyModule_AddStringConstant(m, "__version__", jj_version()) < 0)
+    return -1;
   return add_sql_types(m);
 }
 
