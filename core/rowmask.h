@@ -125,8 +125,8 @@ static JJ_INLINE JJ_TARGET_AVX2 uint64_t avx2_bits(__m256i lo, __m256i hi) {
 ** (vpshufb gives 0 for a byte >= 0x80 in K_LO's lookup).  Each mask is
 ** then a saturating add of 0x80 - threshold (bit 7 set exactly when the
 ** class reaches it) and a vpmovmskb: two instructions a mask per 32 bytes
-** instead of a lookup, an and, a compare and a vpmovmskb each (session 19:
-** 21 instructions fewer a high-entropy row of 96 bytes, callgrind). */
+** instead of a lookup, an and, a compare and a vpmovmskb each (21
+** instructions fewer a high-entropy row of 96 bytes, callgrind). */
 #define JJ_R8(c) c, c, c, c, c, c, c, c
 #define JJ_R32(c) {JJ_R8(c), JJ_R8(c), JJ_R8(c), JJ_R8(c)}
 #define JJ_LANES(...) {__VA_ARGS__, __VA_ARGS__}
@@ -287,7 +287,7 @@ static JJ_INLINE int scan_row_window(jj_cursor *c, const char *w, const jj_masks
   const uint64_t first = (term << 1) | 1, last = (term | cb) >> 1;
   /* A branch per condition: all of them or-ed into one test took 4
   ** instructions a row off the AVX2 instances, but was no faster there and
-  ** made the SSE2 one 5% slower (interleaved runs, session 19). */
+  ** made the SSE2 one 5% slower (interleaved runs). */
   if ((m->odd & row) || (m->quote & row & ~(first | last)) ||
       (row & ~(in | m->bare)) || (first & ~m->lead) ||
       (size_t)__builtin_popcountll(term) + 1 != n)

@@ -6,9 +6,14 @@ space capped.  Imported as `import jjtest` by the scripts
 beside it (tests/run.sh runs them with tests/ as the script's directory,
 which Python puts first on sys.path).
 
-A script counts its checks with jjtest.check(), and ends with
-`return jjtest.report("name")`, which prints the one line tests/run.sh
-sums ("name: N passed, M failed") and gives the exit status.
+A script makes its checks with jjtest.check(), and ends with
+`return jjtest.report("name")`, which prints "name: N checks" and the one
+line tests/run.sh sums ("name: N passed, M failed") and gives the exit
+status.  That line counts cases, not checks: a case is one check() as
+written in the source, reached by one path of calls from main() (a check
+in a loop, run a thousand times, is one case; a helper's check reached
+from two test functions is two), and it passes when every time it ran
+passed.
 
 Two settings a script may change after importing: jjtest.SHOW_AT_MOST (how
 many failures are printed; the rest are only counted) and
@@ -24,16 +29,35 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-passed = 0
+passed = 0  # checks
 failed = 0
+cases = {}  # call path -> passed every time so far
 shown = 0
 SHOW_AT_MOST = 50  # failures printed in full; the rest are only counted
 LINE_AT_MOST = None  # characters of a failure's line; None: all
 
 
+def _case():
+    """The check's case: the lines of the calls that led to it, from the
+    script's main() (or its top level) down, in the test scripts only."""
+    here = os.path.abspath(__file__)
+    path = []
+    f = sys._getframe(2)
+    while f is not None:
+        code = f.f_code
+        if code.co_filename != here:
+            path.append((code.co_filename, f.f_lineno))
+        if code.co_name in ("main", "<module>"):
+            break
+        f = f.f_back
+    return tuple(path)
+
+
 def check(name, cond, detail=""):
     """Count one check; print a failure with what was seen."""
     global passed, failed, shown
+    key = _case()
+    cases[key] = cases.get(key, True) and bool(cond)
     if cond:
         passed += 1
         return True
@@ -46,8 +70,11 @@ def check(name, cond, detail=""):
 
 
 def report(label):
-    """Print 'label: N passed, M failed'; return the exit status."""
-    print(f"{label}: {passed} passed, {failed} failed")
+    """Print the checks, then 'label: N passed, M failed' of the cases;
+    return the exit status."""
+    ok = sum(1 for v in cases.values() if v)
+    print(f"{label}: {passed + failed} checks")
+    print(f"{label}: {ok} passed, {len(cases) - ok} failed")
     return 1 if failed else 0
 
 

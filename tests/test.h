@@ -1,9 +1,12 @@
 /*
-** test.h — the smallest harness that does the job: checks count, failures
-** print file:line and the values, and each test program ends with
+** test.h — the smallest harness that does the job: a test program is a
+** list of cases (TEST functions, each run by RUN), a case is made of
+** checks, failures print file:line and the values, and each program ends
+** with
 **   return test_summary("name");
-** which prints "name: N passed, N failed" (one check = one count) and
-** returns nonzero when anything failed.  tests/run.sh adds the lines up.
+** which prints "name: N checks" and then "name: N passed, N failed",
+** counting cases: a case passes when every check it made passed, however
+** many a loop inside it made.  tests/run.sh adds the second lines up.
 **
 **   TEST(reader_rejects_feb_29_in_common_year) { ... CHECK(...); }
 **   int main(void) { RUN(reader_rejects_feb_29_in_common_year); return test_summary("reader"); }
@@ -19,19 +22,31 @@
 #include <stdio.h>
 #include <string.h>
 
-static long test_passed_;
+static long test_passed_;  /* checks */
 static long test_failed_;
+static long test_cases_passed_;
+static long test_cases_failed_;
+static int test_outside_;  /* checks made outside any RUN: one more case */
+static int test_in_case_;
 static const char *test_current_ = "";
 
 #define TEST(name) static void name(void)
-#define RUN(name)                \
-  do {                           \
-    test_current_ = #name;       \
-    name();                      \
+#define RUN(name)                                    \
+  do {                                               \
+    long failed_before_ = test_failed_;              \
+    test_current_ = #name;                           \
+    test_in_case_ = 1;                               \
+    name();                                          \
+    test_in_case_ = 0;                               \
+    if (test_failed_ == failed_before_)              \
+      test_cases_passed_++;                          \
+    else                                             \
+      test_cases_failed_++;                          \
   } while (0)
 
 /* Record one check; print where and why when it fails. */
 static int test_check_(int ok, const char *file, int line, const char *what) {
+  if (!test_in_case_) test_outside_ |= ok ? 1 : 2;
   if (ok) {
     test_passed_++;
   } else {
@@ -79,9 +94,16 @@ static int test_check_(int ok, const char *file, int line, const char *what) {
               bl_);                                                           \
   } while (0)
 
-/* Print the totals; nonzero exit status when a check failed. */
+/* Print the checks, then the cases; nonzero exit status when a check
+** failed. */
 static int test_summary(const char *suite) {
-  printf("%s: %ld passed, %ld failed\n", suite, test_passed_, test_failed_);
+  if (test_outside_ & 2)
+    test_cases_failed_++;
+  else if (test_outside_)
+    test_cases_passed_++;
+  printf("%s: %ld checks\n", suite, test_passed_ + test_failed_);
+  printf("%s: %ld passed, %ld failed\n", suite, test_cases_passed_,
+         test_cases_failed_);
   return test_failed_ ? 1 : 0;
 }
 

@@ -7,8 +7,9 @@ interrupt, and a differential of jj_group's explicit i, f and b columns
 against SQLite's own column affinity.  Prints "convert_sql: N passed, M
 failed".
 
-BUILD_DIR as in test_python_load.py: /work/main/build means the extension
-/work/main/jalapenojson.so, any other directory D means D/jalapenojson.so.
+BUILD_DIR as in test_python_load.py: the repository's build/ means the
+extension ./jalapenojson.so at its root, any other directory D means
+D/jalapenojson.so.
 """
 import csv
 import gzip

@@ -607,7 +607,7 @@ TEST(spec_worked_examples_fail_as_documented) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Scratch memory reused from row to row (session 19)                  */
+/* Scratch memory reused from row to row                              */
 /* ------------------------------------------------------------------ */
 
 /* One row of three escaped texts of lens[col] bytes each when decoded

@@ -1,5 +1,5 @@
 /*
-** test_numread_fast.c — the boundaries of the number shortcuts (issue 13): the
+** test_numread_fast.c — the boundaries of the number shortcuts: the
 ** word float path of num.h (jj_num_short_double_in: up to 8 integer and
 ** 8 fraction digits, at most 2^53 as digits, one division by 10^f; the
 ** accessors' fallback after jj_num_dot_double_in, which

@@ -10,8 +10,8 @@ returns and each must be a row of the query without its LIMIT.
 
 Whatever plan SQLite picks (rowid = ?, IN lists handed over whole, LIMIT and
 OFFSET pushed down, the OR optimisation asking for one plan per OR term,
-joins in either order), the rows must be the same.  The three queries of
-issue point 5, which failed to prepare with "jj_open: no SOURCE given", are
+joins in either order), the rows must be the same.  Three queries whose
+OR of row terms once failed to prepare with "jj_open: no SOURCE given" are
 run first, by name.
 
 The generator is seeded (PLANNER_SEED, default below) and prints its seed;
@@ -19,8 +19,8 @@ PLANNER_QUERIES sets the number of random queries (default 6000, half
 of that for a sanitizer build, whose BUILD_DIR is named san).  Prints
 "planner: N passed, M failed".
 
-BUILD_DIR is the absolute build directory: /work/main/build means the
-extension /work/main/jalapenojson.so, any other directory D means
+BUILD_DIR is the absolute build directory: the repository's build/ means
+the extension ./jalapenojson.so at its root, any other directory D means
 D/jalapenojson.so.
 """
 import collections
@@ -181,7 +181,8 @@ def where_expr(rng, s, depth=0):
 
 
 def or_of_rows(rng, s):
-    """The shape of the issue: row terms joined by OR (and an AND)."""
+    """Row terms joined by OR (and an AND): the shape that must not fall
+    back to a full scan."""
     terms = [row_atom(rng, s) for _ in range(rng.randint(2, 4))]
     e = "(" + " OR ".join(terms) + ")"
     if rng.random() < 0.4:
@@ -387,9 +388,9 @@ def main():
         ("file", rows_jj), ("gz", rows_gz), ("br", rows_jj + ".br"),
         ("blob", rows_blob)])
 
-    # -- the queries of the issue, by name -------------------------------
+    # -- the planner's reference queries, by name -----------------------
     src = q(rows_jj)
-    issue = [
+    named = [
         # (the record form's query, the typed table's)
         ("SELECT * FROM {A} WHERE row = 1 OR row = 3",
          "SELECT rowid, * FROM {A} WHERE rowid = 1 OR rowid = 3"),
@@ -413,16 +414,16 @@ def main():
          "SELECT rowid FROM {A} WHERE rowid < 3 OR rowid IN (39, 40, 41) "
          "ORDER BY rowid DESC"),
     ]
-    for i, (sql, tsql) in enumerate(issue):
+    for i, (sql, tsql) in enumerate(named):
         total, limited = "ORDER BY" in sql, "LIMIT" in sql
-        compare(conn, Case(f"issue#{i}", sql, total, limited,
+        compare(conn, Case(f"named#{i}", sql, total, limited,
                            sql.split(" LIMIT")[0]),
                 f"jj_open({src})", "", "nrows", "")
         # and over the typed table and its table-valued form
-        compare(conn, Case(f"issue#{i} typed", tsql, total, limited,
+        compare(conn, Case(f"named#{i} typed", tsql, total, limited,
                            tsql.split(" LIMIT")[0]),
                 "rows", "", "tnrows", "")
-        compare(conn, Case(f"issue#{i} typed tvf", tsql, total, limited,
+        compare(conn, Case(f"named#{i} typed tvf", tsql, total, limited,
                            tsql.split(" LIMIT")[0]),
                 f"rows({q(rows_gz)})", "", "tnrows", "")
 
@@ -431,7 +432,7 @@ def main():
         rows, err = run(conn, "EXPLAIN QUERY PLAN " + sql)
         return err or " ".join(r[3] for r in rows)
     plan = eqp(f"SELECT * FROM jj_open({src}) WHERE row = 1 OR row > 38")
-    check("issue plan: a scan of the source", plan.endswith(
+    check("an OR of row terms: a scan of the source", plan.endswith(
         "VIRTUAL TABLE INDEX 1:source"), plan)
     plan = eqp(f"SELECT * FROM jj_open({src}) WHERE row = 7")
     check("row = ? still goes to the row", "source,row=" in plan, plan)

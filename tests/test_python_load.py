@@ -3,8 +3,8 @@ sqlite3 module (conn.enable_load_extension / conn.load_extension) and works
 there: every SQL entry point, values with Python types, errors as
 exceptions.  Prints "python_load: N passed, M failed".
 
-BUILD_DIR is the absolute build directory: /work/main/build means the
-extension /work/main/jalapenojson.so, any other directory D means
+BUILD_DIR is the absolute build directory: the repository's build/ means
+the extension ./jalapenojson.so at its root, any other directory D means
 D/jalapenojson.so.
 """
 import json

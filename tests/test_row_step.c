@@ -16,8 +16,8 @@
 #include "test.h"
 
 /* ------------------------------------------------------------------ */
-/* jj_cursor_next's step (session 19): jj_row_next's instances finish    */
-/* the row themselves (row, index), errors leave the cursor as before    */
+/* jj_cursor_next's step: jj_row_next's instances finish the row        */
+/* themselves (row, index), errors leave the cursor as before           */
 /* ------------------------------------------------------------------ */
 
 /* A move's result as one line: rc, then the error in full. */
