@@ -13,7 +13,8 @@ status.  That line counts cases, not checks: a case is one check() as
 written in the source, reached by one path of calls from main() (a check
 in a loop, run a thousand times, is one case; a helper's check reached
 from two test functions is two), and it passes when every time it ran
-passed.
+passed.  A data-driven loop whose items are cases of their own (one per
+pattern, per documented example) says so with check(..., case=ITEM).
 
 Two settings a script may change after importing: jjtest.SHOW_AT_MOST (how
 many failures are printed; the rest are only counted) and
@@ -53,10 +54,10 @@ def _case():
     return tuple(path)
 
 
-def check(name, cond, detail=""):
+def check(name, cond, detail="", case=None):
     """Count one check; print a failure with what was seen."""
     global passed, failed, shown
-    key = _case()
+    key = (_case(), case)
     cases[key] = cases.get(key, True) and bool(cond)
     if cond:
         passed += 1
