@@ -2,11 +2,15 @@
 #   make          build the library, the SQLite extension ./jalapenojson.so, the tests
 #                 (never installs anything)
 #   make deps     install the missing Debian packages README.md lists (tools/deps.sh)
+#   make check    the quick loop between edits: the native build's C, SQL,
+#                 CLI and Python tests (no sanitizer, portable, WebAssembly
+#                 or browser build)
 #   make test     make deps, then build and run every test, the same suite again
 #                 under ASan+UBSan, the core's C tests in the portable build
 #                 (no SWAR, no SIMD) and the checks of generated files; the
 #                 Python module (make python, make python-asan) is built and
-#                 tested in both builds
+#                 tested in both builds, the JavaScript module in Node and a
+#                 browser; what CI runs
 #   make python   the Python module into build/venv (see below)
 #   make demo     make deps, then the main job: write a sample document and
 #                 query it in sqlite3
@@ -23,10 +27,11 @@
 
 CC      ?= cc
 B       ?= build
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
 OPT     ?= -O2
 WARN    := -std=c11 -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes
 CFLAGS  ?= $(OPT) -g
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) $(PORTFLAGS) -fPIC -Icore -Itests
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) $(PORTFLAGS) -fPIC -Icore -Itests/lib
 LIBS    := -lz -lbrotlienc -lbrotlidec -lm
 SANFLAGS_ON := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -58,21 +63,22 @@ CORE_SRC  := $(sort $(wildcard core/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(B)/%.o)
 EXT_SRC   := $(sort $(wildcard ext/*.c))
 EXT_OBJ   := $(EXT_SRC:%.c=$(B)/%.o)
-TEST_SRC  := $(sort $(wildcard tests/test_*.c))
-TEST_BIN  := $(TEST_SRC:%.c=$(B)/%)
+TEST_SRC  := $(sort $(wildcard tests/core/test_*.c))
+TEST_BIN  := $(TEST_SRC:tests/core/%.c=$(B)/tests/%)
 EXT_SO    := $(if $(filter build,$(B)),jalapenojson.so,$(B)/jalapenojson.so)
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 CLI_BIN   := $(B)/jalapenojson
 # One version, core/jalapenojson.h's JJ_VERSION_STRING: the shared
 # library's file name and soname (the major version) and the pkg-config
-# file take it from there (tests/test_version.py checks every other copy).
+# file take it from there (tests/project/test_version.py checks every
+# other copy).
 VERSION   := $(shell sed -n 's/^\#define JJ_VERSION_STRING "\(.*\)"$$/\1/p' core/jalapenojson.h)
 VERSION_MAJOR := $(shell sed -n 's/^\#define JJ_VERSION_MAJOR \([0-9]*\)$$/\1/p' core/jalapenojson.h)
 SONAME    := libjalapenojson.so.$(VERSION_MAJOR)
 SO_FILE   := libjalapenojson.so.$(VERSION)
 
-.PHONY: all deps test warnings sanitize demo bench bench-1m clean core-tests install uninstall
+.PHONY: all deps check test warnings sanitize demo bench bench-1m clean core-tests install uninstall
 all: $(B)/libjalapenojson.a $(B)/$(SO_FILE) $(if $(EXT_SRC),$(EXT_SO)) \
      $(CLI_BIN) $(TEST_BIN) $(B)/jj-demo
 
@@ -117,7 +123,7 @@ $(CLI_BIN): $(CLI_OBJ) $(B)/libjalapenojson.a
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(B)/libjalapenojson.a $(LIBS)
 
-$(B)/tests/%: tests/%.c tests/test.h $(B)/libjalapenojson.a
+$(B)/tests/%: tests/core/%.c $(wildcard tests/lib/*.h) $(B)/libjalapenojson.a
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) $< -o $@ $(B)/libjalapenojson.a -lcjson -lsqlite3 $(LIBS)
@@ -166,24 +172,32 @@ uninstall:
 # Every source compiles without a warning under gcc and clang (as errors).
 WSRC := $(CORE_SRC) $(EXT_SRC) $(CLI_SRC) tools/jj-demo.c $(TEST_SRC)
 warnings:
-	@for cc in gcc clang; do for f in $(WSRC); do \
-	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
-	done; done; echo "warnings: gcc and clang clean on $(words $(WSRC)) files"
+	@for cc in gcc clang; do for f in $(WSRC); do echo "$$cc $$f"; done; done | \
+	  xargs -P $(NPROC) -L 1 sh -c '$$0 $(WARN) -Werror -O2 -Icore -Itests/lib -c $$1 -o /dev/null' && \
+	  echo "warnings: gcc and clang clean on $(words $(WSRC)) files"
+
+# The quick loop: the plain build and the Python module, then their tests
+# (tests/run.sh --quick: no JavaScript); one total line.
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory python
+	@tests/run.sh --quick build
 
 # The full suite: the packages, warnings, the plain build, the sanitizer
 # build, the portable build (warnings are errors there too) with its C
-# tests, and the checks that generated text is current (tests/run.sh); one
-# total line.
+# tests, the Python and JavaScript modules, and the checks that generated
+# text is current (tests/run.sh runs the three builds' suites side by
+# side); one total line.
 test: deps
 	@$(MAKE) --no-print-directory warnings
 	@$(MAKE) --no-print-directory fuzz-check
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory B=build/san SAN=1 all
-	@$(MAKE) --no-print-directory B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory -j$(NPROC) B=build/san SAN=1 all
+	@$(MAKE) --no-print-directory -j$(NPROC) B=build/portable PORTABLE=1 CFLAGS="-O2 -g -Werror" core-tests
 	@$(MAKE) --no-print-directory python-warnings
 	@$(MAKE) --no-print-directory python
 	@$(MAKE) --no-print-directory python-asan
-	@$(MAKE) --no-print-directory js
+	@$(MAKE) --no-print-directory -j$(NPROC) js
 	@tools/deps.sh browser || echo "make test: chromium could not be installed; the browser test says so"
 	@tests/run.sh build build/san build/portable
 
@@ -221,7 +235,7 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
-FUZZ_FLAGS_C := -std=c11 -O1 -g -fno-omit-frame-pointer -Icore -Itests \
+FUZZ_FLAGS_C := -std=c11 -O1 -g -fno-omit-frame-pointer -Icore -Itests/lib \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CORE_OBJ := $(CORE_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_EXT_OBJ  := $(EXT_SRC:%.c=build/fuzz/obj/%.o)
@@ -254,7 +268,7 @@ fuzz: fuzz-build
 # clang without libFuzzer, so they cannot rot between fuzzing runs.
 fuzz-check: $(DEPS_STAMP)
 	@for cc in gcc clang; do for f in $(FUZZ_SRC); do \
-	  $$cc $(WARN) -Werror -O2 -Icore -Itests -c $$f -o /dev/null || exit 1; \
+	  $$cc $(WARN) -Werror -O2 -Icore -Itests/lib -c $$f -o /dev/null || exit 1; \
 	done; done; echo "fuzz-check: $(words $(FUZZ_SRC)) harnesses compile (gcc, clang)"
 
 # ---- Python: the CPython module in python/ ------------------------------
@@ -267,7 +281,8 @@ fuzz-check: $(DEPS_STAMP)
 # module needs the sanitizer runtimes preloaded: tests/run.sh does it;
 # see README.md, Python).  `make python-test` runs the module's tests (-P:
 # the repository root's jalapenojson.so must not shadow the package);
-# `make test` runs them through tests/test_python_module.py, in both builds.
+# `make test` runs them through tests/bindings/test_python_module.py, in
+# both builds.
 PYTHON  ?= /usr/bin/python3
 PY_DEPS := $(wildcard python/src/*.c python/src/*.h python/jalapenojson/*) \
            python/setup.py python/pyproject.toml $(CORE_SRC) $(wildcard core/*.h)

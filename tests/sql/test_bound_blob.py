@@ -11,8 +11,10 @@ function's result), a gzip BLOB, and the byte limit, which applies to a
 bound BLOB exactly as to a copied one.
 """
 import gzip
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check
 

@@ -36,6 +36,7 @@ import tempfile
 import time
 import unicodedata
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import ROOT, check
 

@@ -35,6 +35,7 @@ import tempfile
 import time
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import (check, connect, document, error_of, expect_error,
                     extension_path, python_child, q)

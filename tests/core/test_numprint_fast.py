@@ -11,10 +11,12 @@ printed number must be repr(v) and read back as v.
 Prints "num_fast: N passed, M failed"."""
 import json
 import math
+import os
 import random
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check, connect, extension_path
 

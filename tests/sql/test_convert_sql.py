@@ -15,6 +15,7 @@ import csv
 import gzip
 import io
 import json
+import os
 import random
 import re
 import sqlite3
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check, connect, error_of, expect_error, q
 

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check, connect, extension_path, q
 
@@ -470,7 +471,7 @@ def one_csv(build, conn, rnd, case, tmp):
 def suite_dir():
     here = os.path.dirname(os.path.abspath(__file__))
     for d in (os.environ.get("JJ_JSONTESTSUITE"),
-              os.path.join(here, "..", "..", "shared", "conformance",
+              os.path.join(here, "..", "..", "..", "shared", "conformance",
                            "JSONTestSuite", "test_parsing")):
         if d and os.path.isdir(d):
             return d

@@ -2,9 +2,8 @@
 counter, the repository's root, the extension's path, a connection with the
 extension loaded, the error a statement raises, a document's text, and a
 child Python process (which can import this module too) with its address
-space capped.  Imported as `import jjtest` by the scripts
-beside it (tests/run.sh runs them with tests/ as the script's directory,
-which Python puts first on sys.path).
+space capped.  The test scripts of tests/*/ put tests/lib on sys.path, then
+`import jjtest`.
 
 A script makes its checks with jjtest.check(), and ends with
 `return jjtest.report("name")`, which prints "name: N checks" and the one
@@ -29,7 +28,7 @@ import sqlite3
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 passed = 0  # checks
 failed = 0
 cases = {}  # call path -> passed every time so far
