@@ -6,8 +6,6 @@
 #     compared in full with sql/NAME.expected     (one check per script)
 # then the checks of the sources themselves, once per run (one check each):
 #   - core/numtables.c and .h are what tools/gen_numtables.py generates
-#   - README.md's benchmark paragraph is what bench/report.py makes of
-#     bench/RESULTS.md
 #   - README.md lists the packages tools/deps.sh installs
 # and end with the total line "N passed, M failed".  A build directory
 # named */san holds the ASan+UBSan build: the sqlite3 and python3
@@ -104,8 +102,6 @@ echo "== source checks"
 sp=$passed; sf=$failed
 check "core/numtables.c/.h are stale: run python3 tools/gen_numtables.py" \
   /usr/bin/python3 -B tools/gen_numtables.py --check
-check "README.md's benchmark paragraph differs from bench/RESULTS.md: run python3 bench/report.py --readme" \
-  /usr/bin/python3 -B bench/report.py --check-readme
 check "README.md's package list differs from tools/deps.sh" same_words deps tools/deps.sh --list
 check "README.md's benchmark package list differs from tools/deps.sh" same_words deps-bench tools/deps.sh --list bench
 echo "  sources: $((passed - sp)) passed, $((failed - sf)) failed"
