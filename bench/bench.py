@@ -56,8 +56,8 @@ LARGE_ROWS = 1000000
 
 C_TASKS = ("all", "price", "city", "middle")
 SQL_TASKS = ("scan", "price", "count", "since", "row")
-# jjmmap reads as fast as jjfile once the table is open (measured within 2%
-# on every reading task at 7bf7937): it is measured on the cold start only.
+# jjmmap reads as jjfile does once the table is open (the same cursor over
+# the same bytes): it is measured on the cold start only.
 SQL_READERS = ("native", "floor", "floorlen", "json1", "jjfile", "jjblob", "jjrecord")
 # jalapenojson with its row scanner forced to a narrower path than the
 # widest the CPU has (c_jj's JJ_SIMD)
