@@ -219,7 +219,7 @@ demo: deps
 bench: all
 	@bench/run.sh
 
-# Issue 13's SQLite targets at 1,000,000 rows without the whole --large run
+# The SQLite reading tasks at 1,000,000 rows without the whole --large run
 # (about 25 minutes); RESULTS.md then shows them next to `make bench`'s.
 bench-1m: all
 	@bench/run.sh --rows 1000000

@@ -3,7 +3,7 @@
 
 Called by bench/run.sh after it has built the programs into build/bench/:
 
-    bench.py [--large] [--yyjson] [--rows N] [--rounds R] [--quick] [--no-profile]
+    bench.py [--large] [--yyjson] [--rows N] [--rounds R] [--quick]
 
     (default)   1,000 and 50,000 rows: everything; then the scale section
                 (scale.py: globs, the .gz second statement, export time and
@@ -12,10 +12,10 @@ Called by bench/run.sh after it has built the programs into build/bench/:
     --rows N    only the SQLite reading tasks at N rows (native, floor,
                 jalapenojson; json1 and the record form on sum(price)), in
                 their own file results-rows-N.json, which report.py shows
-                next to results.json (issue 13's targets at 1,000,000 rows
+                next to results.json (the SQLite tasks at 1,000,000 rows
                 without the whole --large run)
     --quick     a smoke test: one round, one warm-up run and 3 measured runs
-                per process (BENCH_QUICK), no profiles, scale at 20,000 rows;
+                per process (BENCH_QUICK), scale at 20,000 rows;
                 writes results-quick.json (report.py --quick)
 
 1. Generates the data (build/bench/gen, fixed seeds) into bench/data/out/.
@@ -25,8 +25,7 @@ Called by bench/run.sh after it has built the programs into build/bench/:
 3. Runs every measurement as its own process, 5 rounds, each round in its own
    shuffled order (seeded).  A process checks every one of its runs against
    the expected checksum; a process that fails stops the benchmark.
-4. Profiles jalapenojson under callgrind where a target is not met.
-5. Writes bench/data/out/results.json; report.py turns it into RESULTS.md and
+4. Writes bench/data/out/results.json; report.py turns it into RESULTS.md and
    chart.svg.
 """
 import argparse
@@ -38,14 +37,12 @@ import os
 import platform
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
 
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
-import results  # noqa: E402  (the targets decide what to profile)
-import scale  # noqa: E402  (issue 10's scale section)
+import scale  # noqa: E402  (the scale section)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "data", "out")
@@ -59,8 +56,8 @@ LARGE_ROWS = 1000000
 
 C_TASKS = ("all", "price", "city", "middle")
 SQL_TASKS = ("scan", "price", "count", "since", "row")
-# jjmmap reads as fast as jjfile once the table is open (measured within 2%
-# on every reading task at 7bf7937): it is measured on the cold start only.
+# jjmmap reads as jjfile does once the table is open (the same cursor over
+# the same bytes): it is measured on the cold start only.
 SQL_READERS = ("native", "floor", "floorlen", "json1", "jjfile", "jjblob", "jjrecord")
 # jalapenojson with its row scanner forced to a narrower path than the
 # widest the CPU has (c_jj's JJ_SIMD)
@@ -82,11 +79,11 @@ def c_readers(have_yyjson):
 def measured(rows, group, task, reader, set_name):
     """What is measured at each size (README.md, "What is measured").
 
-    50,000 rows: everything.  1,000 rows: reduced to fit the 10-minute budget
+    50,000 rows: everything.  1,000 rows: reduced to fit the time budget
     (C: read every value, write, floor; SQLite: full scan and export).
     1,000,000 rows (--large): everything except the peers whose single run
     takes seconds (cJSON beyond read-all and write; json1 and the record
-    form beyond sum(price) of the repetitive rows, issue 10's comparison).
+    form beyond sum(price) of the repetitive rows).
     floorlen (the floor handing text over with its length) only matters
     where length() is called: the full scan, from 50,000 rows."""
     if reader == "floorlen" and (task != "scan" or rows <= 1000):
@@ -133,25 +130,23 @@ def plan(rows_list, have_yyjson, sql_only=False):
                     src = jj if r == "jj" else js
                     add("c", s, rows, task, r, [rel(os.path.join(BIN, "c_" + r)), task, r, src, sm])
             # count the rows, every row's structure checked and no value
-            # read: what the floor targets leave set against the fastest
-            # parser's structure pass alone (RESULTS.md, report.py)
+            # read: the least any reading task costs
             for r in ("jj", "simdjson"):
                 src = jj if r == "jj" else js
                 add("c", s, rows, "count", r, [rel(os.path.join(BIN, "c_" + r)), "count", r, src, sm])
-            # the row scanner's narrower paths, forced (issue 13: the
-            # widest must not be the only fast one)
+            # the row scanner's narrower paths, forced: what a CPU
+            # without AVX2 (or without SIMD) gets
             for r, path in SIMD_PATHS:
                 for task in C_TASKS + ("count",):
                     add("c", s, rows, task, r, [rel(os.path.join(BIN, "c_jj")), task, "jj", jj, sm],
                         {"JJ_SIMD": path})
-            # jalapenojson's reading taken apart (floor_report.py): every
-            # value with no checksum of the text, and the price conversion
-            # alone (no row checked), with count the least sum(price) can cost
+            # jalapenojson's reading taken apart: every value with no
+            # checksum of the text, and the price conversion alone (no row
+            # checked)
             for task in ("values", "convert"):
                 add("c", s, rows, task, "jj", [rel(os.path.join(BIN, "c_jj")), task, "jj", jj, sm])
-            # and simdjson's every value with no checksum either: the
-            # every-value target beside the same reading, no CRC-32 on
-            # either side (values_report.py)
+            # and simdjson's every value with no checksum either, so that
+            # each side's checksum time is its "all" less its "values"
             add("c", s, rows, "values", "simdjson",
                 [rel(os.path.join(BIN, "c_simdjson")), "values", "simdjson", js, sm])
             # and simdjson's structural index alone (stage 1, no row walked)
@@ -311,41 +306,8 @@ def measure_once(m, env):
     return int(fields["best_ns"]), int(fields["runs"]), int(fields["warm_runs"]), wall
 
 
-def profile(m, env):
-    """Instructions per function of one run of jalapenojson's side (callgrind):
-    the top functions by their own instructions and by instructions
-    including what they call (call-chain roots above 99% left out)."""
-    out = os.path.join(OUT, "callgrind.%d.out" % m["id"])
-    e = dict(env, BENCH_ONCE="1", **m.get("env", {}))
-    subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
-                    "--callgrind-out-file=" + out] + m["argv"],
-                   cwd=ROOT, env=e, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    result = {"total_ir": 0}
-    for kind in ("self", "inclusive"):
-        text = run(["callgrind_annotate", "--auto=no", "--inclusive=" + ("yes" if kind == "inclusive" else "no"),
-                    out], stderr=subprocess.DEVNULL)
-        funcs, seen = [], set()
-        for line in text.splitlines():
-            t = re.match(r"\s*([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", line)
-            if t:
-                result["total_ir"] = int(t.group(1).replace(",", ""))
-            f = re.match(r"\s*([\d,]+) \(\s*([\d.]+)%\)\s+(\S+)(?: \[|$)", line)
-            if not f or "PROGRAM TOTALS" in line or float(f.group(2)) > 99.0:
-                continue
-            # paths relative to the checkout (callgrind names files as built)
-            name = f.group(3).replace(ROOT + os.sep, "")
-            short = name.split(":", 1)[-1]   # inlined copies appear once per file
-            if short in seen:
-                continue
-            seen.add(short)
-            funcs.append({"ir": int(f.group(1).replace(",", "")), "pct": float(f.group(2)), "fn": name})
-        result[kind] = funcs[:12]
-    os.remove(out)
-    return result
-
-
 def wasm_sizes():
-    """The WebAssembly modules' sizes (issue 12): bytes, gzip -9, brotli
+    """The WebAssembly modules' sizes: bytes, gzip -9, brotli
     -q 11, or None for a module that is not built (`make js`)."""
     out = {}
     for name in ("jalapenojson-reader.wasm", "jalapenojson.wasm"):
@@ -400,13 +362,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=ROUNDS, help="rounds (default %d)" % ROUNDS)
     ap.add_argument("--quick", action="store_true", help="smoke test: 1 round, 3 runs per process")
     ap.add_argument("--yyjson", action="store_true", help="build/bench/c_yyjson exists")
-    ap.add_argument("--no-profile", action="store_true", help="skip callgrind profiles")
     args = ap.parse_args()
     env = dict(os.environ, JJ_EXTENSION=os.path.join(ROOT, "jalapenojson"))
     rounds = args.rounds
     if args.quick:
         env["BENCH_QUICK"] = "1"
-        rounds, args.no_profile = 1, True
+        rounds = 1
     if args.rows:
         rows_list, sql_only = (args.rows,), True
         name = "results-rows-%d%s.json" % (args.rows, "-quick" if args.quick else "")
@@ -432,19 +393,13 @@ def main():
     run_rounds(ms, rounds, env)
 
     data = {"meta": machine_info(args.yyjson), "rounds": rounds, "rows": list(rows_list),
-            "sizes": size_table, "measurements": ms, "profiles": {}, "quick": args.quick,
+            "sizes": size_table, "measurements": ms, "quick": args.quick,
             "sql_only": sql_only}
     if not sql_only:
         data["wasm"] = wasm_sizes()
         scale_rows = [20000] if args.quick else [LARGE_ROWS] + ([10 * LARGE_ROWS] if args.large else [])
         data["scale"] = scale.run(scale_rows, quick=args.quick)
     data["meta"]["bench_minutes"] = round((time.time() - started) / 60, 1)
-    if not args.no_profile and not shutil.which("valgrind"):
-        print("bench: valgrind is not installed: no profiles of missed targets", flush=True)
-    elif not args.no_profile:   # the targets decide what to profile
-        for key, m in results.unmet_jj_measurements(data):
-            print("bench: profiling %s (%s) under callgrind" % (" ".join(m["argv"]), key), flush=True)
-            data["profiles"][key] = dict(profile(m, env), argv=m["argv"])
     with open(results_path, "w") as f:
         json.dump(data, f, indent=1)
     print("bench: %.1f min in all; results in %s" % ((time.time() - started) / 60, rel(results_path)),

@@ -21,8 +21,7 @@
 ** row with jj_cursor_seek on a freshly parsed document.  Freeing is not
 ** timed.
 **
-** Two tasks take jalapenojson's reading apart for RESULTS.md's floor
-** budget: "values" reads every value as "all" does but takes no CRC-32 of
+** Two tasks take jalapenojson's reading apart: "values" reads every value as "all" does but takes no CRC-32 of
 ** the text (its checksum is "all"'s less the CRC; the texts' lengths go
 ** to a sink), and "convert" converts the price column's numbers alone, no
 ** row checked or walked: each price's text is found before timing (the

@@ -15,7 +15,7 @@
 ** structure, each row skipped, no value read); "stage1" is parser.iterate()
 ** alone (stage 1's structural index of the whole document, the rows not
 ** walked: a lower bound on what finding the rows' structure costs this
-** parser; RESULTS.md sets it against what the floor targets leave).  What
+** parser).  What
 ** the task does not read is skipped, not parsed.
 ** The parser is created once and reused, as simdjson recommends.
 ** simdjson has no writer, so it has no "write" task.

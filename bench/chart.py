@@ -1,62 +1,53 @@
 #!/usr/bin/python3
 """chart.py - bench/chart.svg from one run's results (report.py writes it):
 the speed ratios of jalapenojson against each peer at 50,000 rows (log
-scale, a tick at each target), and a second panel of the SQLite tasks'
-times against the floor: native table, floor and jalapenojson side by side.
+scale), and a second panel of the SQLite tasks' times against the floor:
+native table, floor and jalapenojson side by side.
 """
 import html
 import math
 
-from results import (FLOOR_TARGETS, JSON_PARSERS, READER_NAMES, SET_NAMES, TASK_NAMES, Results,
-                     fmt_ratio, fmt_rows, fmt_times)
+from results import JSON_PARSERS, READER_NAMES, SET_NAMES, TASK_NAMES, Results, fmt_ratio, fmt_rows, fmt_times
+
+SET_COLORS = {"repetitive": "#3b6ea5", "entropy": "#d08a2c"}
+FLOOR_TASKS = (("scan", "full scan"), ("price", "sum(price)"), ("count", "count(*)"),
+               ("since", "WHERE joined >= date"))
 
 def chart_rows(res, rows):
-    """(label, [(set, ratio, need or None)]) per comparison at `rows` rows:
-    the speed ratio of jalapenojson against one peer on each row set, and
-    the target that applies to that bar (README.md, "Targets")."""
+    """(label, [(set, ratio)]) per comparison at `rows` rows: the speed
+    ratio of jalapenojson against one peer on each row set."""
     sets = ("repetitive", "entropy")
     peers_c = [p for p in JSON_PARSERS if any(res.get("c", s, rows, "all", p) for s in sets)]
-    fastest = {}
-    for s in sets:
-        ms = [(res.median_ns("c", s, rows, "all", p), p) for p in peers_c
-              if res.median_ns("c", s, rows, "all", p)]
-        fastest[s] = min(ms)[1] if ms else None
-    comps = []  # (label, group, task, jj reader, peer, need(set))
-    for task, need in (("all", 2.0), ("price", 2.0), ("city", 2.0), ("middle", 10.0)):
+    comps = []  # (label, group, task, jj reader, peer)
+    for task in ("all", "price", "city", "middle"):
         for p in peers_c:
-            if task == "all":
-                rule = (lambda s, p=p: 2.0 if fastest[s] == p else None)
-            else:
-                rule = (lambda s, p=p, n=need: n if p == "simdjson" else None)
             comps.append(("C %s vs %s" % (TASK_NAMES[("c", task)], READER_NAMES[p].split(" (")[0]),
-                          "c", task, "jj", p, rule))
-    comps.append(("C write every value vs cJSON", "c", "write", "jj", "cjson", lambda s: 3.0))
+                          "c", task, "jj", p))
+    comps.append(("C write every value vs cJSON", "c", "write", "jj", "cjson"))
     for task in ("scan", "price", "since", "row"):   # against the floor: the second panel
-        n = 10.0 if task in ("scan", "price") else None
-        comps.append(("SQLite %s vs json1" % TASK_NAMES[("sql", task)], "sql", task, "jjfile", "json1",
-                      lambda s, n=n: n))
-    comps.append(("SQLite export vs json_group_array", "sql", "export", "jj", "json1", lambda s: 2.0))
+        comps.append(("SQLite %s vs json1" % TASK_NAMES[("sql", task)], "sql", task, "jjfile", "json1"))
+    comps.append(("SQLite export vs json_group_array", "sql", "export", "jj", "json1"))
     out = []
-    for label, g, task, jr, p, rule in comps:
+    for label, g, task, jr, p in comps:
         bars = []
         for s in sets:
             jj, peer = res.median_ns(g, s, rows, task, jr), res.median_ns(g, s, rows, task, p)
             if jj and peer:
-                bars.append((s, peer / jj, rule(s)))
+                bars.append((s, peer / jj))
         if bars:
             out.append((label, bars))
     return out
 
 
 FLOOR_READERS = (("native", "native table", "#5c7fa3"), ("floor", "floor (do-nothing vtab)", "#555555"),
-                 ("jjfile", "jalapenojson, file", None), ("jjblob", "jalapenojson, blob", None))
+                 ("jjfile", "jalapenojson, file", "#2e7d32"), ("jjblob", "jalapenojson, blob", "#6aa86e"))
 
 
 def floor_chart_rows(res, rows):
-    """(label, [(reader, time ÷ floor's time, target or None)]) per SQLite
-    task and row set: native, floor and jalapenojson side by side."""
+    """(label, [(reader, time ÷ floor's time)]) per SQLite task and row
+    set: native, floor and jalapenojson side by side."""
     out = []
-    for task, label, times in FLOOR_TARGETS:
+    for task, label in FLOOR_TASKS:
         for s in ("repetitive", "entropy"):
             f = res.median_ns("sql", s, rows, task, "floor")
             if not f:
@@ -65,16 +56,15 @@ def floor_chart_rows(res, rows):
             for r, _, _ in FLOOR_READERS:
                 m = res.median_ns("sql", s, rows, task, r)
                 if m:
-                    bars.append((r, m / f, times if r.startswith("jj") else None))
+                    bars.append((r, m / f))
             out.append(("%s, %s" % (label, SET_NAMES[s]), bars))
     return out
 
 
 def floor_panel(groups, top, left, width, rows):
-    """The chart's second panel: SQLite times ÷ the floor's, linear scale,
-    target ticks on jalapenojson's bars (green met, red missed)."""
+    """The chart's second panel: SQLite times ÷ the floor's, linear scale."""
     e = html.escape
-    hi = max([r for _, bars in groups for _, r, _ in bars] + [2.0]) * 1.08
+    hi = max([r for _, bars in groups for _, r in bars] + [2.0]) * 1.08
     bar_h = 9
 
     def x(v):
@@ -83,7 +73,7 @@ def floor_panel(groups, top, left, width, rows):
     svg = ['<text x="10" y="%d" font-size="15" font-weight="bold">SQLite, %s rows: time ÷ the floor\'s time '
            '(lower is faster; the floor = 1)</text>' % (top - 22, fmt_rows(rows)),
            '<text x="10" y="%d" fill="#444">blue: native table; dark grey: the floor (a do-nothing virtual '
-           'table over the same rows); then jalapenojson file and blob; black tick = the target</text>' % (top - 6)]
+           'table over the same rows); green: jalapenojson, file and blob</text>' % (top - 6)]
     bottom = top + 8 + len(groups) * (len(FLOOR_READERS) * bar_h + 10)
     t = 0.0
     while t <= hi:
@@ -94,16 +84,12 @@ def floor_panel(groups, top, left, width, rows):
     y = top + 8
     for label, bars in groups:
         svg.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (left - 8, y + 2 * bar_h + 3, e(label)))
-        for i, (r, v, need) in enumerate(bars):
+        for i, (r, v) in enumerate(bars):
             by = y + i * bar_h
-            color = dict((k, c) for k, _, c in FLOOR_READERS)[r] or ("#2e7d32" if v <= need else "#c62828")
+            color = dict((k, c) for k, _, c in FLOOR_READERS)[r]
             svg.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s: %s</title></rect>' % (
                 x(0), by, max(x(v) - x(0), 1), bar_h - 1, color, e(label), e(READER_NAMES[r]), fmt_times(v)))
             tx = x(v)
-            if need:
-                svg.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black" stroke-width="2.5"/>' % (
-                    x(need), by - 1, x(need), by + bar_h))
-                tx = max(tx, x(need) + 1)
             svg.append('<text x="%.1f" y="%d" font-size="9" fill="#222">%s %s</text>' % (
                 tx + 3, by + bar_h - 1, fmt_times(v), e(READER_NAMES[r].split(" (")[0])))
         y += len(FLOOR_READERS) * bar_h + 10
@@ -113,7 +99,7 @@ def floor_panel(groups, top, left, width, rows):
 def chart_svg(data, rows=50000):
     res = Results(data)
     comps = chart_rows(res, rows)
-    ratios = [r for _, bars in comps for _, r, _ in bars] + [n for _, bars in comps for *_, n in bars if n]
+    ratios = [r for _, bars in comps for _, r in bars]
     lo = 10 ** math.floor(math.log10(min(ratios + [0.5])))
     hi = 10 ** math.ceil(math.log10(max(ratios + [10.0])))
     left, width, bar_h, gap, top = 330, 560, 11, 10, 70
@@ -132,9 +118,8 @@ def chart_svg(data, rows=50000):
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="10" y="22" font-size="15" font-weight="bold">jalapenojson speed ÷ peer speed, '
            '%s rows (log scale; right of 1× = jalapenojson faster)</text>' % fmt_rows(rows),
-           '<text x="10" y="42" fill="#444">bars: upper repetitive, lower high-entropy rows; '
-           'green = target met, red = missed, grey = no target; black tick = the target; '
-           'SQLite: the table over the file</text>']
+           '<text x="10" y="42" fill="#444">bars: upper (blue) repetitive, lower (orange) high-entropy '
+           'rows; SQLite: the table over the file</text>']
     v = lo
     while v <= hi * 1.0001:   # grid at 1, 2, 5 per decade; labels at 10^k, 2 and 0.5
         for mult in (1, 2, 5):
@@ -150,18 +135,12 @@ def chart_svg(data, rows=50000):
     y = top
     for label, bars in comps:
         svg.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (left - 8, y + bar_h + 4, e(label)))
-        for i, (s, r, need) in enumerate(bars):
+        for i, (s, r) in enumerate(bars):
             by = y + i * bar_h
-            color = "#9e9e9e" if need is None else ("#2e7d32" if r >= need else "#c62828")
             x0, x1 = x(lo), x(min(max(r, lo), hi))
             svg.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s, %s: %s</title></rect>' % (
-                x0, by, max(x1 - x0, 1), bar_h - 1, color, e(label), SET_NAMES[s], fmt_ratio(r)))
+                x0, by, max(x1 - x0, 1), bar_h - 1, SET_COLORS[s], e(label), SET_NAMES[s], fmt_ratio(r)))
             tx = x1
-            if need:
-                xt = x(need)
-                svg.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black" stroke-width="2.5"/>' % (
-                    xt, by - 1, xt, by + bar_h))
-                tx = max(tx, xt + 1)
             svg.append('<text x="%.1f" y="%d" font-size="10" fill="#222">%s</text>' % (
                 tx + 3, by + bar_h - 2, fmt_ratio(r)))
         y += 2 * bar_h + gap

@@ -1,6 +1,6 @@
 /*
 ** export_scale.c — one export of a large table to a file, its time and
-** its memory (issue 10: jj_export against jj_group and json_group_array).
+** its memory (jj_export against jj_group and json_group_array).
 ** One export per process, so that the process's peak resident memory is
 ** that export's:
 **

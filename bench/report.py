@@ -1,51 +1,33 @@
 #!/usr/bin/python3
-"""report.py - bench/data/out/results.json -> bench/RESULTS.md and bench/chart.svg,
-then bench/RESULTS.md -> README.md's benchmark paragraph.
+"""report.py - bench/data/out/results.json -> bench/RESULTS.md and bench/chart.svg.
 
-    bench/report.py                 all three (bench/run.sh runs this)
-    bench/report.py --quick         a smoke run's results-quick.json -> bench/data/out/RESULTS-quick.md
-                                    and chart-quick.svg (README.md untouched)
-    bench/report.py --readme        only README.md's paragraph, from the committed RESULTS.md
-    bench/report.py --check-readme  exit 1 if README.md's paragraph is not what --readme writes
+    bench/report.py          RESULTS.md and chart.svg (bench/run.sh runs this)
+    bench/report.py --quick  a smoke run's results-quick.json ->
+                             bench/data/out/RESULTS-quick.md and chart-quick.svg
 
 Everything in RESULTS.md is computed from the results of one run (and of a
 `bench/run.sh --rows N` run for the SQLite tasks at N rows, which RESULTS.md
-shows with its own date and commit): the times
-(median, min and max over the rounds), throughput, the speed ratios against
-each peer, the sizes, and every target of the issue marked met or not met
-with the numbers it was judged on.  The chart shows the speed ratios at
-50,000 rows against each peer, with the target of each comparison.
-
-README.md quotes a few of those numbers in one paragraph between the markers
-<!-- bench:begin --> and <!-- bench:end -->.  That paragraph is made from the
-text of RESULTS.md (not from results.json, which is not committed), so it can
-be checked against the committed RESULTS.md at any time: `make test` does.
+shows with its own date and commit): the times (median, min and max over
+the rounds), throughput, the ratios against each peer and the sizes.
 """
 import html
 import os
-import re
 import statistics
 import sys
 
 sys.dont_write_bytecode = True   # no __pycache__ in bench/
 from chart import chart_svg  # noqa: E402
-from floor_report import budget_section, issue_floor_section, least_summary, spent_section  # noqa: E402
-from results import (BENCH, OUT, README, ROOT, SET_NAMES, SIZE_METHODS, TASK_NAMES,  # noqa: E402
+from results import (BENCH, JSON_PARSERS, OUT, ROOT, SET_NAMES, SIZE_METHODS, TASK_NAMES,  # noqa: E402
                      READER_NAMES, Results, fmt_mbs, fmt_ratio, fmt_rows, fmt_time, fmt_times, load,
-                     reader_name, size_targets, table, targets)
-from values_report import values_section, values_summary  # noqa: E402
+                     reader_name, table)
 
 # ---------------------------------------------------------------------------
 # RESULTS.md
 # ---------------------------------------------------------------------------
 
-def met_text(met):
-    return "—" if met is None else ("met" if met else "**not met**")
-
-
 def speed_table(res, group, set_name, rows, tasks, readers, jj_readers, floor=False):
     """One table per (set, rows): every task, every reader; with floor=True
-    a last column of each reader's time ÷ the floor's (issue 13)."""
+    a last column of each reader's time ÷ the floor's."""
     jb, jjb = res.doc_bytes(set_name, rows, "json"), res.doc_bytes(set_name, rows, "jj")
     header = ["task", "reader", "median", "min", "max", "MB/s of JSON doc", "MB/s of jj doc"]
     header += ["%s speed ÷ this" % READER_NAMES[j] for j in jj_readers]
@@ -102,61 +84,55 @@ def machine_section(data):
     return table(["", ""], rows)
 
 
-def targets_section(res):
+# The comparisons the summary table shows, at 50,000 rows and more: C
+# tasks against the JSON parsers, the typed table against the floor (time
+# ratio) and against json1, and the export.
+FLOOR_TASKS = (("scan", "full scan"), ("price", "sum(price)"), ("count", "count(*)"),
+               ("since", "WHERE joined >= date"))
+
+
+def summary_rows(res):
+    """(comparison, group, set, rows, task, jj reader, peer, time ratio?)
+    for every comparison this run measured both sides of."""
     out = []
-    rows = []
-    for t in targets(res):
-        measured = "-"
-        time_kind = t.get("kind") == "time"
-        if t["jj_ns"] is not None and t["peer_ns"] is not None:
-            task = t["key"][3]
-            measured = "%s %s vs %s %s: **%s**" % (
-                reader_name(task, t["jj_reader"]), fmt_time(t["jj_ns"]),
-                reader_name(task, t["peer"]), fmt_time(t["peer_ns"]),
-                (fmt_times(t["ratio"]) + " its time") if time_kind else fmt_ratio(t["ratio"]))
-        gap = "-"
-        if t["met"] is False and time_kind:
-            gap = "at most %s (%.2f× faster than now)" % (fmt_time(t["peer_ns"] * t["need"]),
-                                                        t["ratio"] / t["need"])
-        elif t["met"] is False:   # what would close it: the time jalapenojson must reach
-            gap = "at most %s (%.2f× faster than now)" % (fmt_time(t["peer_ns"] / t["need"]),
-                                                        t["need"] / t["ratio"])
-        rows.append([t["name"], SET_NAMES[t["set"]], fmt_rows(t["rows"]), measured, t["need_text"],
-                     met_text(t["met"]), gap])
-    out.append(table(["target", "set", "rows", "measured (speed ratio = peer time ÷ jj time; "
-                      "against the floor: jj time ÷ floor time)", "needed",
-                      "result", "jalapenojson needs"], rows))
-    out.append("\nThe floor is a do-nothing virtual table over the same rows, loaded from the native "
-               "table when it is created, whose xColumn only hands a value over "
-               "(`bench/sqlite_floor.c`): what SQLite itself spends on a virtual table. Issue 13 "
-               "replaced \"within 2× of the native table\" by these targets against it.")
-    out.append("\nWhere a target is missed, the profiles at the end show where jalapenojson's "
-               "instructions go, and its peer's.")
-    least = least_summary(res)
-    if least:
-        out.append("\n" + least)
-    values = values_summary(res)
-    if values:
-        out.append("\n" + values)
-    if 1000000 not in res.all_rows:
-        out.append("\nThe targets at 1,000,000 rows are judged by `bench/run.sh --rows 1000000` (the "
-                   "SQLite tasks) or `bench/run.sh --large` (everything); this run did not measure them.")
-    srows = []
-    for t in size_targets(res):
-        srows.append([t["doc"], t["method"], "{:,}".format(t["json"]), "{:,}".format(t["jj"]),
-                      "%.1f%%" % (100.0 * t["jj"] / t["json"]), met_text(t["met"])])
-    out.append("\nSize: jalapenojson smaller than JSON, raw and compressed, on every set.\n")
-    out.append(table(["document", "compression", "JSON bytes", "jj bytes", "jj ÷ JSON", "result"], srows))
-    met = sum(1 for t in targets(res) if t["met"]) + sum(1 for t in size_targets(res) if t["met"])
-    judged = sum(1 for t in targets(res) if t["met"] is not None) + len(size_targets(res))
-    out.insert(0, "**%d of %d targets met in this run.**\n" % (met, judged))
-    return "\n".join(out)
+    for rows in [r for r in res.all_rows if r >= 50000]:
+        for s in ("repetitive", "entropy"):
+            if rows in res.data["rows"]:   # a --rows run measures SQLite only
+                measured = [(res.median_ns("c", s, rows, "all", p), p) for p in JSON_PARSERS
+                            if res.median_ns("c", s, rows, "all", p) is not None]
+                fastest = min(measured)[1] if measured else "simdjson"
+                out += [("C, read every value, against the fastest JSON parser measured", "c", s, rows,
+                         "all", "jj", fastest, False),
+                        ("C, one number column (sum of price)", "c", s, rows, "price", "jj", "simdjson", False),
+                        ("C, one text column (CRC-32 of city)", "c", s, rows, "city", "jj", "simdjson", False),
+                        ("C, the middle row", "c", s, rows, "middle", "jj", "simdjson", False),
+                        ("C, write every value", "c", s, rows, "write", "jj", "cjson", False)]
+            for task, label in FLOOR_TASKS:
+                for jr in ("jjfile", "jjblob"):
+                    out.append(("SQLite, %s, against the floor" % label, "sql", s, rows, task, jr, "floor", True))
+            for task, label in FLOOR_TASKS[:2]:
+                for jr in ("jjfile", "jjblob"):
+                    out.append(("SQLite, %s, against json1" % label, "sql", s, rows, task, jr, "json1", False))
+            out.append(("SQLite, export", "sql", s, rows, "export", "jj", "json1", False))
+    return [r for r in out if res.get(*r[1:6]) and res.get(*(r[1:5] + (r[6],)))]
+
+
+def summary_section(res):
+    body = []
+    for name, group, s, rows, task, jr, peer, time_ratio in summary_rows(res):
+        jj = res.median_ns(group, s, rows, task, jr)
+        p = res.median_ns(group, s, rows, task, peer)
+        ratio = (fmt_times(jj / p) + " its time") if time_ratio else fmt_ratio(p / jj)
+        body.append([name, SET_NAMES[s], fmt_rows(rows), "%s %s vs %s %s: **%s**" % (
+            reader_name(task, jr), fmt_time(jj), reader_name(task, peer), fmt_time(p), ratio)])
+    return table(["comparison", "set", "rows", "medians (speed ratio = peer time ÷ jj time; "
+                  "against the floor: jj time ÷ floor time)"], body)
 
 
 def paths_section(res):
     """jalapenojson's C tasks with the row scanner forced to SSE2 and to the
     portable scalar code (c_jj's JJ_SIMD) beside its default, each against
-    simdjson: issue 13 asks that the widest path not be the only fast one."""
+    simdjson."""
     body = []
     for rows in res.data["rows"]:
         for s in ("repetitive", "entropy"):
@@ -174,32 +150,8 @@ def paths_section(res):
     return ("jalapenojson's C tasks with its row scanner forced to SSE2 and to the portable "
             "scalar code (`JJ_SIMD=sse2`, `JJ_SIMD=off`) beside its default, the widest this CPU "
             "has (see the machine above), each with its speed ratio against simdjson of the same "
-            "run in brackets. The targets are judged on the default.\n\n" +
+            "run in brackets.\n\n" +
             table(["set", "rows", "task", "jalapenojson (default)", "SSE2 forced", "scalar forced"], body))
-
-
-def reference_section(res):
-    """The issue's reference measurements next to this run's (50,000
-    repetitive rows; the data here is not byte-identical to the issue's)."""
-    refs = [("yyjson, read every value", ("c", "all", "yyjson"), 8.7e6),
-            ("simdjson on-demand, read every value", ("c", "all", "simdjson"), 14.5e6),
-            ("cJSON, read every value", ("c", "all", "cjson"), 52e6),
-            ("simdjson, sum(price)", ("c", "price", "simdjson"), 2.3e6),
-            ("simdjson, the middle row", ("c", "middle", "simdjson"), 1.25e6),
-            ("SQLite native table, sum(price)", ("sql", "price", "native"), 2.4e6),
-            ("SQLite json_each with ->>, sum(price)", ("sql", "price", "json1"), 54e6)]
-    rows = []
-    for label, (g, task, r), ref in refs:
-        here = res.median_ns(g, "repetitive", 50000, task, r)
-        rows.append([label, fmt_time(ref), fmt_time(here)])
-    m = res.get("c", "repetitive", 50000, "memchr", "floor-jj")
-    rows.append(["one pass over the jj document (issue: summing bytes; here: memchr)", fmt_time(0.28e6),
-                 fmt_time(statistics.median(m["best_ns"])) if m else "-"])
-    sz = res.data["sizes"].get("repetitive-50000")
-    if sz:
-        rows.append(["JSON document size", "5.6 MB", "%.2f MB" % (sz["json"]["raw"] / 1e6)])
-        rows.append(["jalapenojson document size", "3.1 MB", "%.2f MB" % (sz["jj"]["raw"] / 1e6)])
-    return table(["50,000 repetitive rows", "issue's reference", "this run"], rows)
 
 
 def sizes_section(res):
@@ -220,61 +172,13 @@ def sizes_section(res):
     return "\n".join(out)
 
 
-def profile_pairs(data):
-    """One line per profiled target: both sides' instructions a row and
-    their ratio next to the time ratio of the same run (the median times),
-    so that a side's instructions per unit of time can be compared."""
-    res = Results(data)
-    prof = data["profiles"]
-    rows = []
-    for t in targets(res):
-        if t["met"] is not False or t["rows"] != 50000 or t["jj_ns"] is None or t["peer_ns"] is None:
-            continue
-        g, set_name, n, task, jj = t["key"]
-        a = prof.get("%s %s %s/%s" % (g, set_name, task, jj))
-        b = prof.get("%s %s %s/%s" % (g, set_name, task, t["peer"]))
-        if not a or not b:
-            continue
-        rows.append([t["name"], set_name, "%.0f" % (a["total_ir"] / n),
-                     "%s: %.0f" % (reader_name(task, t["peer"]), b["total_ir"] / n),
-                     "%.2f" % (b["total_ir"] / a["total_ir"]), "%.2f" % (t["peer_ns"] / t["jj_ns"])])
-    if not rows:
-        return ""
-    return ("Each missed target's two sides, instructions a row (the whole run under callgrind "
-            "÷ the rows) and the peer's instructions and time each over jalapenojson's: where "
-            "the instruction ratio is above the time ratio, jalapenojson runs fewer instructions "
-            "a nanosecond than its peer.\n\n" +
-            table(["target", "set", "jalapenojson", "peer", "peer ÷ jj, instructions",
-                   "peer ÷ jj, time"], rows))
-
-
-def profiles_section(data):
-    if not data.get("profiles"):
-        return "No jalapenojson target was missed at 50,000 rows, so nothing was profiled."
-    out = ["Instructions counted by callgrind for one run of each missed target's two sides, "
-           "jalapenojson's and its peer's (the floor, or the JSON parser; 50,000 rows of the "
-           "target's data set, `repetitive` or `entropy`; the file form of the table; loading the "
-           "input and setting up tables not counted): the functions with the most instructions of "
-           "their own, and with the most including what they call. Instructions are not time, but "
-           "they show where the work is.\n"]
-    out.append(profile_pairs(data) + "\n")
-    for key, p in data["profiles"].items():
-        out.append("#### %s\n\n`%s`: %s instructions in all\n" % (
-            key, " ".join(p["argv"]), "{:,}".format(p["total_ir"])))
-        for kind, label in (("self", "own instructions"), ("inclusive", "including callees")):
-            rows = [[html.escape(f["fn"]), "{:,}".format(f["ir"]), "%.1f%%" % f["pct"]] for f in p.get(kind, [])]
-            if rows:
-                out.append(table(["function (%s)" % label, "instructions", "share"], rows) + "\n")
-    return "\n".join(out)
-
-
 def fmt_mb(kb):
     return "{:,.1f} MB".format(kb * 1024 / 1e6)
 
 
 def scale_section(res):
-    """Issue 10's bench items: the record form against the typed table and
-    json_each at 1,000,000 rows, globs and the .gz second statement
+    """The record form against the typed table and json_each at 1,000,000
+    rows, globs and the .gz second statement
     (glob.sh), export time and peak memory (scale.py)."""
     data, out = res.data, []
     big = [r for r in res.all_rows if r >= 1000000]
@@ -337,7 +241,7 @@ def scale_section(res):
 
 
 def wasm_section(data):
-    """Issue 12: the WebAssembly modules' sizes, as built when the run ran."""
+    """The WebAssembly modules' sizes, as built when the run ran."""
     w = data.get("wasm")
     if w is None:
         return "Not recorded by this run."
@@ -354,15 +258,16 @@ def results_md(data):
     res = Results(data)
     parts = ["# Benchmark results\n",
              "Generated by `bench/run.sh` from the run described below; do not edit by hand. "
-             "What is compared, on what data and how is in [README.md](README.md); the chart of the "
-             "speed ratios is [chart.svg](chart.svg).\n",
+             "What is compared, on what data and how is in [README.md](README.md).\n",
              "## Machine and versions\n", machine_section(data), "",
-             "## Targets\n", targets_section(res), "",
-             "### The full scan against the floor the issue measured\n", issue_floor_section(res), "",
-             "### What the floor targets leave for reading\n", budget_section(res), "",
-             "### Where the time beyond the floor goes, and the least it can be\n", spent_section(res), "",
+             "## Summary\n",
+             "The medians of the tables below, side by side: a speed ratio is the peer's time ÷ "
+             "jalapenojson's (above 1× jalapenojson is faster); against the floor, a do-nothing "
+             "virtual table over the same rows (`bench/sqlite_floor.c`: what SQLite itself spends "
+             "on any virtual table), the ratio is jalapenojson's time ÷ the floor's (1× would be "
+             "the least a virtual table can cost).\n",
+             summary_section(res), "",
              "![speed ratios of jalapenojson against each peer](chart.svg)\n",
-             "### The issue's reference numbers next to this run\n", reference_section(res), "",
              "## Sizes\n", "Raw, then compressed as a server sends it (gzip -6, brotli -q 5 and -q 11). "
              "jj ÷ JSON below 100% means jalapenojson is smaller.\n", sizes_section(res),
              "## C: the core reader against the JSON parsers\n",
@@ -380,9 +285,6 @@ def results_md(data):
                             ("jj",))
             if t:
                 parts += ["### %s, %s rows\n" % (SET_NAMES[s], fmt_rows(rows)), t, "", floor_line(res, s, rows), ""]
-    values = values_section(res)
-    if values:
-        parts += ["### Read every value without the checksum\n", values, ""]
     paths = paths_section(res)
     if paths:
         parts += ["### The row scanner's paths\n", paths, ""]
@@ -417,137 +319,13 @@ def results_md(data):
                 parts += [x + "\n" for x in (t, e, o) if x]
     parts += ["## Scale: the record form, globs, the second statement on .gz, export memory\n",
               scale_section(res), "",
-              "## WebAssembly module sizes\n", wasm_section(data), "",
-              "## Where jalapenojson misses a target: profiles\n", profiles_section(data), ""]
+              "## WebAssembly module sizes\n", wasm_section(data), ""]
     return "\n".join(parts).rstrip() + "\n"
 
 
-# ---------------------------------------------------------------------------
-# README.md's paragraph, from the text of RESULTS.md
-# ---------------------------------------------------------------------------
-
-README_BEGIN = "<!-- bench:begin (generated by bench/report.py from bench/RESULTS.md: do not edit) -->"
-README_END = "<!-- bench:end -->"
-
-
-def md_rows(text):
-    """The cells of every table row of a markdown text (header rows too)."""
-    for line in text.splitlines():
-        if line.startswith("|") and line.endswith("|") and not line.startswith("|---"):
-            yield [c.strip() for c in line[1:-1].split("|")]
-
-
-def parse_time(s):
-    """'653 µs', '3.37 ms', '1.2 s' (fmt_time's forms) -> nanoseconds."""
-    value, unit = s.split()
-    return float(value) * {"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9}[unit]
-
-
-def readme_paragraph(results_text, set_name="repetitive", rows=50000):
-    """The README paragraph: RESULTS.md's numbers for `rows` rows of
-    `set_name`, as RESULTS.md shows them (ratios as printed there)."""
-    rows_text, set_text = fmt_rows(rows), SET_NAMES[set_name]
-    measured, sizes, commit = {}, {}, None
-    for cells in md_rows(results_text):
-        if len(cells) == 7 and cells[1] == set_text and cells[2] == rows_text:
-            m = re.match(r"(.+?) (\S+ \S+) vs (.+?) (\S+ \S+): \*\*(.+?)\*\*$", cells[3])
-            if m:
-                measured[(cells[0], m.group(1))] = m.groups()
-        elif len(cells) == 6 and cells[0] == "%s-%d" % (set_name, rows):
-            sizes[cells[1]] = cells[4]
-        elif len(cells) == 2 and cells[0] == "commit":
-            commit = cells[1]
-    met = re.search(r"\*\*(\d+) of (\d+) targets met in this run\.\*\*", results_text)
-
-    def target(name, jj="jalapenojson"):
-        got = measured.get((name, jj))
-        if not got:
-            raise SystemExit("report.py: RESULTS.md has no target %r for %s %s rows" % (name, set_text, rows_text))
-        return got  # (jj reader, jj time, peer, peer time, ratio)
-
-    read = target("C, read every value: at least 2× the fastest JSON parser")
-    row = target("C, one row: faster than simdjson")
-    write = target("C, write every value: at least 3× cJSON's printer")
-    price_json = target("SQLite, sum(price): at least 10× json_each with ->>", "jalapenojson, file")
-    export = target("SQLite, export: jj_group at least 2× json_group_array(json_object())", "jj_group")
-    if not (met and commit and all(k in sizes for k in ("raw", "gzip -6", "brotli -q 11"))):
-        raise SystemExit("report.py: RESULTS.md lacks the commit, the targets line or the %s-%d sizes"
-                         % (set_name, rows))
-    floor_name = "SQLite, %s: at most %g× the floor's time"
-    if (floor_name % ("full scan", 1.1), "jalapenojson, file") in measured:
-        price_floor = target(floor_name % ("sum(price)", 1.5), "jalapenojson, file")
-        scan_floor = target(floor_name % ("full scan", 1.1), "jalapenojson, file")
-        count_floor = target(floor_name % ("count(*)", 2.0), "jalapenojson, file")
-        return (
-            "From the run in [bench/RESULTS.md](bench/RESULTS.md) (commit %s, %s %s rows; ratios within "
-            "that one run): the document is %s of the JSON's size raw, %s after gzip -6 and %s after "
-            "brotli -q 11; the C reader reads every value %s as fast as %s and the middle row %s; the "
-            "writer is %s as fast as cJSON's printer; in SQLite, `sum(price)` over the typed table is %s "
-            "as fast as `json_each` with `->>`; against the floor (a do-nothing virtual table over the "
-            "same rows, what SQLite itself spends) it takes %s the floor's time, a full scan %s and "
-            "`count(*)` %s; `jj_group` exports %s as fast as `json_group_array(json_object(...))`. %s of "
-            "the %s targets are met in this run: RESULTS.md marks the missed ones, and bench/README.md "
-            "says why they are missed."
-            % (commit[:7], rows_text, set_text, sizes["raw"], sizes["gzip -6"], sizes["brotli -q 11"],
-               read[4], read[2], row[4] + " as fast" + ("" if row[2] == read[2] else " as " + row[2]),
-               write[4], price_json[4], price_floor[4].replace(" its time", ""),
-               scan_floor[4].replace(" its time", ""), count_floor[4].replace(" its time", ""),
-               export[4], met.group(1), met.group(2)))
-    # A RESULTS.md from before the floor (issue 13): the native table.
-    price_native = target("SQLite, sum(price): within 2× of the native table", "jalapenojson, file")
-    scan_native = target("SQLite, full scan: within 2× of the native table", "jalapenojson, file")
-
-    def times_slower(t):  # jalapenojson's time in units of the peer's
-        return "%.1f×" % (parse_time(t[1]) / parse_time(t[3]))
-
-    return (
-        "From the run in [bench/RESULTS.md](bench/RESULTS.md) (commit %s, %s %s rows; ratios within "
-        "that one run): the document is %s of the JSON's size raw, %s after gzip -6 and %s after "
-        "brotli -q 11; the C reader reads every value %s as fast as %s and the middle row %s; the writer is %s as fast as cJSON's printer; in SQLite, `sum(price)` over the "
-        "typed table is %s as fast as `json_each` with `->>` and takes %s the time of a native "
-        "in-memory table, a full scan %s that time, and `jj_group` exports %s as fast as "
-        "`json_group_array(json_object(...))`. %s of the %s targets are met in this run: RESULTS.md "
-        "marks the missed ones, and bench/README.md says why they are missed."
-        % (commit[:7], rows_text, set_text, sizes["raw"], sizes["gzip -6"], sizes["brotli -q 11"],
-           read[4], read[2], row[4] + " as fast" + ("" if row[2] == read[2] else " as " + row[2]), write[4], price_json[4], times_slower(price_native),
-           times_slower(scan_native), export[4], met.group(1), met.group(2)))
-
-
-def readme_with_paragraph(readme, paragraph):
-    """README.md's text with the paragraph between the markers replaced."""
-    begin, end = readme.find(README_BEGIN), readme.find(README_END)
-    if begin < 0 or end < begin:
-        raise SystemExit("report.py: README.md has no %s ... %s markers" % (README_BEGIN, README_END))
-    return readme[:begin] + README_BEGIN + "\n\n" + paragraph + "\n\n" + readme[end:]
-
-
-def readme_update(check=False):
-    """Write README.md's paragraph from bench/RESULTS.md, or with check=True
-    only compare; returns 0 when README.md is (now) current."""
-    with open(os.path.join(BENCH, "RESULTS.md"), encoding="utf-8") as f:
-        paragraph = readme_paragraph(f.read())
-    with open(README, encoding="utf-8") as f:
-        readme = f.read()
-    want = readme_with_paragraph(readme, paragraph)
-    if want == readme:
-        return 0
-    if check:
-        print("README.md's benchmark paragraph is not the one bench/RESULTS.md gives; it should be:\n"
-              + paragraph + "\n(run python3 bench/report.py --readme)")
-        return 1
-    with open(README, "w", encoding="utf-8") as f:
-        f.write(want)
-    print("bench: wrote README.md's benchmark paragraph")
-    return 0
-
-
 def main():
-    if sys.argv[1:] == ["--readme"]:
-        sys.exit(readme_update())
-    if sys.argv[1:] == ["--check-readme"]:
-        sys.exit(readme_update(check=True))
     if sys.argv[1:] not in ([], ["--quick"]):
-        sys.exit("usage: bench/report.py [--quick | --readme | --check-readme]")
+        sys.exit("usage: bench/report.py [--quick]")
     quick = sys.argv[1:] == ["--quick"]
     main_results = os.path.join(OUT, "results%s.json" % ("-quick" if quick else ""))
     if not os.path.exists(main_results):   # e.g. `make bench-1m` before any `make bench`
@@ -558,16 +336,13 @@ def main():
     md, svg = ((os.path.join(OUT, "RESULTS-quick.md"), os.path.join(OUT, "chart-quick.svg")) if quick else
                (os.path.join(BENCH, "RESULTS.md"), os.path.join(BENCH, "chart.svg")))
     text = results_md(data)
-    if quick:   # a smoke run: its paragraph is checked, README.md is left alone
+    if quick:
         text = text.replace("(chart.svg)", "(chart-quick.svg)")
-        readme_paragraph(text)
     with open(md, "w") as f:
         f.write(text)
     with open(svg, "w") as f:
         f.write(chart_svg(data))
     print("bench: wrote %s and %s" % (os.path.relpath(md, ROOT), os.path.relpath(svg, ROOT)))
-    if not quick:
-        readme_update()
 
 
 if __name__ == "__main__":

@@ -1,9 +1,7 @@
 #!/usr/bin/python3
 """results.py - the benchmark's results as report.py and chart.py read them:
-the names of readers and tasks, the number formats, the measurements of a
-run (results.json, with any `bench/run.sh --rows N` run merged in) and every
-target of the issues, judged.  bench.py asks it which missed targets to
-profile.
+the names of readers and tasks, the number formats, and the measurements of
+a run (results.json, with any `bench/run.sh --rows N` run merged in).
 """
 import json
 import math
@@ -14,7 +12,6 @@ import statistics
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 OUT = os.path.join(BENCH, "data", "out")
-README = os.path.join(ROOT, "README.md")
 
 READER_NAMES = {
     "cjson": "cJSON", "simdjson": "simdjson (on-demand)", "yyjson": "yyjson", "jj": "jalapenojson",
@@ -116,8 +113,8 @@ def fmt_time(ns):
 
 
 def fmt_ratio(r):
-    """A speed ratio, truncated (never rounded up past a target): 0.68×,
-    9.99×, 12.3×, 1,234×."""
+    """A speed ratio, truncated, so that it never claims more than was
+    measured: 0.68×, 9.99×, 12.3×, 1,234×."""
     if r is None:
         return "-"
     digits = 2 if r < 10 else 1 if r < 100 else 0
@@ -126,8 +123,9 @@ def fmt_ratio(r):
 
 
 def fmt_times(r):
-    """A time ratio against a target that is a maximum, rounded up (never
-    down past the target): 1.10× means at most 1.10."""
+    """A time ratio (jalapenojson's time ÷ a baseline's), rounded up, so
+    that it never claims less time than was measured: 1.10× means at most
+    1.10."""
     if r is None:
         return "-"
     digits = 2 if r < 10 else 1 if r < 100 else 0
@@ -144,114 +142,3 @@ def fmt_mbs(nbytes, ns):
 
 def fmt_rows(n):
     return "{:,}".format(n)
-
-
-# ---------------------------------------------------------------------------
-# Targets (bench/README.md, "Targets")
-# ---------------------------------------------------------------------------
-
-def target_rows(res):
-    return [r for r in res.all_rows if r >= 50000]
-
-
-# Issue 13: the typed table's time against the floor's (a do-nothing virtual
-# table over the same rows, bench/sqlite_floor.c), at most this many times.
-FLOOR_TARGETS = (("scan", "full scan", 1.1), ("price", "sum(price)", 1.5),
-                 ("count", "count(*)", 2.0), ("since", "WHERE joined >= date", 2.0))
-
-
-def targets(res):
-    """Every target of the issue, judged: a list of dicts with the numbers."""
-    out = []
-
-    def speed(name, group, set_name, rows, task, jj_reader, peer_reader, need, need_text):
-        jj = res.median_ns(group, set_name, rows, task, jj_reader)
-        peer = res.median_ns(group, set_name, rows, task, peer_reader)
-        row = {"name": name, "set": set_name, "rows": rows, "need": need, "need_text": need_text,
-               "jj_reader": jj_reader, "peer": peer_reader, "jj_ns": jj, "peer_ns": peer,
-               "key": (group, set_name, rows, task, jj_reader)}
-        if jj is None or peer is None:
-            row.update(ratio=None, met=None)
-        else:
-            row.update(ratio=peer / jj, met=peer / jj >= need)
-        out.append(row)
-
-    def at_most(name, set_name, rows, task, jj_reader, peer_reader, times):
-        """jalapenojson's time at most `times` the peer's."""
-        jj = res.median_ns("sql", set_name, rows, task, jj_reader)
-        peer = res.median_ns("sql", set_name, rows, task, peer_reader)
-        row = {"name": name, "set": set_name, "rows": rows, "need": times, "kind": "time",
-               "need_text": "≤ %g× its time" % times, "jj_reader": jj_reader, "peer": peer_reader,
-               "jj_ns": jj, "peer_ns": peer, "key": ("sql", set_name, rows, task, jj_reader)}
-        if jj is None or peer is None:
-            row.update(ratio=None, met=None)
-        else:
-            row.update(ratio=jj / peer, met=jj / peer <= times)
-        out.append(row)
-
-    for rows in target_rows(res):
-        for s in ("repetitive", "entropy"):
-            if rows in res.data["rows"]:   # not for a --rows run (SQLite only)
-                measured = [(res.median_ns("c", s, rows, "all", p), p) for p in JSON_PARSERS
-                            if res.median_ns("c", s, rows, "all", p) is not None]
-                fastest = min(measured)[1] if measured else "simdjson"
-                speed("C, read every value: at least 2× the fastest JSON parser", "c", s, rows, "all",
-                      "jj", fastest, 2.0, "≥ 2×")
-                speed("C, one number column: at least 2× simdjson", "c", s, rows, "price", "jj",
-                      "simdjson", 2.0, "≥ 2×")
-                speed("C, one text column: at least 2× simdjson", "c", s, rows, "city", "jj",
-                      "simdjson", 2.0, "≥ 2×")
-                # issue 13: "No C target beyond faster than simdjson on both
-                # sets; report it.  Do not change the format for it."
-                speed("C, one row: faster than simdjson", "c", s, rows, "middle", "jj", "simdjson",
-                      1.0, "> 1×")
-                speed("C, write every value: at least 3× cJSON's printer", "c", s, rows, "write", "jj",
-                      "cjson", 3.0, "≥ 3×")
-            for task, label, times in FLOOR_TARGETS:
-                for jr in ("jjfile", "jjblob"):
-                    at_most("SQLite, %s: at most %g× the floor's time" % (label, times), s, rows,
-                            task, jr, "floor", times)
-            for task, label in (("scan", "full scan"), ("price", "sum(price)")):
-                for jr in ("jjfile", "jjblob"):
-                    if res.get("sql", s, rows, task, "json1"):
-                        speed("SQLite, %s: at least 10× json_each with ->>" % label, "sql", s, rows,
-                              task, jr, "json1", 10.0, "≥ 10×")
-            if res.get("sql", s, rows, "export", "json1"):
-                speed("SQLite, export: jj_group at least 2× json_group_array(json_object())", "sql",
-                      s, rows, "export", "jj", "json1", 2.0, "≥ 2×")
-    return out
-
-
-def size_targets(res):
-    """jalapenojson smaller than JSON: every set, size, compression."""
-    out = []
-    for key, entry in sorted(res.data["sizes"].items()):
-        for method, label in SIZE_METHODS:
-            j, jj = entry["json"][method], entry["jj"][method]
-            out.append({"doc": key, "method": label, "json": j, "jj": jj, "met": jj < j})
-    return out
-
-
-def unmet_jj_measurements(data):
-    """The measurements behind unmet speed targets at 50,000 rows, one per
-    task, data set and reader: what bench.py profiles.  jalapenojson's side,
-    and the peer's (the floor, or the fastest JSON parser in C) so that
-    RESULTS.md sets where each spends its instructions side by side.  The
-    blob form is left out where the file form is profiled (the same
-    reading, plus the bytes bound again: its table in RESULTS.md shows the
-    difference)."""
-    res = Results(data)
-    seen, out = set(), []
-    for t in targets(res):
-        if t["met"] is False and t["rows"] == 50000:
-            k = t["key"]
-            if k[0] == "sql" and k[4] == "jjblob":
-                continue
-            for key in (k, k[:4] + (t["peer"],)):
-                if key in seen:
-                    continue
-                seen.add(key)
-                m = res.get(*key)
-                if m:
-                    out.append(("%s %s %s/%s" % (key[0], key[1], key[3], key[4]), m))
-    return out

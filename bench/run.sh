@@ -1,9 +1,8 @@
 #!/bin/sh
 # run.sh [--large | --rows N] [--quick] — the whole benchmark in one command
 # (also `make bench`): build the benchmark programs, generate the data,
-# measure sizes and speed, write bench/RESULTS.md and bench/chart.svg, and
-# README.md's benchmark paragraph from RESULTS.md (bench/report.py).  See
-# bench/README.md.
+# measure sizes and speed, and write bench/RESULTS.md and bench/chart.svg
+# (bench/report.py).  See bench/README.md.
 #
 #   bench/run.sh            1,000 and 50,000 rows, then exports and globs at
 #                           1,000,000 rows (about 15 minutes on 2 cores)
@@ -17,7 +16,7 @@
 #   bench/run.sh --quick    a smoke test of the whole pipeline (one round,
 #                           3 runs per process): writes
 #                           bench/data/out/RESULTS-quick.md and chart-quick.svg
-#                           and leaves RESULTS.md and README.md alone
+#                           and leaves RESULTS.md alone
 #   YYJSON_DIR=/path/to/yyjson bench/run.sh
 #                           include yyjson, built from that local source tree
 #                           into a temporary directory (never part of this

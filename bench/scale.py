@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""scale.py - issue 10's measurements at scale, for RESULTS.md's "Scale"
+"""scale.py - the measurements at scale, for RESULTS.md's "Scale"
 section (bench.py calls run(); `bench/scale.py ROWS...` runs it alone and
 prints the JSON):
 

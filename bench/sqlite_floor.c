@@ -1,8 +1,8 @@
 /*
 ** sqlite_floor.c — the floor under every virtual table: a do-nothing
 ** virtual table whose seven columns are already in memory as SQLite-ready
-** values, so that xColumn only hands a value over.  Issue 13 measures the
-** jalapenojson table against it: what a full scan, sum(price), count(*)
+** values, so that xColumn only hands a value over.  The benchmark measures
+** the jalapenojson table against it: what a full scan, sum(price), count(*)
 ** or a date filter costs SQLite itself when the rows come from a virtual
 ** table (a call per value, a step per row) is the time no virtual table
 ** can beat, whatever its format.
