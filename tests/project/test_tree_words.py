@@ -16,7 +16,7 @@ from jjtest import ROOT, check
 PATTERNS = [
     ("a numbered work period", r"\b(?:" + "sess" + r"ions?|sprint|work period|round) #?[0-9]+\b"),
     ("an issue or ticket number", r"\b(?:" + "iss" + r"ue|ticket|bug) ?#?[0-9]+\b"),
-    ("'the issue' as a reference", r"\bthe " + "iss" + r"ue'?s?\b"),
+    ("a tracker's item named as a reference", r"\bthe " + "iss" + r"ue'?s?\b"),
     ("an absolute path of a build machine", r"(?<![\w.])/(?:" + "wo" + r"rk|root|home/[a-z]+)/"),
 ]
 
