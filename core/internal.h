@@ -3,29 +3,8 @@
 ** public API.  Names here start with jj_ like the public ones but are not
 ** exported in jalapenojson.h; tests reach them by including this header.
 **
-** Who implements what, from the bottom up: each file calls only files
-** listed before it, so no two files call each other.
-**   num*.c    numbers (see num.h)
-**   buf.c     jj_buf, the growable byte buffer
-**   types.c   the type table: letters, names, SQL types
-**   base64.c  base64 encode/decode
-**   text.c    UTF-8 validation, JSON string scanning, unescaping, escaping
-**   error.c   error formatting, jj_code_name, jj_free, jj_show, jj_show_path
-**   json.c    generic JSON scanning: whitespace, skipping a checked value
-**   chrono.c  dates and timestamps (public jj_date_* / jj_timestamp_*)
-**   schema.c  jj_schema (its struct: schema.h)
-**   doc.c     jj_doc: the one constructor, errors at a place in it
-**             (its struct and the cursor's: doc.h)
-**   rowscan.c finding one row's values (its mask paths: rowmask.h; its
-**             byte-wise path: rowbytes.h)
-**   cursor.c  moving between rows
-**   value.c   reading values: the per-type accessors, jj_cursor_value
-**   validate.c jj_doc_rows, jj_doc_validate
-**   object.c  jj_cursor_object
-**   reader.c  jj_parse, the header
-**   writer.c  jj_writer: state, header, rows, errors (shared: writer.h)
-**   encode.c  jj_writer's values;  copy.c  jj_writer_copy*
-**   compress.c gzip/brotli streams;  file.c mmap reading, atomic writing
+** The order of core/'s files, from the bottom up, and which calls which:
+** ARCHITECTURE.md, "core/, from the bottom up".
 */
 #ifndef JJ_INTERNAL_H
 #define JJ_INTERNAL_H
@@ -74,9 +53,9 @@
 ** rowscan.c's instances and dispatches, jj_cursor_next) start on a
 ** 64-byte boundary.  Where they begin otherwise depends on the size of
 ** every function linked before them, and that alone moved timings by up
-** to 13% on the same instructions (`WHERE joined >= ...` when value.c
-** grew, session 18; the row scan when encode.c shrank by 32 bytes,
-** session 19: bench/README.md).  Not in a build for size. */
+** to 13% on the same instructions (bench/README.md: a `WHERE joined >= ...`
+** scan after value.c grew, the row scan after encode.c shrank by 32
+** bytes).  Not in a build for size. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(JJ_SMALL) && \
     (defined(__x86_64__) || defined(__i386__))
 #define JJ_HOT __attribute__((aligned(64)))
