@@ -8,9 +8,10 @@
 **      stays a link; a dangling link is refused, and so is a link owned by
 **      another user in a sticky world-writable directory such as /tmp
 **      (the rule of Linux's fs.protected_symlinks, applied here because
-**      reading a link and using its text bypasses the kernel's check).  A target that exists and is not a regular
-**      file (FIFO, device, socket, directory) is refused before anything is
-**      created: renaming over /dev/null as root would replace the device.
+**      reading a link and using its text bypasses the kernel's check).
+**      A target that exists and is not a regular file (FIFO, device,
+**      socket, directory) is refused before anything is created: renaming
+**      over /dev/null as root would replace the device.
 **   2. Create ".NAME.jj-tmp-XXXXXX" in the target's directory (rename is
 **      atomic only within one file system) with O_CREAT|O_EXCL in a retry
 **      loop, XXXXXX random.  A new file is created with mode 0666 and the

@@ -13,9 +13,9 @@
 ** directory, flushed, renamed over the target), so a failure leaves the old
 ** file as it was and no partial file behind.  Only a regular file is
 ** replaced (a symbolic link's target is), never a database file of the
-** connection (target.c), keeping its mode and owner; the
-** core's errors pass through as "jj_write: ...".  A NULL path or document returns NULL and
-** writes nothing, as SQL functions do with NULL.
+** connection (target.c), keeping its mode and owner; the core's errors
+** pass through as "jj_write: ...".  A NULL path or document returns NULL
+** and writes nothing, as SQL functions do with NULL.
 **
 ** Checking and writing a big document takes a while inside one VM step:
 ** both poll sqlite3_interrupt() and tick the progress handler every MiB
