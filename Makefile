@@ -254,6 +254,7 @@ build/fuzz/obj/%.o: %.c $(wildcard core/*.h) $(wildcard ext/*.h) | $(FUZZ_DEPS)
 
 # A harness: the library, and for fuzz_sqlite the extension and SQLite.
 build/fuzz/fuzz_sqlite: FUZZ_LINK = $(FUZZ_EXT_OBJ) -lsqlite3
+build/fuzz/fuzz_export: FUZZ_LINK = $(FUZZ_EXT_OBJ) -lsqlite3
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_CORE_OBJ) $(FUZZ_EXT_OBJ)
 	clang $(FUZZ_FLAGS_C) -fsanitize=fuzzer $< $(FUZZ_CORE_OBJ) $(FUZZ_LINK) $(LIBS) -o $@
 

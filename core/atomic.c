@@ -3,11 +3,15 @@
 ** see the old file or the new one, never a mix, and a failure leaves the
 ** old file as it was.
 **
-**   1. lstat the target.  A symbolic link is followed (realpath) and its
-**      final target is what gets replaced, so the link stays a link; a
-**      dangling link is refused.  A target that exists and is not a regular
-**      file (FIFO, device, socket, directory) is refused before anything is
-**      created: renaming over /dev/null as root would replace the device.
+**   1. Walk the path a name at a time (find_target).  A symbolic link is
+**      followed and its final target is what gets replaced, so the link
+**      stays a link; a dangling link is refused, and so is a link owned by
+**      another user in a sticky world-writable directory such as /tmp
+**      (the rule of Linux's fs.protected_symlinks, applied here because
+**      reading a link and using its text bypasses the kernel's check).
+**      A target that exists and is not a regular file (FIFO, device,
+**      socket, directory) is refused before anything is created: renaming
+**      over /dev/null as root would replace the device.
 **   2. Create ".NAME.jj-tmp-XXXXXX" in the target's directory (rename is
 **      atomic only within one file system) with O_CREAT|O_EXCL in a retry
 **      loop, XXXXXX random.  A new file is created with mode 0666 and the
@@ -24,7 +28,7 @@
 ** Ownership: a jj_atomic is freed by jj_atomic_commit or jj_atomic_abort,
 ** whichever comes first.
 */
-#define _DEFAULT_SOURCE /* realpath (XSI) */
+#define _DEFAULT_SOURCE /* readlink, lstat */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -99,38 +103,253 @@ static jj_code check_target(const char *path, const struct stat *st,
                  jj_show_path(shown, path), kind_name(st->st_mode));
 }
 
-/* Where writing `path` must go, in a->target, and whether it exists (*st
-** then holds its mode and owner).  A symbolic link leads to its final
-** target. */
+/* A growing NUL-terminated string (malloc). */
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+} sbuf;
+
+static int sb_add(sbuf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->n + n + 1) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) return -1;
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = '\0';
+  return 0;
+}
+
+/* The text of the symbolic link `path` (malloc), or NULL with errno set.
+** st_size is only a hint: /proc's links report 0 or 64. */
+static char *read_link(const char *path, size_t hint) {
+  size_t cap = hint + 2 > 128 ? hint + 2 : 128;
+  for (;;) {
+    char *p = malloc(cap);
+    if (!p) return NULL;
+    ssize_t n = readlink(path, p, cap);
+    if (n < 0) {
+      int e = errno;
+      free(p);
+      errno = e;
+      return NULL;
+    }
+    if ((size_t)n < cap) {
+      p[n] = '\0';
+      return p;
+    }
+    free(p);
+    if (cap > ((size_t)1 << 20)) {
+      errno = ENAMETOOLONG;
+      return NULL;
+    }
+    cap *= 2;
+  }
+}
+
+/* "a pipe", ... for what a path leads to when it is not a regular file. */
+static const char *plain_kind(mode_t m) {
+  if (S_ISFIFO(m)) return "a pipe";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISDIR(m)) return "a directory";
+  return NULL;
+}
+
+/* A link that leads nowhere by name may still lead somewhere: /dev/stdout
+** is /proc/self/fd/1, whose text for a pipe is "pipe:[1234]", which the
+** kernel follows and a name lookup cannot.  Say what it is then. */
+static jj_code dangling(const jj_atomic *a, jj_error *err) {
+  char shown[JJ_PATH_CAP]; /* the file, as a message names it */
+  struct stat st;
+  const char *kind = stat(a->path, &st) == 0 ? plain_kind(st.st_mode) : NULL;
+  if (kind)
+    return jj_fail(err, JJ_ERR_IO, NULL,
+                   "%s is %s, not a regular file; only regular files are "
+                   "replaced",
+                   jj_show_path(shown, a->path), kind);
+  return jj_fail(err, JJ_ERR_IO, NULL,
+                 "%s is a symbolic link to a file that does not exist",
+                 jj_show_path(shown, a->path));
+}
+
+/* The rule of Linux's fs.protected_symlinks, whatever the sysctl says: a
+** symbolic link in a sticky world-writable directory (/tmp) is followed
+** only when this process's user or the directory's owner owns it.
+** Otherwise anyone could plant /tmp/out.jj -> /etc/passwd for root to
+** write through.  `dir` holds the link (lstat'ed as *link). */
+static jj_code check_link(const jj_atomic *a, const char *dir,
+                          const char *name, const struct stat *link,
+                          jj_error *err) {
+  char shown[JJ_PATH_CAP], shown_link[JJ_PATH_CAP];
+  struct stat d;
+  if (stat(*dir ? dir : ".", &d) != 0)
+    return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                   jj_show_path(shown, a->path), strerror(errno));
+  if (!(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
+      link->st_uid == geteuid() || link->st_uid == d.st_uid)
+    return JJ_OK;
+  if (strcmp(name, a->path) == 0)
+    return jj_fail(err, JJ_ERR_IO, NULL,
+                   "%s is a symbolic link owned by another user (uid %lu) in "
+                   "a sticky world-writable directory; it is not followed",
+                   jj_show_path(shown, a->path), (unsigned long)link->st_uid);
+  return jj_fail(err, JJ_ERR_IO, NULL,
+                 "cannot write %s: %s is a symbolic link owned by another "
+                 "user (uid %lu) in a sticky world-writable directory; it is "
+                 "not followed",
+                 jj_show_path(shown, a->path),
+                 jj_show_path(shown_link, name), (unsigned long)link->st_uid);
+}
+
+/* Links followed before giving up, as the kernel's ELOOP. */
+#define MAX_LINKS 40
+
+/* Where writing a->path must go, in a->target, and whether it exists (*st
+** then holds its mode and owner).  The path is walked a name at a time as
+** realpath does, every symbolic link read and checked (check_link) before
+** it is followed, so the target is a path without links: the rename
+** replaces the final file, the links stay.  A name missing on the way
+** ends the walk: the rest is kept as it is (creating the temporary file
+** then fails with the system's reason), unless a link led there
+** (dangling). */
 static jj_code find_target(jj_atomic *a, struct stat *st, int *exists,
                            jj_error *err) {
   char shown[JJ_PATH_CAP]; /* the file, as a message names it */
+  sbuf res = {NULL, 0, 0};  /* resolved so far: no links; "" is "." */
+  sbuf cand = {NULL, 0, 0}; /* res + "/" + the name looked at */
+  char *todo = dup_n(a->path, strlen(a->path)); /* names still to walk */
+  size_t pos = 0;
+  int links = 0, via_link = 0, done = 0;
+  jj_code code = JJ_OK;
   *exists = 0;
-  if (lstat(a->path, st) != 0) {
-    if (errno != ENOENT)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
-                     jj_show_path(shown, a->path), strerror(errno));
-    a->target = dup_n(a->path, strlen(a->path)); /* a new file */
-  } else if (S_ISLNK(st->st_mode)) {
-    a->target = realpath(a->path, NULL);
-    if (!a->target && errno == ENOENT)
-      return jj_fail(err, JJ_ERR_IO, NULL,
-                     "%s is a symbolic link to a file that does not "
-                     "exist",
-                     jj_show_path(shown, a->path));
-    if (!a->target && errno != ENOMEM)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
-                     jj_show_path(shown, a->path), strerror(errno));
-    if (a->target && stat(a->target, st) != 0)
-      return jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
-                     jj_show_path(shown, a->path), strerror(errno));
-    *exists = 1;
-  } else {
-    a->target = dup_n(a->path, strlen(a->path));
-    *exists = 1;
+  if (!todo || sb_add(&res, "", 0) || (*todo == '/' && sb_add(&res, "/", 1)))
+    goto nomem;
+  while (!done) {
+    while (todo[pos] == '/') pos++;
+    const char *name = todo + pos;
+    size_t len = strcspn(name, "/");
+    pos += len;
+    while (todo[pos] == '/') pos++;
+    int last = todo[pos] == '\0';
+    if (len == 0 || (len == 1 && name[0] == '.')) {
+      if (last) {
+        cand.n = 0; /* ends in a directory */
+        break;
+      }
+      continue;
+    }
+    if (len == 2 && name[0] == '.' && name[1] == '.') {
+      char *slash = strrchr(res.p, '/');
+      const char *tail = slash ? slash + 1 : res.p;
+      if (res.n == 0 || strcmp(tail, "..") == 0) {
+        if ((res.n && res.p[res.n - 1] != '/' && sb_add(&res, "/", 1)) ||
+            sb_add(&res, "..", 2))
+          goto nomem;
+      } else if (strcmp(res.p, "/") != 0) {
+        res.n = slash ? (slash == res.p ? 1 : (size_t)(slash - res.p)) : 0;
+        res.p[res.n] = '\0';
+      }
+      if (last) {
+        cand.n = 0;
+        break;
+      }
+      continue;
+    }
+    cand.n = 0;
+    if (sb_add(&cand, res.p, res.n) ||
+        (res.n && res.p[res.n - 1] != '/' && sb_add(&cand, "/", 1)) ||
+        sb_add(&cand, name, len))
+      goto nomem;
+    if (lstat(cand.p, st) != 0) {
+      if (errno != ENOENT) {
+        code = jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                       jj_show_path(shown, a->path), strerror(errno));
+        goto out;
+      }
+      if (via_link) {
+        code = dangling(a, err);
+        goto out;
+      }
+      /* A new file, or a missing directory on the way. */
+      if (!last && (sb_add(&cand, "/", 1) ||
+                    sb_add(&cand, todo + pos, strlen(todo + pos))))
+        goto nomem;
+      break;
+    }
+    if (S_ISLNK(st->st_mode)) {
+      if (++links > MAX_LINKS) {
+        code = jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                       jj_show_path(shown, a->path), strerror(ELOOP));
+        goto out;
+      }
+      if ((code = check_link(a, res.p, cand.p, st, err)) != JJ_OK) goto out;
+      char *link = read_link(cand.p, (size_t)st->st_size);
+      if (!link) {
+        if (errno == ENOMEM) goto nomem;
+        code = jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                       jj_show_path(shown, a->path), strerror(errno));
+        goto out;
+      }
+      if (last) via_link = 1;
+      /* The link's text takes its place in what is left to walk. */
+      sbuf next = {NULL, 0, 0};
+      int bad = sb_add(&next, link, strlen(link)) ||
+                (!last && (sb_add(&next, "/", 1) ||
+                           sb_add(&next, todo + pos, strlen(todo + pos))));
+      free(link);
+      if (bad) {
+        free(next.p);
+        goto nomem;
+      }
+      free(todo);
+      todo = next.p;
+      pos = 0;
+      if (*todo == '/') {
+        res.n = 0;
+        if (sb_add(&res, "/", 1)) goto nomem;
+      }
+      continue;
+    }
+    if (last) {
+      *exists = 1;
+      done = 1;
+      break;
+    }
+    if (!S_ISDIR(st->st_mode)) {
+      code = jj_fail(err, JJ_ERR_IO, NULL, "cannot write %s: %s",
+                     jj_show_path(shown, a->path), strerror(ENOTDIR));
+      goto out;
+    }
+    res.n = 0;
+    if (sb_add(&res, cand.p, cand.n)) goto nomem;
   }
-  if (!a->target) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
-  return *exists ? check_target(a->path, st, err) : JJ_OK;
+  if (!done && cand.n == 0) {
+    /* The path ended in "." or "..": a directory, or nothing at all. */
+    if (lstat(res.n ? res.p : ".", st) != 0) {
+      code = jj_fail(err, JJ_ERR_IO, NULL, "%s is not a file name",
+                     jj_show_path(shown, a->path));
+      goto out;
+    }
+    *exists = 1;
+    if (sb_add(&cand, res.n ? res.p : ".", res.n ? res.n : 1)) goto nomem;
+  }
+  a->target = cand.p;
+  cand.p = NULL;
+  code = *exists ? check_target(a->path, st, err) : JJ_OK;
+  goto out;
+nomem:
+  code = jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory");
+out:
+  free(todo);
+  free(res.p);
+  free(cand.p);
+  return code;
 }
 
 /* A hash of the time, the process, an address and the attempt: different

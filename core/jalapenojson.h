@@ -913,12 +913,18 @@ jj_code jj_compression_for_write(const char *path, jj_compression *kind,
 ** so the old file stays as it was and no partial file is left.  Usable as a
 ** jj_sink via jj_atomic_sink.  Only a regular file is replaced: a target
 ** that is a FIFO, device, socket or directory is refused; a symbolic link
-** is followed and its target replaced (a dangling link is refused).  The
+** is followed and its target replaced (a dangling link is refused, and so
+** is a link in a sticky world-writable directory such as /tmp owned by
+** neither this process's user nor the directory's owner).  The
 ** replaced file's mode (and owner, where permitted) is kept; a new file gets
 ** 0666 & ~umask.  Errors (JJ_ERR_IO) name the target as given:
 **   "x" is not a regular file (a FIFO); only regular files are replaced
 **   "x" is a directory
 **   "x" is a symbolic link to a file that does not exist
+**   "/dev/stdout" is a pipe, not a regular file; only regular files are
+**   replaced                      (a link the kernel follows to a pipe)
+**   "x" is a symbolic link owned by another user (uid 1001) in a sticky
+**   world-writable directory; it is not followed
 **   "x/" is not a file name
 **   cannot create a temporary file for "x": Permission denied
 **   cannot write "x": No space left on device        (also "rename to")

@@ -36,7 +36,8 @@
 ** columns from the first row's document.  The header has no "count" (it is
 ** written before the rows are known).  The result is JSON text:
 ** {"rows":N,"bytes":M}, M the bytes of the file.  SQLITE_DIRECTONLY, like
-** jj_write.
+** jj_write.  A database file of the connection is never a target
+** (target.c), and a QUERY that reaches jj_export again is refused.
 */
 #include <string.h>
 
@@ -331,6 +332,8 @@ static void step_error(exporter *e, sqlite3 *db, int rc) {
     sqlite3_result_error_code(e->ctx, SQLITE_INTERRUPT);
   else if (rc == SQLITE_NOMEM)
     sqlite3_result_error_nomem(e->ctx);
+  else if (strncmp(sqlite3_errmsg(db), "jj_export: ", 11) == 0)
+    jjx_ctx_err(e->ctx, "%s", sqlite3_errmsg(db)); /* a nested one's */
   else
     jjx_ctx_err(e->ctx, "jj_export: %s", sqlite3_errmsg(db));
 }
@@ -455,8 +458,23 @@ void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     jjx_ctx_err(ctx, "jj_export: %s", err.message);
     return;
   }
+  /* The query runs on this connection and may reach jj_export again (a
+  ** TEMP view over itself, a query text read from a table): each level
+  ** would prepare and step another, until the stack overflows.  SQLite
+  ** refuses a view defined through itself, but cannot see through a
+  ** function's text argument, so a jj_export inside another is refused. */
+  jjx_settings *s = sqlite3_user_data(ctx);
+  if (s->exporting) {
+    jjx_ctx_err(ctx, "jj_export: QUERY runs jj_export again (through a "
+                     "view, a trigger or a query text); an export cannot "
+                     "run inside another on the same connection");
+    return;
+  }
+  if (jjx_refuse_db_target(ctx, "jj_export", path)) return;
+  s->exporting = 1;
   if (prepare(&e, db, sql) == 0 && parse_types(&e, spec) == 0)
     run(&e, db, path, kind);
+  s->exporting = 0;
   jj_writer_free(e.w);
   jj_deflate_free(e.z);
   if (e.atomic) jj_atomic_abort(e.atomic); /* not committed: removed */

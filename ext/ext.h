@@ -40,6 +40,8 @@
 **   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
 **   record.c        the record form's fast ->, ->>, json_extract
 **   export.c        the jj_export function (a query streamed to a file)
+**   target.c        the targets both may not replace: the connection's
+**                   own database files
 **
 ** Nothing in ext/ scans JSON bytes: every byte of a document is read by the
 ** core library (core/jalapenojson.h), ext/ only moves values across.
@@ -187,6 +189,8 @@ typedef struct jjx_settings {
   int refs;          /* registrations holding it (changed under the db mutex) */
   uint64_t max_size; /* jj_max_size(): 0 means no limit */
   jjx_cache cache;   /* documents kept between statements */
+  int exporting;     /* a jj_export is running its query (export.c): one
+                     ** reached again from that query is refused */
 } jjx_settings;
 
 jjx_settings *jjx_settings_new(void);
@@ -517,5 +521,11 @@ void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* convert_sql.c */
 void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* export.c */
+/* target.c: 1 when `path` is a database file of ctx's connection (main,
+** temp, attached; or its -wal, -shm, -journal), with the call failed as
+** "<fn>: "path" is the database file "main" of this connection; refusing
+** to replace it" (or when the check itself failed); else 0. */
+int jjx_refuse_db_target(sqlite3_context *ctx, const char *fn,
+                         const char *path);
 
 #endif /* JJ_EXT_H */

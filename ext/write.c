@@ -12,9 +12,10 @@
 ** jj_file_write: a temporary file ".NAME.jj-tmp-XXXXXX" in the same
 ** directory, flushed, renamed over the target), so a failure leaves the old
 ** file as it was and no partial file behind.  Only a regular file is
-** replaced (a symbolic link's target is), keeping its mode and owner; the
-** core's errors pass through as "jj_write: ...".  A NULL path or document returns NULL and
-** writes nothing, as SQL functions do with NULL.
+** replaced (a symbolic link's target is), never a database file of the
+** connection (target.c), keeping its mode and owner; the core's errors
+** pass through as "jj_write: ...".  A NULL path or document returns NULL
+** and writes nothing, as SQL functions do with NULL.
 **
 ** Checking and writing a big document takes a while inside one VM step:
 ** both poll sqlite3_interrupt() and tick the progress handler every MiB
@@ -121,6 +122,7 @@ void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (!data) data = "";
+  if (jjx_refuse_db_target(ctx, "jj_write", path)) return;
   jjx_poll_begin(&poll, sqlite3_context_db_handle(ctx));
   /* Refuse anything that is not a whole, valid document first. */
   jj_doc *doc = jjx_parse_polled(data, len, JJ_PARSE_VALIDATE, &poll, &err);
