@@ -406,7 +406,8 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr);
 ** file it matches (an error when none does), or with union_by_name every
 ** one's, merged into h->uni (the files of a glob are in name order). */
 static int header_raw(jjx_header *h, const raw *r, int union_by_name,
-                      sqlite3 *db, char **pzErr) {
+                      const jjx_glob_limits *glob, sqlite3 *db,
+                      char **pzErr) {
   h->nfiles = 1;
   h->uni.fold = 1; /* a CREATE's columns: SQL names */
   if (!r->glob && !union_by_name) return header_one(h, r, pzErr);
@@ -417,8 +418,10 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
     return rc;
   }
   jjx_files f;
+  jjx_poll poll;
   memset(&f, 0, sizeof f);
-  int rc = jjx_files_expand(&f, r->path, pzErr);
+  jjx_poll_begin(&poll, db);
+  int rc = jjx_files_expand(&f, r->path, glob, &poll, pzErr);
   if (rc == SQLITE_OK && f.n == 0) {
     *pzErr = sqlite3_mprintf("%s: no file matches (escape * ? [ with \\ "
                              "to name a file that has them)", r->path);
@@ -426,8 +429,6 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
   }
   h->nfiles = f.n;
   int64_t est = 0;
-  jjx_poll poll;
-  jjx_poll_begin(&poll, db);
   for (int i = 0; rc == SQLITE_OK && i < (union_by_name ? f.n : 1); i++) {
     jjx_header one;
     /* A header read is little work, but a glob of thousands of files is
@@ -538,19 +539,19 @@ int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
   int rc = value_raw(v, &r, &h->label, pzErr);
   h->is_file = r.kind == JJX_DECL_PATH;
   if (rc == SQLITE_OK && r.kind)
-    rc = header_raw(h, &r, union_by_name, db, pzErr);
+    rc = header_raw(h, &r, union_by_name, NULL, db, pzErr);
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    sqlite3 *db, char **pzErr) {
+                    const jjx_glob_limits *glob, sqlite3 *db, char **pzErr) {
   raw r = decl_raw(d);
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   h->is_file = d->kind == JJX_DECL_PATH;
   h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, union_by_name, db, pzErr)
+  int rc = h->label ? header_raw(h, &r, union_by_name, glob, db, pzErr)
                      : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;

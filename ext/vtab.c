@@ -96,7 +96,8 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   int rc = jjx_parse_options(argc - 4, argv + 4, &t->opt, pzErr);
   if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
   if (rc == SQLITE_OK)
-    rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, db, pzErr);
+    rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, &t->opt.glob,
+                         db, pzErr);
   if (rc != SQLITE_OK) return rc;
   t->typed = 1;
   t->declared = h.schema; /* the table owns it now, and the union */
@@ -362,7 +363,8 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
     char *msg = NULL;
     c->multi = 1;
     c->declared = !source;
-    rc = jjx_files_expand(&c->files, pattern, &msg);
+    rc = jjx_files_expand(&c->files, pattern, t->typed ? &t->opt.glob : NULL,
+                          &c->poll, &msg);
     if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
     if (c->list && c->nrows == 0) return SQLITE_OK;
     rc = jjx_scan_next_file(c);
