@@ -140,6 +140,16 @@ static int capped_sink(void *ctx, const char *data, size_t len) {
   return jjx_buf_append(&c->out, data, len);
 }
 
+/* 1 when p[0..len) is JSON white space only (or nothing): an empty
+** document, which the parser names as it names an empty file, rather
+** than bytes that might be brotli. */
+static int blank(const char *p, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+      return 0;
+  return 1;
+}
+
 /* The document bytes of a BLOB p[0..len): p itself when plain (*data ==
 ** p), else decompressed into c->out (all of it, or the first c->stop
 ** bytes; *complete says which).  lim NULL: a header read (no limit, no
@@ -152,7 +162,7 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   jj_error err;
   jjx_poll own, *poll = lim ? lim->poll : NULL;
   *complete = 1;
-  if (kind == JJ_PLAIN && len > 0 && !jjx_looks_like_document(p, len)) {
+  if (kind == JJ_PLAIN && !blank(p, len) && !jjx_looks_like_document(p, len)) {
     kind = JJ_BROTLI; /* not JSON: it may be brotli */
     guessed = 1;
   }
