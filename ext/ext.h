@@ -15,8 +15,9 @@
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
 **   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
-**   glob.c          a file name with glob characters -> the files it names;
-**                   the filename constraints of a scan
+**   glob.c          a file name with glob characters: what it is, its
+**                   bounds; the filename constraints of a scan
+**   glob_walk.c     a pattern -> the files it names, walked within bounds
 **   cache.c         the per-connection document cache, and jj_cache (its
 **                   listing, a table-valued function)
 **   union.c         union_by_name: a glob's columns merged by name, and

@@ -28,8 +28,11 @@
 ** Connecting is bounded whatever the arguments say, because SQLite also
 ** connects tables declared in a database file someone else wrote (for
 ** .schema, PRAGMA table_info, a view): at most the header is read (source.c,
-** JJX_HEADER_LIMIT bytes), from a regular file only.  Reading the document
-** is a scan, which SQLITE_VTAB_DIRECTONLY keeps from views and triggers.
+** JJX_HEADER_LIMIT bytes), from a regular file only, and a glob is
+** expanded within its bounds (glob_walk.c).  A table of a database's
+** schema that cannot be declared fails with a message naming only its
+** SOURCE as written (quiet, below).  Reading the document is a scan,
+** which SQLITE_VTAB_DIRECTONLY keeps from views and triggers.
 **
 ** The declared file at each scan: a scan that finds no other cursor of the
 ** table reading the document checks the file (jj_file_changed) and reads
