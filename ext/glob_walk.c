@@ -44,9 +44,11 @@
 
 #include "ext.h"
 
-/* Longer patterns name no file (PATH_MAX on Linux); refusing them also
-** bounds the walk's depth, one level per component. */
+/* Longer patterns name no file (PATH_MAX on Linux).  The walk recurses
+** once per component (a few hundred bytes of stack each), so their number
+** is bounded too, far below what a thread's stack holds. */
 #define PATTERN_MAX 4096
+#define COMPONENTS_MAX 256
 /* The progress handler is ticked one step for every directory opened
 ** after the first and every NAMES_PER_TICK names read. */
 #define NAMES_PER_TICK 1024
@@ -280,6 +282,12 @@ static int split(walk *w, int *absolute) {
   if (n == 0 || p[n - 1] == '/') return SQLITE_OK;
   int most = 1;
   for (size_t k = 0; k < n; k++) most += p[k] == '/';
+  if (most > COMPONENTS_MAX) {
+    w->msg = sqlite3_mprintf("%.64s...: a pattern of more than %d "
+                             "components names no file this reads",
+                             p, COMPONENTS_MAX);
+    return w->msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
   w->comp = sqlite3_malloc64((uint64_t)most * sizeof *w->comp);
   w->wild = sqlite3_malloc64((uint64_t)most * sizeof *w->wild);
   w->on_dev = sqlite3_malloc64((uint64_t)(most + 1) * sizeof *w->on_dev);

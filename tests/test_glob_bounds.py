@@ -175,6 +175,12 @@ def test_pseudo(so, tmp):
         check("pseudo_refused " + pat,
               err.endswith("is a /proc, /sys or /dev directory, which a glob "
                            "does not read"), repr(err))
+    # the walk recurses once a component: their number is bounded
+    err = error_of(conn, "SELECT count(*) FROM jj_open(?)",
+                   ("a/" * 300 + "*.jj",)) or ""
+    check("deep_pattern_refused", err.endswith(
+        "a pattern of more than 256 components names no file this reads"),
+        err)
     err = error_of(conn, "CREATE VIRTUAL TABLE temp.p USING jj_open("
                    "'/proc/*/root/etc/*', union_by_name=1)") or ""
     check("pseudo_create_refused", err == "/proc/*/root/etc/*: /proc is a "
