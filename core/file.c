@@ -323,6 +323,7 @@ static jj_code read_open(reader *r, jj_file *f, jj_error *err) {
   f->ino_ = (uint64_t)st.st_ino;
   f->size_ = (uint64_t)st.st_size;
   f->mtime_ns_ = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  f->ctime_ns_ = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
   /* from here on reads may wait for a writer, as a reader of a FIFO asked
   ** to (JJ_FILE_ANY_KIND) expects */
   int fl = fcntl(r->fd, F_GETFL);
@@ -395,14 +396,19 @@ jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
   return jj_file_open_opts(path, &o, f, err);
 }
 
-/* Compare the identity recorded at open with what `path` names now. */
+/* Compare the identity recorded at open with what `path` names now.  The
+** change time too: a copy that restores the modification time (cp -p,
+** rsync -t, tar) cannot restore it, since setting the times sets it. */
 int jj_file_changed(const jj_file *f, const char *path) {
   struct stat st;
   if (!f || !path || stat(path, &st) != 0) return -1;
   int64_t mtime_ns =
       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+  int64_t ctime_ns =
+      (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
   return (uint64_t)st.st_dev != f->dev_ || (uint64_t)st.st_ino != f->ino_ ||
-         (uint64_t)st.st_size != f->size_ || mtime_ns != f->mtime_ns_;
+         (uint64_t)st.st_size != f->size_ || mtime_ns != f->mtime_ns_ ||
+         ctime_ns != f->ctime_ns_;
 }
 
 /* Unmap or free, then zero the struct so a second close is harmless. */

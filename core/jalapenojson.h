@@ -849,7 +849,7 @@ typedef struct jj_file {
   size_t map_len_;            /* private */
   char *heap_;                /* private: bytes read or decompressed */
   uint64_t dev_, ino_, size_; /* private: the file read, for jj_file_changed */
-  int64_t mtime_ns_;          /* private */
+  int64_t mtime_ns_, ctime_ns_; /* private */
 } jj_file;
 /* Open `path` as `opts` say (NULL: the defaults above).  Before reading a
 ** byte, a path that is not a regular file is refused unless
@@ -887,9 +887,11 @@ jj_code jj_file_open_opts(const char *path, const jj_file_opts *opts,
 jj_code jj_file_open(const char *path, uint64_t limit, jj_file *f,
                      jj_error *err);
 /* 1 if the file now at `path` is not the one f was read from (another
-** file, or its size or modification time changed), 0 if it is the same,
-** -1 if it cannot be examined (treat as changed).  Compares st_dev,
-** st_ino, st_size and st_mtim (nanoseconds) with those fstat gave at open;
+** file, or its size, modification or change time changed), 0 if it is the
+** same, -1 if it cannot be examined (treat as changed).  Compares st_dev,
+** st_ino, st_size, st_mtim and st_ctim (nanoseconds) with those fstat gave
+** at open (a rewrite that restores the modification time, as cp -p does,
+** still changes st_ctim);
 ** `path` is followed if it is a symbolic link, as the open did. */
 int jj_file_changed(const jj_file *f, const char *path);
 /* Release what jj_file_open set up; the struct is zeroed.  NULL is a

@@ -7,7 +7,8 @@
 **
 ** An entry is used while its file is the one read: before each use
 ** jj_file_changed compares the file at the path (device, inode, size,
-** modification time) with the one read; a changed file is read again.
+** modification and change times) with the one read; a changed file is
+** read again.
 ** Entries are keyed by the path as written and the parse flags (a typed
 ** table's validate=1 document is another entry).  Mapped files (mmap=1) are
 ** never cached; a typed table's declared file is kept by the table itself

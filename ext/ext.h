@@ -15,8 +15,9 @@
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
 **   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
-**   glob.c          a file name with glob characters -> the files it names;
-**                   the filename constraints of a scan
+**   glob.c          a file name with glob characters: what it is, its
+**                   bounds; the filename constraints of a scan
+**   glob_walk.c     a pattern -> the files it names, walked within bounds
 **   cache.c         the per-connection document cache, and jj_cache (its
 **                   listing, a table-valued function)
 **   union.c         union_by_name: a glob's columns merged by name, and
@@ -257,6 +258,9 @@ jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
 /* Sources (source.c)                                                      */
 /* ---------------------------------------------------------------------- */
 
+/* What a glob's expansion may do (below, with glob.c's). */
+typedef struct jjx_glob_limits jjx_glob_limits;
+
 /* How a scan opens a SOURCE. */
 typedef struct jjx_limits {
   uint64_t max_size;    /* the most document bytes to hold; 0: no limit */
@@ -368,8 +372,10 @@ void jjx_source_close(jjx_source *s);
 ** every file of a glob whose header is read ("interrupted" when stopped). */
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
                      sqlite3 *db, char **pzErr);
+/* A declared SOURCE's header; a glob is expanded within `glob` (the
+** table's options; NULL: the defaults). */
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    sqlite3 *db, char **pzErr);
+                    const jjx_glob_limits *glob, sqlite3 *db, char **pzErr);
 void jjx_header_free(jjx_header *h);
 
 /* Open one file by name (label = the path), as a SOURCE naming it. */
@@ -411,7 +417,18 @@ size_t jjx_utf8_len(const unsigned char *p, size_t n);
 /* Globs and the filename filter (glob.c)                                  */
 /* ---------------------------------------------------------------------- */
 
-#define JJX_GLOB_MAX_FILES 100000 /* names one pattern may match */
+/* What expanding one pattern may do (glob_walk.c), by default; a typed
+** table's glob_max_files, glob_max_dirs and glob_max_bytes options only
+** lower these. */
+#define JJX_GLOB_MAX_FILES 100000  /* names matched */
+#define JJX_GLOB_MAX_DIRS 10000    /* directories opened */
+#define JJX_GLOB_MAX_BYTES ((int64_t)16 << 20) /* bytes of names matched */
+struct jjx_glob_limits {
+  int64_t files, dirs, bytes; /* 0 in an option: none of its own */
+};
+void jjx_glob_limits_default(jjx_glob_limits *l);
+/* Lower each of *l to the nonzero one of `by`. */
+void jjx_glob_limits_lower(jjx_glob_limits *l, const jjx_glob_limits *by);
 enum { JJX_GLOB_NONE, JJX_GLOB_PATTERN, JJX_GLOB_ESCAPED };
 /* JJX_GLOB_PATTERN: p has a '*', '?' or '[' no backslash escapes;
 ** JJX_GLOB_ESCAPED: it has some, all escaped (one file, unescaped);
@@ -434,9 +451,14 @@ typedef struct jjx_files {
                       ** every other must have */
   char *shape_from;   /* that file's name */
 } jjx_files;
-/* Expand `pattern` into f->name (the filter is kept).  No match is not an
-** error (n = 0). */
-int jjx_files_expand(jjx_files *f, const char *pattern, char **pzErr);
+/* Expand `pattern` into f->name (the filter is kept), within the default
+** bounds lowered by `lim` (NULL: the defaults), polling the interrupt and
+** ticking the progress handler through `poll` (NULL: neither).  No match
+** is not an error (n = 0); a bound passed is, naming where
+** (glob_walk.c). */
+int jjx_files_expand(jjx_files *f, const char *pattern,
+                     const jjx_glob_limits *lim, jjx_poll *poll,
+                     char **pzErr);
 /* Add a filename constraint (op: SQLITE_INDEX_CONSTRAINT_EQ, _LIKE or
 ** _GLOB) with its value.  SQLITE_OK or SQLITE_NOMEM. */
 int jjx_files_filter(jjx_files *f, int op, sqlite3_value *v);
@@ -460,6 +482,7 @@ typedef struct jjx_options {
   int validate;      /* check every value when the document is opened */
   int mmap;          /* map the declared plain file instead of reading it */
   int union_by_name; /* a glob's files of different columns, by name */
+  jjx_glob_limits glob; /* glob_max_*: lower the defaults; 0: none */
 } jjx_options;
 
 /* Trim SQL whitespace from both ends of z[0..*n). */

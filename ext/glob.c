@@ -12,17 +12,13 @@
 ** without any of the three is used as it is (backslashes included), exactly
 ** as before globs existed.
 **
-** Expansion is glob(3) without its sorting (which follows the locale's
-** collation); the names are sorted here bytewise (strcmp), so "name order"
-** is the same everywhere.  Only regular files are kept (stat, which never
-** blocks): directories, FIFOs, devices and sockets that match are skipped.
-** At most JJX_GLOB_MAX_FILES names.
+** Expansion (glob_walk.c) matches as glob(3) does, within bounds; the
+** names are sorted bytewise (strcmp), not by the locale's collation, so
+** "name order" is the same everywhere.  Only regular files are kept (stat,
+** which never blocks): directories, FIFOs, devices and sockets that match
+** are skipped.
 */
-#define _DEFAULT_SOURCE /* glob(3) under -std=c11 */
-#include <glob.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ext.h"
 
@@ -61,8 +57,16 @@ int jjx_value_is_glob(sqlite3_value *v) {
   return jjx_glob_kind(p) == JJX_GLOB_PATTERN;
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+void jjx_glob_limits_default(jjx_glob_limits *l) {
+  l->files = JJX_GLOB_MAX_FILES;
+  l->dirs = JJX_GLOB_MAX_DIRS;
+  l->bytes = JJX_GLOB_MAX_BYTES;
+}
+
+void jjx_glob_limits_lower(jjx_glob_limits *l, const jjx_glob_limits *by) {
+  if (by->files > 0 && by->files < l->files) l->files = by->files;
+  if (by->dirs > 0 && by->dirs < l->dirs) l->dirs = by->dirs;
+  if (by->bytes > 0 && by->bytes < l->bytes) l->bytes = by->bytes;
 }
 
 void jjx_files_free(jjx_files *f) {
@@ -74,49 +78,6 @@ void jjx_files_free(jjx_files *f) {
   jj_schema_free(f->shape);
   sqlite3_free(f->shape_from);
   memset(f, 0, sizeof *f);
-}
-
-int jjx_files_expand(jjx_files *f, const char *pattern, char **pzErr) {
-  glob_t g;
-  memset(&g, 0, sizeof g);
-  for (int i = 0; i < f->n; i++) sqlite3_free(f->name[i]);
-  sqlite3_free(f->name);
-  f->name = NULL;
-  f->n = f->next = 0;
-  int r = glob(pattern, GLOB_NOSORT, NULL, &g);
-  if (r == GLOB_NOMATCH) {
-    globfree(&g);
-    return SQLITE_OK;
-  }
-  if (r == GLOB_NOSPACE) {
-    globfree(&g);
-    return SQLITE_NOMEM;
-  }
-  if (r != 0) {
-    globfree(&g);
-    *pzErr = sqlite3_mprintf("%s: cannot read the directories it names",
-                             pattern);
-    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-  }
-  if (g.gl_pathc > JJX_GLOB_MAX_FILES) {
-    *pzErr = sqlite3_mprintf("%s: matches %lld names, more than %d", pattern,
-                             (long long)g.gl_pathc, JJX_GLOB_MAX_FILES);
-    globfree(&g);
-    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-  }
-  f->name = sqlite3_malloc64((g.gl_pathc ? g.gl_pathc : 1) * sizeof *f->name);
-  int rc = f->name ? SQLITE_OK : SQLITE_NOMEM;
-  for (size_t i = 0; rc == SQLITE_OK && i < g.gl_pathc; i++) {
-    struct stat st;
-    if (stat(g.gl_pathv[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    f->name[f->n] = sqlite3_mprintf("%s", g.gl_pathv[i]);
-    if (!f->name[f->n]) rc = SQLITE_NOMEM;
-    else f->n++;
-  }
-  globfree(&g);
-  if (rc == SQLITE_OK && f->n > 1)
-    qsort(f->name, (size_t)f->n, sizeof *f->name, by_name);
-  return rc;
 }
 
 /* A copy of a constraint's text into *slot; NULL never matches. */

@@ -140,6 +140,16 @@ static int capped_sink(void *ctx, const char *data, size_t len) {
   return jjx_buf_append(&c->out, data, len);
 }
 
+/* 1 when p[0..len) is JSON white space only (or nothing): an empty
+** document, which the parser names as it names an empty file, rather
+** than bytes that might be brotli. */
+static int blank(const char *p, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+      return 0;
+  return 1;
+}
+
 /* The document bytes of a BLOB p[0..len): p itself when plain (*data ==
 ** p), else decompressed into c->out (all of it, or the first c->stop
 ** bytes; *complete says which).  lim NULL: a header read (no limit, no
@@ -152,7 +162,7 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   jj_error err;
   jjx_poll own, *poll = lim ? lim->poll : NULL;
   *complete = 1;
-  if (kind == JJ_PLAIN && len > 0 && !jjx_looks_like_document(p, len)) {
+  if (kind == JJ_PLAIN && !blank(p, len) && !jjx_looks_like_document(p, len)) {
     kind = JJ_BROTLI; /* not JSON: it may be brotli */
     guessed = 1;
   }
@@ -406,7 +416,8 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr);
 ** file it matches (an error when none does), or with union_by_name every
 ** one's, merged into h->uni (the files of a glob are in name order). */
 static int header_raw(jjx_header *h, const raw *r, int union_by_name,
-                      sqlite3 *db, char **pzErr) {
+                      const jjx_glob_limits *glob, sqlite3 *db,
+                      char **pzErr) {
   h->nfiles = 1;
   h->uni.fold = 1; /* a CREATE's columns: SQL names */
   if (!r->glob && !union_by_name) return header_one(h, r, pzErr);
@@ -417,8 +428,10 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
     return rc;
   }
   jjx_files f;
+  jjx_poll poll;
   memset(&f, 0, sizeof f);
-  int rc = jjx_files_expand(&f, r->path, pzErr);
+  jjx_poll_begin(&poll, db);
+  int rc = jjx_files_expand(&f, r->path, glob, &poll, pzErr);
   if (rc == SQLITE_OK && f.n == 0) {
     *pzErr = sqlite3_mprintf("%s: no file matches (escape * ? [ with \\ "
                              "to name a file that has them)", r->path);
@@ -426,8 +439,6 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
   }
   h->nfiles = f.n;
   int64_t est = 0;
-  jjx_poll poll;
-  jjx_poll_begin(&poll, db);
   for (int i = 0; rc == SQLITE_OK && i < (union_by_name ? f.n : 1); i++) {
     jjx_header one;
     /* A header read is little work, but a glob of thousands of files is
@@ -538,19 +549,19 @@ int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
   int rc = value_raw(v, &r, &h->label, pzErr);
   h->is_file = r.kind == JJX_DECL_PATH;
   if (rc == SQLITE_OK && r.kind)
-    rc = header_raw(h, &r, union_by_name, db, pzErr);
+    rc = header_raw(h, &r, union_by_name, NULL, db, pzErr);
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    sqlite3 *db, char **pzErr) {
+                    const jjx_glob_limits *glob, sqlite3 *db, char **pzErr) {
   raw r = decl_raw(d);
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   h->is_file = d->kind == JJX_DECL_PATH;
   h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, union_by_name, db, pzErr)
+  int rc = h->label ? header_raw(h, &r, union_by_name, glob, db, pzErr)
                      : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;

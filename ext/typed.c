@@ -12,6 +12,10 @@
 **                has their union, matched by name (union.c); also the one
 **                key of jj_open(SOURCE, OPTIONS) and jj_schema's OPTIONS
 **   validate=1   check every value when a scan first opens the document
+**   glob_max_files=N, glob_max_dirs=N, glob_max_bytes=N
+**                what expanding a glob may do (glob_walk.c): names
+**                matched, directories opened, bytes of names; each only
+**                lowers its default (0: the default)
 **
 ** Names from a document reach messages only through jjx_show (short,
 ** escaped), since a database file or a document may be hostile.
@@ -46,10 +50,20 @@ static int parse_size(const char *z, uint64_t *out) {
 /* The known keys, in one table: errors for unknown and repeated keys quote
 ** the argument as written.  The record form and jj_schema know only the
 ** keys that change what is read from a glob (`text`). */
-enum { OPT_MAX_SIZE, OPT_MMAP, OPT_UNION_BY_NAME, OPT_VALIDATE, NKEYS };
-static const char *const option_keys[NKEYS] = {"max_size", "mmap",
-                                               "union_by_name", "validate"};
-static const int option_in_text[NKEYS] = {0, 0, 1, 0};
+enum {
+  OPT_GLOB_MAX_BYTES,
+  OPT_GLOB_MAX_DIRS,
+  OPT_GLOB_MAX_FILES,
+  OPT_MAX_SIZE,
+  OPT_MMAP,
+  OPT_UNION_BY_NAME,
+  OPT_VALIDATE,
+  NKEYS
+};
+static const char *const option_keys[NKEYS] = {
+    "glob_max_bytes", "glob_max_dirs", "glob_max_files", "max_size",
+    "mmap",           "union_by_name", "validate"};
+static const int option_in_text[NKEYS] = {0, 0, 0, 0, 0, 1, 0};
 
 /* One "key=value" item arg[0..n) (trimmed) into *o; seen[] counts keys. */
 static int parse_one(const char *fn, int text, const char *arg, size_t n,
@@ -74,7 +88,8 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
     *pzErr = sqlite3_mprintf(
         text ? "%s: unknown option \"%.*s\" in OPTIONS (known: "
                "union_by_name; the others are a typed table's)"
-             : "%s: unknown option \"%.*s\" (known: max_size, mmap, "
+             : "%s: unknown option \"%.*s\" (known: glob_max_bytes, "
+               "glob_max_dirs, glob_max_files, max_size, mmap, "
                "union_by_name, validate)",
         fn, (int)n, arg);
     return SQLITE_ERROR;
@@ -87,8 +102,18 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
   char *v = jjx_dequote(val, vlen);
   if (!v) return SQLITE_NOMEM;
   int bad = 0;
+  uint64_t count = 0;
   if (k == OPT_MAX_SIZE) {
     bad = parse_size(v, &o->max_size) != 0;
+  } else if (k <= OPT_GLOB_MAX_FILES) { /* only lowers: see glob.c */
+    bad = parse_size(v, &count) != 0;
+    int64_t lim = count > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)count;
+    if (k == OPT_GLOB_MAX_BYTES)
+      o->glob.bytes = lim;
+    else if (k == OPT_GLOB_MAX_DIRS)
+      o->glob.dirs = lim;
+    else
+      o->glob.files = lim;
   } else {
     int b = jjx_parse_bool(v);
     bad = b < 0;
@@ -103,8 +128,10 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
   if (bad) {
     *pzErr = sqlite3_mprintf("%s: bad value in \"%.*s\": expected %s", fn,
                              (int)n, arg,
-                             k == OPT_MAX_SIZE ? "a number of bytes"
-                                               : "1 or 0");
+                             k == OPT_MAX_SIZE || k == OPT_GLOB_MAX_BYTES
+                                 ? "a number of bytes"
+                             : k < OPT_MAX_SIZE ? "a number"
+                                                : "1 or 0");
     return SQLITE_ERROR;
   }
   return SQLITE_OK;

@@ -28,8 +28,11 @@
 ** Connecting is bounded whatever the arguments say, because SQLite also
 ** connects tables declared in a database file someone else wrote (for
 ** .schema, PRAGMA table_info, a view): at most the header is read (source.c,
-** JJX_HEADER_LIMIT bytes), from a regular file only.  Reading the document
-** is a scan, which SQLITE_VTAB_DIRECTONLY keeps from views and triggers.
+** JJX_HEADER_LIMIT bytes), from a regular file only, and a glob is
+** expanded within its bounds (glob_walk.c).  A table of a database's
+** schema that cannot be declared fails with a message naming only its
+** SOURCE as written (quiet, below).  Reading the document is a scan,
+** which SQLITE_VTAB_DIRECTONLY keeps from views and triggers.
 **
 ** The declared file at each scan: a scan that finds no other cursor of the
 ** table reading the document checks the file (jj_file_changed) and reads
@@ -79,11 +82,77 @@
 
 static int jjOpenDisconnect(sqlite3_vtab *vtab);
 
+/* 1 when sql, after white space and comments, is CREATE VIRTUAL TABLE
+** and names `name` before its USING (ASCII case ignored). */
+static int creates(const char *sql, const char *name) {
+  static const char *const words[] = {"CREATE", "VIRTUAL", "TABLE"};
+  const char *p = sql;
+  for (int w = 0; w < 3; w++) {
+    for (;;) { /* white space and comments before each word */
+      while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+             *p == '\f')
+        p++;
+      if (p[0] == '-' && p[1] == '-') {
+        p = strchr(p, '\n');
+        if (!p) return 0;
+      } else if (p[0] == '/' && p[1] == '*') {
+        p = strstr(p + 2, "*/");
+        if (!p) return 0;
+        p += 2;
+      } else {
+        break;
+      }
+    }
+    size_t n = strlen(words[w]);
+    if (sqlite3_strnicmp(p, words[w], (int)n) != 0) return 0;
+    p += n;
+  }
+  size_t len = strlen(name);
+  for (; *p && sqlite3_strnicmp(p, "USING", 5) != 0; p++)
+    if (sqlite3_strnicmp(p, name, (int)len) == 0) return 1;
+  return 0;
+}
+
+/* 0 when SQLite calls this to run the user's CREATE VIRTUAL TABLE
+** (xCreate), 1 when it connects a table read from a database's schema
+** (xConnect).  The module's xCreate must be its xConnect (else it is no
+** eponymous table-valued function), so they are told apart by what is
+** running: xCreate runs only while the CREATE statement steps, a table of
+** the schema is connected while a statement using it is prepared, when
+** no running statement of the connection creates a table of its name.
+** A mistake can only make a message of the user's own table shorter. */
+static int connecting_schema(sqlite3 *db, const char *name) {
+  for (sqlite3_stmt *st = sqlite3_next_stmt(db, NULL); st;
+       st = sqlite3_next_stmt(db, st)) {
+    const char *sql = sqlite3_stmt_busy(st) ? sqlite3_sql(st) : NULL;
+    if (sql && creates(sql, name)) return 0;
+  }
+  return 1;
+}
+
+/* The message of a typed table of a database's schema that cannot be
+** declared: only what the schema says (its name, its SOURCE as written),
+** never which files a glob matched nor what a file holds, which the
+** detailed message may quote; the user's own CREATE, or jj_schema, gets
+** that one.  Interrupts and out of memory stay what they are. */
+static int quiet(const jjx_table *t, const char *name, int rc,
+                 char **pzErr) {
+  if (rc == SQLITE_NOMEM || rc == SQLITE_INTERRUPT) return rc;
+  sqlite3_free(*pzErr);
+  *pzErr = sqlite3_mprintf(
+      "%s: cannot declare the table \"%s\" of the database's schema from "
+      "it (the reason is told only to a CREATE VIRTUAL TABLE or jj_schema "
+      "that you run: it may name the files found and quote them)",
+      t->decl.kind == JJX_DECL_PATH ? t->decl.label : "its SOURCE", name);
+  return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
 /* Declare the typed table from its SOURCE's header (argv[3]) and options
-** (argv[4..]).  Reads at most the header; the document waits for a scan. */
+** (argv[4..]).  Reads at most the header; the document waits for a scan.
+** from_schema: the table is a database schema's, not the user's CREATE. */
 static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
-                         const char *const *argv, char **decl,
-                         char **pzErr) {
+                         const char *const *argv, int from_schema,
+                         char **decl, char **pzErr) {
   jjx_header h;
   size_t n = strlen(argv[3]);
   const char *arg = jjx_trim(argv[3], &n);
@@ -95,9 +164,10 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   }
   int rc = jjx_parse_options(argc - 4, argv + 4, &t->opt, pzErr);
   if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
-  if (rc == SQLITE_OK)
-    rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, db, pzErr);
-  if (rc != SQLITE_OK) return rc;
+  if (rc != SQLITE_OK) return rc; /* quoting the schema's own text */
+  rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, &t->opt.glob, db,
+                       pzErr);
+  if (rc != SQLITE_OK) return from_schema ? quiet(t, argv[2], rc, pzErr) : rc;
   t->typed = 1;
   t->declared = h.schema; /* the table owns it now, and the union */
   h.schema = NULL;
@@ -113,13 +183,15 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   jjx_header_free(&h);
   *decl = jjx_declaration(t->decl.label, t->schema,
                           sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1), pzErr);
+  if (!*decl && *pzErr && from_schema)
+    return quiet(t, argv[2], SQLITE_ERROR, pzErr);
   if (!*decl) return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   return SQLITE_OK;
 }
 
 /* xCreate and xConnect (the same function, which makes the module usable
-** as an eponymous table-valued function; a CREATE cannot be told from a
-** database file's schema being loaded, so both are bounded).  argc == 3:
+** as an eponymous table-valued function; both are bounded, and a table of
+** a database's schema gets short messages: connecting_schema).  argc == 3:
 ** the record form; argv[3] = SOURCE, argv[4..] = options: the typed form. */
 static int jjOpenConnect(sqlite3 *db, void *aux, int argc,
                          const char *const *argv, sqlite3_vtab **ppVtab,
@@ -133,7 +205,8 @@ static int jjOpenConnect(sqlite3 *db, void *aux, int argc,
   t->db = db;
   t->cfg = aux;
   if (argc > 3) {
-    rc = connect_typed(db, t, argc, argv, &decl, pzErr);
+    rc = connect_typed(db, t, argc, argv, connecting_schema(db, argv[2]),
+                       &decl, pzErr);
     if (rc != SQLITE_OK) goto fail;
   }
   rc = sqlite3_declare_vtab(
@@ -362,7 +435,8 @@ static int jjOpenFilter(sqlite3_vtab_cursor *cur, int idxNum,
     char *msg = NULL;
     c->multi = 1;
     c->declared = !source;
-    rc = jjx_files_expand(&c->files, pattern, &msg);
+    rc = jjx_files_expand(&c->files, pattern, t->typed ? &t->opt.glob : NULL,
+                          &c->poll, &msg);
     if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
     if (c->list && c->nrows == 0) return SQLITE_OK;
     rc = jjx_scan_next_file(c);

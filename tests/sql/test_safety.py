@@ -207,14 +207,18 @@ def hostile_schema(so, tmp, name, source, options=""):
 def test_hostile_schemas(so, tmp):
     fifo = os.path.join(tmp, "fifo.jj")
     os.mkfifo(fifo)
+    # A table of the schema that cannot be declared says so, naming only
+    # what the schema wrote (the reason is the user's own CREATE's).
+    quiet = "cannot declare the table \"vt\" of the database's schema"
     res = hostile_schema(so, tmp, "fifo", fifo)
     if len(res) > 2:
         check("hostile_fifo_refused", "error" in res[2] and
-              "regular file" in res[2]["error"], repr(res[2]))
+              res[2]["error"].startswith(fifo + ": " + quiet), repr(res[2]))
     res = hostile_schema(so, tmp, "devzero", "/dev/zero")
     if len(res) > 2:
         check("hostile_devzero_refused", "error" in res[2] and
-              "regular file" in res[2]["error"], repr(res[2]))
+              res[2]["error"].startswith("/dev/zero: " + quiet),
+              repr(res[2]))
     # A brotli bomb: 200 MB of zeros in a few hundred bytes, with the
     # attacker's max_size=0 in the schema.  Connecting reads the header
     # only: a few KB decompressed, then the reader's error about byte 0.
@@ -226,8 +230,8 @@ def test_hostile_schemas(so, tmp):
     res = hostile_schema(so, tmp, "brotli_bomb", bomb, ", max_size=0")
     if len(res) > 2:
         check("hostile_bomb_header_error", "error" in res[2] and
-              res[2]["error"].startswith(bomb + ": byte 0: expected '{'"),
-              repr(res[2]))
+              res[2]["error"].startswith(bomb + ": " + quiet) and
+              "byte 0" not in res[2]["error"], repr(res[2]))
     # A valid header in front of a huge body: connecting succeeds (the
     # columns are declared) without reading the body.
     big = os.path.join(tmp, "big.jj.br")
