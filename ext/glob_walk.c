@@ -6,8 +6,8 @@
 ** Not glob(3): glob builds its whole list before returning and cannot be
 ** stopped, so a pattern written in a database file someone gives you
 ** (every process's root under /proc, or a chain of wildcard components
-** over a symbolic link to its own directory) would read directories and grow the list without
-** bound while SQLite merely reads the schema.  Here every directory
+** over a symbolic link to its own directory) would read directories and
+** grow the list without bound while SQLite merely reads the schema.  Here every directory
 ** opened, every name matched and every byte of names kept is counted as
 ** it happens, and the walk stops at the first bound passed with an error
 ** naming where; the interrupt is polled and the progress handler ticked

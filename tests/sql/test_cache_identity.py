@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check, connect, document, extension_path
 

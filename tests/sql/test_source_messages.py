@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check, connect, error_of, extension_path
 

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
 from jjtest import check, connect, error_of, q, extension_path
 
