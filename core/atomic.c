@@ -8,7 +8,9 @@
 **      stays a link; a dangling link is refused, and so is a link owned by
 **      another user in a sticky world-writable directory such as /tmp
 **      (the rule of Linux's fs.protected_symlinks, applied here because
-**      reading a link and using its text bypasses the kernel's check).
+**      reading a link and using its text bypasses the kernel's check);
+**      likewise a file there owned by another user is not replaced (the
+**      rule of fs.protected_regular: the new file would keep their owner).
 **      A target that exists and is not a regular file (FIFO, device,
 **      socket, directory) is refused before anything is created: renaming
 **      over /dev/null as root would replace the device.
@@ -205,6 +207,27 @@ static jj_code check_link(const jj_atomic *a, const char *dir,
                  "not followed",
                  jj_show_path(shown, a->path),
                  jj_show_path(shown_link, name), (unsigned long)link->st_uid);
+}
+
+/* The rule of Linux's fs.protected_regular, whatever the sysctl says: in
+** a sticky world-writable directory, a file owned by neither this
+** process's user nor the directory's owner is not replaced.  Replacing
+** it would hand the new file to that file's owner (it keeps the old
+** owner), so anyone could create /tmp/out.jj first to read what root
+** writes there.  *st is the existing target. */
+static jj_code check_foreign_file(const jj_atomic *a, const struct stat *st,
+                                  jj_error *err) {
+  char shown[JJ_PATH_CAP];
+  struct stat d;
+  if (st->st_uid == geteuid() || stat(a->dir, &d) != 0 ||
+      !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
+      st->st_uid == d.st_uid)
+    return JJ_OK;
+  return jj_fail(err, JJ_ERR_IO, NULL,
+                 "%s is owned by another user (uid %lu) in a sticky "
+                 "world-writable directory; it is not replaced (the new "
+                 "file would be theirs)",
+                 jj_show_path(shown, a->path), (unsigned long)st->st_uid);
 }
 
 /* Links followed before giving up, as the kernel's ELOOP. */
@@ -450,6 +473,7 @@ jj_atomic *jj_atomic_open(const char *path, jj_error *err) {
   jj_error_clear(&a->error);
   jj_code code = find_target(a, &st, &exists, err);
   if (!code) code = create_tmp(a, exists ? 0600 : 0666, err);
+  if (!code && exists) code = check_foreign_file(a, &st, err);
   if (!code && exists) code = copy_owner_and_mode(a, &st, err);
   if (code) {
     atomic_free(a, 1);

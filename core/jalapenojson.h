@@ -917,7 +917,8 @@ jj_code jj_compression_for_write(const char *path, jj_compression *kind,
 ** that is a FIFO, device, socket or directory is refused; a symbolic link
 ** is followed and its target replaced (a dangling link is refused, and so
 ** is a link in a sticky world-writable directory such as /tmp owned by
-** neither this process's user nor the directory's owner).  The
+** neither this process's user nor the directory's owner, and a file there
+** owned by another user is not replaced).  The
 ** replaced file's mode (and owner, where permitted) is kept; a new file gets
 ** 0666 & ~umask.  Errors (JJ_ERR_IO) name the target as given:
 **   "x" is not a regular file (a FIFO); only regular files are replaced
@@ -927,6 +928,8 @@ jj_code jj_compression_for_write(const char *path, jj_compression *kind,
 **   replaced                      (a link the kernel follows to a pipe)
 **   "x" is a symbolic link owned by another user (uid 1001) in a sticky
 **   world-writable directory; it is not followed
+**   "x" is owned by another user (uid 1001) in a sticky world-writable
+**   directory; it is not replaced (the new file would be theirs)
 **   "x/" is not a file name
 **   cannot create a temporary file for "x": Permission denied
 **   cannot write "x": No space left on device        (also "rename to")

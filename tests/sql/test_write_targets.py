@@ -244,6 +244,35 @@ def test_sticky_symlinks(so, build, tmp):
               os.lstat(planted).st_uid == uid)
         check("sticky_no_temp_left", not temp_left(sticky) and
               not temp_left(tmp), repr(os.listdir(sticky)))
+        # A regular file created there first by another user is not
+        # replaced: the new document would keep that user as its owner.
+        squat = os.path.join(sticky, "squat.jj")
+        with open(squat, "w") as f:
+            f.write("theirs")
+        os.chown(squat, uid, -1)
+        os.chmod(squat, 0o666)
+        for fn, sql, args in (
+                ("jj_write", "SELECT jj_write(?, ?)", (squat, DOC)),
+                ("jj_export", "SELECT jj_export(?, 'SELECT 1 AS a')",
+                 (squat,))):
+            got = error_of(conn, sql, args)
+            check("sticky_foreign_file_" + fn + "_refused", got is not None and
+                  "owned by another user (uid %d)" % uid in got and
+                  "not replaced" in got, repr(got), case=fn)
+        run = subprocess.run([cli, "convert", "-q", src, squat],
+                             capture_output=True, text=True, timeout=60)
+        check("sticky_foreign_file_cli_refused", run.returncode != 0 and
+              "not replaced" in run.stderr, repr(run))
+        with open(squat) as f:
+            check("sticky_foreign_file_intact", f.read() == "theirs" and
+                  os.stat(squat).st_uid == uid and not temp_left(sticky))
+        # The caller's own file there is replaced as anywhere else.
+        mine_there = os.path.join(sticky, "mine-there.jj")
+        with open(mine_there, "w") as f:
+            f.write("old")
+        n = conn.execute("SELECT jj_write(?, ?)", (mine_there, DOC)).fetchone()[0]
+        with open(mine_there) as f:
+            check("sticky_own_file_replaced", n == len(DOC) and f.read() == DOC)
         # A link in the sticky directory owned by the caller is followed.
         mine = os.path.join(tmp, "mine.jj")
         with open(mine, "w") as f:
