@@ -280,7 +280,7 @@ fuzz-check: $(DEPS_STAMP)
 #   $(B)/venv/bin/pip install --no-build-isolation ./python
 # `make python-asan` does the same in build/san with ASan+UBSan (that
 # module needs the sanitizer runtimes preloaded: tests/run.sh does it;
-# see README.md, Python).  `make python-test` runs the module's tests (-P:
+# see docs/python.md).  `make python-test` runs the module's tests (-P:
 # the repository root's jalapenojson.so must not shadow the package);
 # `make test` runs them through tests/bindings/test_python_module.py, in
 # both builds.
@@ -378,7 +378,7 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h
 # needs left out (usage errors that only a misusing C caller meets trap:
 # JJ_USAGE in core/internal.h; jj_json_skip's heap path, interrupt
 # polling), and smaller forms of some checks (base64 a character per
-# step, a timestamp's shape by a mask); see README.md, "What is compiled".
+# step, a timestamp's shape by a mask); see docs/javascript.md.
 # Rebuilt when this Makefile changes (its flags).
 build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 	@mkdir -p $(dir $@)

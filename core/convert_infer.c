@@ -11,7 +11,7 @@
 ** The explicit schema (opts.schema) is parsed into tables of its own (the
 ** `spec` of each table); a column created from the data takes its forced
 ** type from there.  After pass 1, cv_resolve decides each column's type
-** from the kinds of values it saw (the rules of SPEC.md's "Converting",
+** from the kinds of values it saw (the rules of docs/convert.md,
 ** repeated in decide() below), builds the jj_schema and tells each
 ** decision that is not obvious to the note callback.
 */
@@ -306,7 +306,7 @@ static void tell(cv *c, cv_table *t, size_t i, char type, const char *why) {
             why);
 }
 
-/* The type of an inferred column (SPEC.md, "Converting"). */
+/* The type of an inferred column (docs/convert.md, "The type of a column"). */
 static jj_type decide(cv *c, cv_table *t, size_t i) {
   cv_col *col = &t->cols[i];
   uint32_t k = col->kinds;

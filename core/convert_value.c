@@ -12,7 +12,7 @@
 ** predicates: fits() is what a forced column's check in pass 1 and its
 ** write in pass 2 both ask.  A JSON value and a CSV field differ only in
 ** how they are spelled (V_NUM vs a V_FIELD that reads as a number, V_STR
-** vs V_FIELD for text); the rules are SPEC.md's "Converting".
+** vs V_FIELD for text); the rules are docs/convert.md's.
 */
 #include <math.h>
 #include <stdlib.h>

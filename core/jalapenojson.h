@@ -13,7 +13,7 @@
 **
 **   cc -Icore app.c build/libjalapenojson.a -lz -lbrotlienc -lbrotlidec -lm
 **
-** A worked example, reading and writing (tests/test_header_example.c
+** A worked example, reading and writing (tests/core/test_header_example.c
 ** compiles and runs this very text, and fails when the copies differ):
 **
 **   #include <stdio.h>
@@ -954,7 +954,7 @@ jj_code jj_file_write(const char *path, const char *data, size_t len,
 /* ===================================================================== */
 
 /* JSON and CSV in, a jalapenojson document out (jj_convert), and back
-** (jj_export).  SPEC.md's "Converting from JSON and CSV" has the rules of
+** (jj_export).  docs/convert.md has the rules of
 ** type inference; this section has the calls.  In short:
 **   - JSON is one array of objects, or objects one after another (NDJSON);
 **     CSV/TSV is RFC 4180 with a header row.  Each object or record is a
@@ -1048,7 +1048,7 @@ typedef struct jj_convert_opts {
   jj_format from;        /* JJ_FORMAT_AUTO, or the input's format (JSON and
                          ** NDJSON both accept either form) */
   char delimiter;        /* CSV: 0 detects among , \t ; | from the first
-                         ** records (SPEC.md 10.1; JJ_FORMAT_TSV: tab); a
+                         ** records (docs/convert.md, "Input forms"; JJ_FORMAT_TSV: tab); a
                          ** quote, CR or LF is JJ_ERR_USAGE */
   const char *schema;    /* NULL, or types for some columns, overriding the
                          ** inference: "id:i,joined:d,tags:s", a nested

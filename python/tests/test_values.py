@@ -1,4 +1,4 @@
-"""Every type read and written: the value mapping of README.md's Python
+"""Every type read and written: the value mapping of docs/python.md's
 section, the options that read dates and timestamps as text, and the
 values a datetime cannot hold (errors naming the option, never a silent
 change)."""

@@ -2,7 +2,7 @@
 """test_cli.py BUILD_DIR — the command-line tool BUILD_DIR/jalapenojson.
 
   - --help for every command (and `help CMD`, --version), the options each
-    help lists are the ones README.md's reference and the man page list;
+    help lists are the ones docs/cli.md and the man page list;
   - exit statuses: 0, 1 bad data, 2 usage (with the "try ... --help"
     line), 3 I/O, and death by SIGINT while an output file is written;
   - round trips: JSON -> jj -> JSON equal as values, CSV with quotes,
@@ -150,13 +150,12 @@ def test_help():
     check("no command: usage on stderr, exit 2", r.rc == 2 and b"usage:" in r.err and not r.out, r)
     r = run("--version")
     check("--version", r.rc == 0 and re.match(rb"jalapenojson \d+\.\d+\.\d+ \(format version 1\)\n$", r.out), r)
-    readme = read(os.path.join(ROOT, "README.md")).decode()
+    ref_path = os.path.join(ROOT, "docs", "cli.md")
+    section = read(ref_path).decode() if os.path.exists(ref_path) else ""
     man_path = os.path.join(ROOT, "cli", "jalapenojson.1")
     man = read(man_path).decode() if os.path.exists(man_path) else ""
     man_text = man.replace("\\-", "-").replace("\\fB", "").replace("\\fR", "").replace("\\fI", "")
-    start = readme.find("## The command line")
-    section = readme[start:readme.find("\n## ", start + 5)] if start >= 0 else ""
-    check("README has a CLI reference section", start >= 0)
+    check("docs/cli.md has the CLI reference", "## Reference" in section)
     for c in COMMANDS:
         r = run(c, "--help")
         text = r.out.decode()
@@ -166,7 +165,7 @@ def test_help():
         r3 = run(c, "-h")
         check(f"{c} -h = --help", r3.rc == 0 and r3.out == r.out)
         for opt in long_options(text):
-            check(f"README's reference documents {c} {opt}", opt in section, "")
+            check(f"docs/cli.md documents {c} {opt}", opt in section, "")
             check(f"the man page documents {c} {opt}", opt in man_text, "")
     r = run("help", "nope")
     check("help of an unknown command: 2", r.rc == 2, r)
@@ -620,18 +619,18 @@ def test_garbage(d):
 
 
 def test_readme_sessions():
-    """README's ```console sessions of the CLI section, run as shown: one
-    shell per block on a pseudo-terminal, from the repository root, with
-    the build directory first on PATH; the transcript must come out the
-    same, prompts and all."""
-    readme = read(os.path.join(ROOT, "README.md")).decode()
-    start = readme.find("## The command line")
-    section = readme[start:readme.find("\n## ", start + 5)]
-    blocks = re.findall(r"^```console\n(.*?)^```\n", section, re.S | re.M)
-    check("README's CLI section has sessions", len(blocks) >= 2, len(blocks))
+    """The ```console sessions of docs/cli.md and README.md, run as shown:
+    one shell per block on a pseudo-terminal, from the repository root,
+    with the build directory first on PATH; the transcript must come out
+    the same, prompts and all."""
+    blocks = []
+    for page in ("README.md", os.path.join("docs", "cli.md")):
+        found = re.findall(r"^```console\n(.*?)^```\n", read(os.path.join(ROOT, page)).decode(), re.S | re.M)
+        check(f"{page} has CLI sessions", len(found) >= 1, len(found), case=page)
+        blocks += [(page, b) for b in found]
     written = [os.path.join(ROOT, "people.jj")]
     try:
-        for n, block in enumerate(blocks, 1):
+        for n, (page, block) in enumerate(blocks, 1):
             script = ["true"]
             for line in block.splitlines():
                 if line.startswith("$ "):  # the prompt, then the command with $? kept
@@ -658,8 +657,8 @@ def test_readme_sessions():
             p.wait(timeout=60)
             os.unlink(f.name)
             text = bytes(got).decode("utf-8", "replace").replace("\r\n", "\n")
-            check(f"README CLI session {n} runs as shown", text == block,
-                  "\n--- README shows:\n" + block + "--- the shell printed:\n" + text)
+            check(f"{page}: CLI session {n} runs as shown", text == block,
+                  "\n--- the page shows:\n" + block + "--- the shell printed:\n" + text, case=(page, n))
     finally:
         for w in written:
             if os.path.exists(w):

@@ -124,7 +124,7 @@ static void put_line(char *out, size_t cap, const char *p, const char *e) {
 ** the next other line; trailing blank lines dropped. */
 static void header_copy(const char *h, char *out, size_t cap) {
   out[0] = '\0';
-  const char *p = strstr(h, "tests/test_header_example.c");
+  const char *p = strstr(h, "tests/core/test_header_example.c");
   if (!p) return;
   p = strchr(p, '\n');
   int started = 0;
@@ -161,7 +161,7 @@ static void test_copy(const char *t, char *out, size_t cap) {
 TEST(header_and_test_copies_are_the_same) {
   static char from_header[16384], from_test[16384];
   char *h = slurp("core/jalapenojson.h"),
-       *t = slurp("tests/test_header_example.c");
+       *t = slurp("tests/core/test_header_example.c");
   CHECK(h != NULL);
   CHECK(t != NULL);
   if (h && t) {
@@ -234,7 +234,7 @@ TEST(errors_return_minus_one) {
 int main(void) {
   /* root: __FILE__ up to "tests/" (the Makefile compiles from the root). */
   const char *file = __FILE__,
-             *at = strstr(file, "tests/test_header_example.c");
+             *at = strstr(file, "tests/core/test_header_example.c");
   size_t n = at ? (size_t)(at - file) : 0;
   if (n >= sizeof root) n = 0;
   memcpy(root, file, n);

@@ -2,7 +2,7 @@
 """test_install.py BUILD_DIR — `make install` and `make uninstall`.
 
 Installs into a temporary DESTDIR with PREFIX=/usr, then:
-  - every file is where README.md's Install section says, the shared
+  - every file is where docs/c.md's install table says, the shared
     library's links and soname are right, and it exports exactly the
     functions core/jalapenojson.h declares;
   - pkg-config (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR into the

@@ -10,8 +10,8 @@ differential test against a native table.  The cache: a second statement
 finds the document, a file touched, renamed over or resized is read again,
 a small budget evicts.  Timing-free.  Prints "glob: N passed, M failed".
 
-BUILD_DIR is the absolute build directory: /work/main/build means the
-extension /work/main/jalapenojson.so, any other directory D means
+BUILD_DIR is the absolute build directory: the repository's build/ means
+the extension ./jalapenojson.so at its root, any other directory D means
 D/jalapenojson.so.
 """
 import collections

@@ -14,7 +14,7 @@ table's table-valued form over the document bound as a BLOB.
 
 The table's columns have no declared type, so SQLite keeps each value's
 storage class as inserted (a REAL column would store -0.0 as 0; see the
-README's caveats).  NaN is left out: SQLite stores NaN as NULL.
+docs/sql.md's caveats).  NaN is left out: SQLite stores NaN as NULL.
 
 Prints "roundtrip_sql: N passed, M failed".  The seed is fixed; set
 JJ_SEED to try others.

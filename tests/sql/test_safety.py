@@ -19,8 +19,8 @@ can make the extension do, and what jj_write does to what it replaces:
 Anything that could hang, crash or eat memory runs in a child process with
 a timeout.  Prints "safety: N passed, M failed".
 
-BUILD_DIR is the absolute build directory: /work/main/build means the
-extension /work/main/jalapenojson.so, any other directory D means
+BUILD_DIR is the absolute build directory: the repository's build/ means
+the extension ./jalapenojson.so at its root, any other directory D means
 D/jalapenojson.so.
 """
 import ctypes
@@ -544,7 +544,7 @@ out["first"] = run("SELECT count(*), max(user) FROM t0")
 out["first_mmap"] = run("SELECT count(*), max(user) FROM t1")
 data = open(path, "rb").read()
 # Each change gets its own modification time: writes within one tick of the
-# file system's clock would keep the same one (see README).
+# file system's clock would keep the same one (see docs/security.md).
 stamp = [os.stat(path).st_mtime_ns]
 def touch():
     stamp[0] += 1000000000
@@ -725,7 +725,7 @@ def test_sqlite_limits(so, tmp):
     got = error_of(conn, "SELECT jj_group(%s)" % args)
     check("group_64_columns", got is not None and "too many arguments" in got,
           repr(got))
-    # The README's workaround for wider tables: the rows with json_quote and
+    # docs/sql.md's workaround for wider tables: the rows with json_quote and
     # ||, the header written out, jj_write checking the whole document.
     n = 130
     cols = ["c%d" % i for i in range(n)]
