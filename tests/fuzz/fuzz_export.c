@@ -21,7 +21,7 @@
 **   - the nested export fails with its message and the connection works.
 **
 **   make fuzz-build     (build/fuzz/fuzz_export; make fuzz runs it)
-**   /work/.../build/fuzz/fuzz_export -max_total_time=60 CORPUS_DIR
+**   build/fuzz/fuzz_export -max_total_time=60 CORPUS_DIR
 **
 ** Files go to a directory of the process's own (mkdtemp), removed at exit;
 ** no SQL comes from the input, so nothing else can be written.  Memory is

@@ -17,7 +17,9 @@ PATTERNS = [
     ("a numbered work period", r"\b(?:" + "sess" + r"ions?|sprint|work period|round) #?[0-9]+\b"),
     ("an issue or ticket number", r"\b(?:" + "iss" + r"ue|ticket|bug) ?#?[0-9]+\b"),
     ("a tracker's item named as a reference", r"\bthe " + "iss" + r"ue'?s?\b"),
-    ("an absolute path of a build machine", r"(?<![\w.])/(?:" + "wo" + r"rk|root|home/[a-z]+)/"),
+    # /work and /root begin the build machine's checkouts and tools; a path
+    # inside another (/proc/*/root/...) is not one of them.
+    ("an absolute path of a build machine", r"(?:^|(?<=[\s'\"`(=,:]))/(?:" + "wo" + r"rk|root)/"),
 ]
 
 
