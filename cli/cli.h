@@ -285,6 +285,10 @@ typedef struct cli_out {
 ** that an output that cannot be written fails before any work.  Returns 0
 ** or the exit status, printed. */
 int cli_out_init(cli *app, cli_out *o, const char *path, jj_compression comp);
+/* 1 when cli_out_init would write `path` straight (a pipe, a character
+** device, a socket, a name of stdout itself), not through a temporary
+** file. */
+int cli_out_is_stream(const char *path);
 /* A jj_sink: bytes through the compressor, if any, to the output. */
 int cli_out_sink(void *out, const char *p, size_t len);
 /* Finish: flush the compressor, rename the file into place.  0 or the

@@ -17,7 +17,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -148,13 +147,6 @@ typedef struct job {
   int level;
 } job;
 
-/* 1 when path exists and is not a regular file or directory (a pipe, a
-** device, a socket): written straight, like stdout. */
-static int is_stream(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
 static int parse(cli *app, int argc, char **argv, job *j) {
   cli_args a = {argc, argv, 1, 0};
   const char *val, *from = NULL, *to = NULL;
@@ -241,7 +233,7 @@ static int parse(cli *app, int argc, char **argv, job *j) {
                        "jsonl, csv, tsv, jj; maybe with .gz or .br)",
                        to);
     if (j->out_comp == JJ_PLAIN) j->out_comp = by_name;
-  } else if (j->out && name_fmt == CLI_FMT_UNKNOWN && is_stream(j->out)) {
+  } else if (j->out && name_fmt == CLI_FMT_UNKNOWN && cli_out_is_stream(j->out)) {
     j->out_fmt = CLI_FMT_JJ; /* /dev/stdout, a pipe: as stdout gets */
   } else if (j->out) {
     if (name_fmt == CLI_FMT_UNKNOWN)

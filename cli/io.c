@@ -203,9 +203,12 @@ static int fill_peek(cli_src *s, size_t want) {
   return 0;
 }
 
+static int size_over(cli_src *s);
+
 /* Over the limit: the message says which and how to raise it. */
 static void src_fail_limit(cli_src *s, const char *what) {
   char msg[160];
+  if (size_over(s)) return; /* a plain file: its size says it all */
   snprintf(msg, sizeof msg, "%s the limit of %llu bytes " RAISE, what,
            (unsigned long long)s->limit);
   src_fail(s, JJ_ERR_LIMIT, msg, NULL);
@@ -345,8 +348,8 @@ long cli_src_read(cli_src *s, char *buf, size_t cap) {
   return (long)n;
 }
 
-int cli_src_check_size(cli_src *s) {
-  if (s->failed) return -1;
+/* A plain regular file larger than the limit: 1 with s->err set. */
+static int size_over(cli_src *s) {
   if (!s->limit || !s->seekable || s->comp != JJ_PLAIN || s->size <= s->limit)
     return 0;
   s->failed = 1;
@@ -358,7 +361,11 @@ int cli_src_check_size(cli_src *s) {
            "%.200s is %llu bytes, over the limit of %llu bytes " RAISE,
            s->label, (unsigned long long)s->size,
            (unsigned long long)s->limit);
-  return -1;
+  return 1;
+}
+
+int cli_src_check_size(cli_src *s) {
+  return s->failed || size_over(s) ? -1 : 0;
 }
 
 int cli_src_rewind(cli_src *s) {
@@ -539,10 +546,15 @@ int cli_doc_cut_short(const cli_doc *d, const jj_error *err) {
           strstr(err->message, "unterminated") != NULL);
 }
 
-/* Read to `want` bytes and parse, doubling while the prefix is too short. */
+/* Read to `want` bytes and parse, doubling while the prefix is too short.
+** A prefix stops at the limit first (it may hold all that is needed);
+** reading on past it, or reading whole (SIZE_MAX), fails there. */
 static int doc_load(cli *app, cli_doc *d, size_t want) {
+  uint64_t most = d->src.limit;
   for (;;) {
     jj_error err;
+    if (most && want > most)
+      want = want == SIZE_MAX || d->len >= most ? SIZE_MAX : (size_t)most;
     int rc = doc_read(app, d, want);
     if (rc) return rc;
     jj_doc_free(d->doc);

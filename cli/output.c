@@ -213,6 +213,12 @@ static int open_direct(cli_out *o) {
   return 1;
 }
 
+int cli_out_is_stream(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISDIR(st.st_mode) &&
+         (is_stdout(&st) || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)));
+}
+
 int cli_out_init(cli *app, cli_out *o, const char *path, jj_compression comp) {
   jj_error err;
   memset(o, 0, sizeof *o);
