@@ -5,9 +5,10 @@
 **   io.c        formats by file name, --delimiter values; inputs (a file
 **               or stdin '-', .gz and .br by name, gzip by its magic);
 **               documents in memory
-**   output.c    outputs (stdout '-', or a file written atomically, .gz
-**               and .br by name); SIGINT while a file is written; a
-**               document written out in a format (cli_write_doc)
+**   output.c    outputs (stdout '-', a file written atomically, or a
+**               pipe or device written straight; .gz and .br by name);
+**               signals while a file is written; a document written out
+**               in a format (cli_write_doc)
 **   progress.c  the progress line on stderr
 **   table.c     aligned box tables and the display width of UTF-8; a
 **               schema's columns as table rows
