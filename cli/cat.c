@@ -26,6 +26,8 @@ static const char help[] =
     "  -d, --delimiter C  CSV: the delimiter (default ','); 'tab'\n"
     "      --crlf         CSV/TSV: end records with CRLF\n"
     "      --no-header    CSV/TSV: no header record\n"
+    "      --max-size N   read at most N bytes of FILE, decompressed (default\n"
+    "                     1073741824, 1 GiB; 0: no limit)\n"
     "  -q, --quiet        no progress line on stderr\n"
     "  -h, --help         this text\n"
     "\n"

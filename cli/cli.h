@@ -5,9 +5,10 @@
 **   io.c        formats by file name, --delimiter values; inputs (a file
 **               or stdin '-', .gz and .br by name, gzip by its magic);
 **               documents in memory
-**   output.c    outputs (stdout '-', or a file written atomically, .gz
-**               and .br by name); SIGINT while a file is written; a
-**               document written out in a format (cli_write_doc)
+**   output.c    outputs (stdout '-', a file written atomically, or a
+**               pipe or device written straight; .gz and .br by name);
+**               signals while a file is written; a document written out
+**               in a format (cli_write_doc)
 **   progress.c  the progress line on stderr
 **   table.c     aligned box tables and the display width of UTF-8; a
 **               schema's columns as table rows
@@ -17,15 +18,18 @@
 **
 ** The tool uses only the library's public header.  Its state is one
 ** struct `cli` made by main() and passed down; there are no globals.
-** SIGINT keeps its default action (exit status 130) except while an
-** output file is being written: then it (and SIGTERM, SIGHUP) is blocked,
-** polled through the library's interrupt callbacks (cli_interrupted), the
-** temporary file is removed, and unblocking it ends the process as the
-** signal would have.
+** Signals keep their default actions (SIGINT: exit status 130) except
+** while an output file is being written: then every one that would end
+** the process is blocked, polled through the library's interrupt
+** callbacks (cli_interrupted), the temporary file is removed, and
+** unblocking it ends the process as the signal would have.  SIGPIPE and
+** SIGXFSZ are ignored, so that a closed pipe or `ulimit -f` is a write
+** error like any other.
 */
 #ifndef JJ_CLI_H
 #define JJ_CLI_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,10 +48,15 @@ enum {
   CLI_INTERRUPTED = 130 /* SIGINT (128 + 2) */
 };
 
+/* The most input bytes a command reads, decompressed (--max-size; the
+** SQLite extension's jj_max_size default): 1 GiB. */
+#define CLI_MAX_SIZE ((uint64_t)1 << 30)
+
 /* The tool's state, made by main() and passed to every command. */
 typedef struct cli {
-  const char *cmd; /* the command being run ("convert"), for messages */
-  int quiet;       /* --quiet: no summary, no progress */
+  const char *cmd;   /* the command being run ("convert"), for messages */
+  int quiet;         /* --quiet: no summary, no progress */
+  uint64_t max_size; /* --max-size: input bytes, decompressed; 0: none */
   int out_tty;     /* stdout is a terminal */
   int err_tty;     /* stderr is a terminal */
 } cli;
@@ -78,8 +87,9 @@ typedef struct cli_args {
 #define CLI_ARG_HELP -3       /* -h or --help */
 
 /* The next argument of a command whose options are `opts` (terminated by
-** a zero entry).  -q/--quiet is handled here for every command (it sets
-** app->quiet); -h/--help is returned as CLI_ARG_HELP. */
+** a zero entry).  -q/--quiet and --max-size N are handled here for every
+** command (they set app->quiet, app->max_size); -h/--help is returned as
+** CLI_ARG_HELP. */
 int cli_next(cli *app, cli_args *a, const cli_opt *opts, const char **val);
 
 /* Print "jalapenojson: " and the message to stderr. */
@@ -157,8 +167,9 @@ jj_format cli_format_jj(cli_format f);
 
 /* An input: a file or stdin, decompressed (gzip by its name or magic,
 ** brotli by its name, or, with sniff_brotli, when it does not look like
-** a document), read in chunks with progress.  Its read and rewind are a
-** jj_input's. */
+** a document), read in chunks with progress, each pass at most
+** app->max_size bytes (decompressed; JJ_ERR_LIMIT beyond, saying how to
+** raise it).  Its read and rewind are a jj_input's. */
 typedef struct cli_src {
   cli *app;
   const char *label; /* for messages: the path, or "stdin" */
@@ -178,6 +189,9 @@ typedef struct cli_src {
   size_t peek_len, peek_pos;
   int failed; /* err holds what went wrong */
   jj_error err;
+  uint64_t limit;     /* the most bytes one pass reads (decompressed);
+                      ** 0: none (app->max_size) */
+  uint64_t zout;      /* bytes decompressed in this pass */
   cli_progress *prog; /* may be NULL */
   int pass;           /* 1, then 2 after a rewind */
 } cli_src;
@@ -190,6 +204,9 @@ int cli_src_open(cli *app, cli_src *s, const char *path, int comp,
 /* Up to cap decompressed bytes: the count, 0 at the end, -1 on an error
 ** (s->err). */
 long cli_src_read(cli_src *s, char *buf, size_t cap);
+/* -1 with s->err when s is a plain regular file larger than the limit:
+** what would read it whole fails before reading it. */
+int cli_src_check_size(cli_src *s);
 /* Back to the start (only when seekable); 0 or -1. */
 int cli_src_rewind(cli_src *s);
 /* At least `want` decompressed bytes from the start, without consuming
@@ -214,8 +231,11 @@ typedef struct cli_doc {
 
 /* Open `path` and read it whole (prefix 0) or its first `prefix` bytes,
 ** then parse the header, reading more (doubling) while a cut-short prefix
-** is what stops the parse.  Returns 0, or the exit status with the error
-** printed. */
+** is what stops the parse.  Read whole, the header is parsed from the
+** first 64 KiB (doubled as needed) before the rest is read, so an input
+** that is not a document fails at once, and a plain file over the size
+** limit fails before its rest is read.  Returns 0, or the exit status with
+** the error printed. */
 int cli_doc_open(cli *app, cli_doc *d, const char *path, size_t prefix);
 /* The same for a d whose d->src the caller opened (d zeroed before). */
 int cli_doc_load(cli *app, cli_doc *d, size_t prefix);
@@ -230,14 +250,16 @@ void cli_doc_close(cli_doc *d);
 
 /* ---- io.c: outputs --------------------------------------------------- */
 
-/* An output: stdout or a file written atomically (a temporary file renamed
-** over it at the end, removed on failure), compressed or not.  The file is
-** created at the first byte; SIGINT, SIGTERM and SIGHUP are blocked from
-** then until it is
-** committed or removed. */
+/* An output: stdout, a file written atomically (a temporary file renamed
+** over it at the end, removed on failure), or a pipe, device or socket
+** written straight; compressed or not.  The file is created at the first
+** byte; the signals that would end the process are blocked from then
+** until it is committed or removed. */
 typedef struct cli_out {
   cli *app;
-  const char *path;  /* NULL: stdout */
+  const char *path;  /* the file written atomically; NULL: fd */
+  int fd;            /* written straight when not path (1: stdout) */
+  int own_fd;        /* close fd at the end */
   const char *label; /* for messages */
   jj_compression comp;
   int level; /* compression level, -1 default */
@@ -249,14 +271,21 @@ typedef struct cli_out {
   jj_atomic *atomic;
   jj_deflater *z;
   uint64_t bytes; /* bytes that reached the file or stdout */
-  int blocked;    /* a bit per signal blocked by us (output.c) */
+  sigset_t blocked; /* the signals blocked by us (output.c) */
+  int is_blocked;   /* blocked is in effect */
 } cli_out;
 
-/* Prepare an output (path NULL or "-": stdout).  A file's name is checked
+/* Prepare an output (path NULL or "-": stdout; an existing pipe, character
+** device or socket, or a name of stdout itself: opened now and written
+** straight).  A file's name is checked
 ** (.zst and the like refused) and a temporary file made and removed, so
 ** that an output that cannot be written fails before any work.  Returns 0
 ** or the exit status, printed. */
 int cli_out_init(cli *app, cli_out *o, const char *path, jj_compression comp);
+/* 1 when cli_out_init would write `path` straight (a pipe, a character
+** device, a socket, a name of stdout itself), not through a temporary
+** file. */
+int cli_out_is_stream(const char *path);
 /* A jj_sink: bytes through the compressor, if any, to the output. */
 int cli_out_sink(void *out, const char *p, size_t len);
 /* Finish: flush the compressor, rename the file into place.  0 or the
@@ -264,6 +293,11 @@ int cli_out_sink(void *out, const char *p, size_t len);
 int cli_out_finish(cli_out *o);
 /* Give up: the temporary file is removed, the old file stays. */
 void cli_out_abort(cli_out *o);
+
+/* Ignore SIGPIPE and SIGXFSZ (called once by main): writing to a closed
+** pipe or past `ulimit -f` then fails with EPIPE or EFBIG, reported as a
+** write error, and a temporary file is removed as after any error. */
+void cli_signals_init(void);
 
 /* The interrupt callback for the library, with a cli_out as its context:
 ** 1 when a signal is pending that is blocked because the output's file is

@@ -32,7 +32,9 @@ static const char help[] =
     "--from/--to; stdout gets jalapenojson unless --to says otherwise.\n"
     "OUT is written to a temporary file renamed over it at the end: a\n"
     "failed conversion leaves no partial file and keeps the file it would\n"
-    "replace.\n"
+    "replace.  An OUT that is a pipe, a device or a socket (/dev/stdout,\n"
+    "/dev/null) is written straight, as a document unless --to says\n"
+    "otherwise.\n"
     "\n"
     "options:\n"
     "      --from FORMAT    IN's format: json, ndjson, jsonl, csv, tsv or jj,\n"
@@ -52,6 +54,8 @@ static const char help[] =
     "      --bad-to-null    a value that does not fit --schema becomes null\n"
     "                       (counted in the summary) instead of an error\n"
     "      --level N        compression level for .gz (1-9) or .br (0-11)\n"
+    "      --max-size N     read at most N bytes of IN, decompressed, in each\n"
+    "                       pass (default 1073741824, 1 GiB; 0: no limit)\n"
     "  -q, --quiet          no summary and no progress line on stderr\n"
     "  -h, --help           this text\n"
     "\n"
@@ -229,6 +233,8 @@ static int parse(cli *app, int argc, char **argv, job *j) {
                        "jsonl, csv, tsv, jj; maybe with .gz or .br)",
                        to);
     if (j->out_comp == JJ_PLAIN) j->out_comp = by_name;
+  } else if (j->out && name_fmt == CLI_FMT_UNKNOWN && cli_out_is_stream(j->out)) {
+    j->out_fmt = CLI_FMT_JJ; /* /dev/stdout, a pipe: as stdout gets */
   } else if (j->out) {
     if (name_fmt == CLI_FMT_UNKNOWN)
       return cli_usage(app,
@@ -372,6 +378,8 @@ int cli_convert(cli *app, int argc, char **argv) {
                    "--empty-is-text are for JSON and CSV input; %s is "
                    "a document",
                    d.src.label);
+  } else if (j.in_fmt != CLI_FMT_JJ && cli_src_check_size(&d.src)) {
+    rc = cli_fail(app, &d.src.err, NULL); /* before a pass reads it */
   } else if (j.in_fmt != CLI_FMT_JJ) {
     rc = from_text(app, &j, &d, &out);
   } else if ((rc = cli_doc_load(app, &d, 0)) == 0) {

@@ -8,12 +8,17 @@
 ** (brotli has no magic).  A compressed input is inflated in steps of
 ** 16 KiB of input, so memory stays small whatever the file's size; a step
 ** that would hold more than 256 MiB of output is refused as a
-** decompression bomb.  A regular file can be rewound (the converter's second
+** decompression bomb.  Each pass reads at most the size limit
+** (--max-size, 1 GiB by default), counted after decompression, so
+** /dev/zero, a huge file or a decompression bomb ends with an error saying
+** how to raise it.  A regular file can be rewound (the converter's second
 ** pass); stdin from a pipe cannot, and the converter spools it.
 **
 ** Documents (cli_doc) are read into memory: whole, or a prefix that is
 ** doubled while a cut-short prefix is what stops the reading (`schema`
-** and `head` of a large file read only its first bytes).
+** and `head` of a large file read only its first bytes).  Read whole, the
+** header comes first: the first 64 KiB are parsed before the rest is
+** read, so bytes that are not a document fail at once, with their place.
 **
 ** Why not the core's jj_file_open_opts (core/file.c), whose
 ** JJ_FILE_ANY_KIND reads FIFOs, stdin as /dev/stdin and devices too: it
@@ -45,6 +50,8 @@
 #define RAW_STEP (16u << 10)         /* compressed bytes per inflate step */
 #define PEND_MAX ((size_t)256 << 20) /* output one step may hold at most */
 #define PEEK_MIN 512                 /* bytes looked at to sniff */
+#define HEADER_PREFIX ((size_t)64 << 10) /* first read of a whole document */
+#define RAISE "(raise it with --max-size N; 0: no limit)"
 
 /* ---------------------------------------------------------------------- */
 /* Formats                                                                 */
@@ -196,10 +203,30 @@ static int fill_peek(cli_src *s, size_t want) {
   return 0;
 }
 
+static int size_over(cli_src *s);
+
+/* Over the limit: the message says which and how to raise it. */
+static void src_fail_limit(cli_src *s, const char *what) {
+  char msg[160];
+  if (size_over(s)) return; /* a plain file: its size says it all */
+  snprintf(msg, sizeof msg, "%s the limit of %llu bytes " RAISE, what,
+           (unsigned long long)s->limit);
+  src_fail(s, JJ_ERR_LIMIT, msg, NULL);
+}
+
 /* Raw bytes: the read-ahead first, then the file. */
 static long raw_read(cli_src *s, char *buf, size_t cap) {
   size_t n = 0;
   if (cap > (1u << 30)) cap = 1u << 30;
+  /* A plain input is the document: one byte past the limit is enough to
+  ** know it is over. */
+  if (s->comp == JJ_PLAIN && s->limit) {
+    if (s->raw > s->limit) {
+      src_fail_limit(s, "larger than");
+      return -1;
+    }
+    if (s->limit - s->raw < cap) cap = (size_t)(s->limit - s->raw) + 1;
+  }
   if (s->peek_pos < s->peek_len) {
     n = s->peek_len - s->peek_pos;
     if (n > cap) n = cap;
@@ -218,6 +245,10 @@ static long raw_read(cli_src *s, char *buf, size_t cap) {
   }
   s->raw += n;
   if (s->prog) cli_progress_update(s->prog, s->raw);
+  if (s->comp == JJ_PLAIN && s->limit && s->raw > s->limit) {
+    src_fail_limit(s, "larger than");
+    return -1;
+  }
   return (long)n;
 }
 
@@ -226,6 +257,11 @@ static int pend_sink(void *ctx, const char *p, size_t len) {
   cli_src *s = ctx;
   if (s->pend_pos == s->pend_len) s->pend_pos = s->pend_len = 0;
   size_t have = s->pend_len - s->pend_pos;
+  if (s->limit && len > s->limit - s->zout) {
+    src_fail_limit(s, "decompressed size exceeds");
+    return 1;
+  }
+  s->zout += len;
   if (have + len > PEND_MAX) {
     src_fail(s, JJ_ERR_LIMIT,
              "refusing to decompress more than 256 MiB from 16 KiB of input "
@@ -289,6 +325,7 @@ static int new_inflater(cli_src *s) {
   s->z = jj_inflate_new(s->comp, 0, pend_sink, s, &e);
   s->pend_len = s->pend_pos = 0;
   s->z_done = 0;
+  s->zout = 0;
   if (!s->z) {
     src_fail_z(s, &e);
     return -1;
@@ -309,6 +346,26 @@ long cli_src_read(cli_src *s, char *buf, size_t cap) {
   memcpy(buf, s->pend + s->pend_pos, n);
   s->pend_pos += n;
   return (long)n;
+}
+
+/* A plain regular file larger than the limit: 1 with s->err set. */
+static int size_over(cli_src *s) {
+  if (!s->limit || !s->seekable || s->comp != JJ_PLAIN || s->size <= s->limit)
+    return 0;
+  s->failed = 1;
+  memset(&s->err, 0, sizeof s->err);
+  s->err.code = JJ_ERR_LIMIT;
+  s->err.offset = JJ_NO_OFFSET;
+  s->err.column = -1;
+  snprintf(s->err.message, sizeof s->err.message,
+           "%.200s is %llu bytes, over the limit of %llu bytes " RAISE,
+           s->label, (unsigned long long)s->size,
+           (unsigned long long)s->limit);
+  return 1;
+}
+
+int cli_src_check_size(cli_src *s) {
+  return s->failed || size_over(s) ? -1 : 0;
 }
 
 int cli_src_rewind(cli_src *s) {
@@ -369,6 +426,7 @@ int cli_src_open(cli *app, cli_src *s, const char *path, int comp,
   memset(s, 0, sizeof *s);
   s->app = app;
   s->pass = 1;
+  s->limit = app->max_size;
   if (!strcmp(path, "-")) {
     s->label = "stdin";
     s->fd = 0;
@@ -450,11 +508,15 @@ static int doc_read(cli *app, cli_doc *d, size_t want) {
     if (d->cap - d->len < 2) {
       size_t cap = d->cap ? d->cap * 2 : 65536;
       /* A plain regular file: its size at once (and 1 for the end). */
-      if (!d->cap && d->src.comp == JJ_PLAIN && d->src.size &&
+      if (d->src.comp == JJ_PLAIN && d->src.size &&
           d->src.size < SIZE_MAX / 2) {
-        cap = (size_t)d->src.size < want ? (size_t)d->src.size : want;
-        cap += 2;
+        size_t fit = (size_t)d->src.size < want ? (size_t)d->src.size : want;
+        if (fit + 2 > d->cap) cap = fit + 2;
       }
+      /* Never room for more than the limit lets in (and 1 to tell). */
+      uint64_t most = d->src.limit;
+      if (most && most < SIZE_MAX / 2 && cap > most + 2 && most + 2 > d->cap)
+        cap = (size_t)most + 2;
       char *p = cap > d->cap ? realloc(d->data, cap) : NULL;
       if (!p) {
         cli_err(app, "%s: out of memory", d->src.label);
@@ -484,10 +546,15 @@ int cli_doc_cut_short(const cli_doc *d, const jj_error *err) {
           strstr(err->message, "unterminated") != NULL);
 }
 
-/* Read to `want` bytes and parse, doubling while the prefix is too short. */
+/* Read to `want` bytes and parse, doubling while the prefix is too short.
+** A prefix stops at the limit first (it may hold all that is needed);
+** reading on past it, or reading whole (SIZE_MAX), fails there. */
 static int doc_load(cli *app, cli_doc *d, size_t want) {
+  uint64_t most = d->src.limit;
   for (;;) {
     jj_error err;
+    if (most && want > most)
+      want = want == SIZE_MAX || d->len >= most ? SIZE_MAX : (size_t)most;
     int rc = doc_read(app, d, want);
     if (rc) return rc;
     jj_doc_free(d->doc);
@@ -505,7 +572,14 @@ int cli_doc_load(cli *app, cli_doc *d, size_t prefix) {
   cli_progress_begin(&d->prog, app->err_tty && !app->quiet, d->src.label,
                      d->src.size);
   d->src.prog = &d->prog;
-  int rc = doc_load(app, d, prefix ? prefix : SIZE_MAX);
+  /* Whole: the header first, then the size, then the rest. */
+  int rc = doc_load(app, d, prefix ? prefix : HEADER_PREFIX);
+  if (!rc && !prefix && !d->complete) {
+    if (cli_src_check_size(&d->src))
+      rc = (cli_fail(app, &d->src.err, NULL), cli_status(d->src.err.code));
+    else
+      rc = doc_load(app, d, SIZE_MAX);
+  }
   cli_progress_end(&d->prog);
   return rc;
 }

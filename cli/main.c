@@ -36,6 +36,8 @@ static const char main_help[] =
     "\n"
     "options of every command:\n"
     "  -q, --quiet        no summary and no progress line on stderr\n"
+    "      --max-size N   read at most N bytes of input, decompressed\n"
+    "                     (default 1073741824, 1 GiB; 0: no limit)\n"
     "  -h, --help         the command's help\n"
     "      --version      the version (alone, before any command)\n"
     "\n"
@@ -51,7 +53,7 @@ static const char main_help[] =
     "  3    I/O error: a file cannot be opened, read or written; out of\n"
     "       memory\n"
     "  130  interrupted (SIGINT); an output file being written is left as it\n"
-    "       was\n";
+    "       was (other signals: 128 + the signal's number)\n";
 
 /* ---------------------------------------------------------------------- */
 /* Messages                                                                */
@@ -137,6 +139,19 @@ int cli_next(cli *app, cli_args *a, const cli_opt *opts, const char **val) {
       app->quiet = 1;
       continue;
     }
+    if (!strncmp(s, "--max-size", 10) && (!s[10] || s[10] == '=')) {
+      const char *v = s[10] ? s + 11 : a->i < a->argc ? a->argv[a->i++] : NULL;
+      if (!v)
+        return cli_usage(app, "option '--max-size' needs a value"),
+               CLI_ARG_ERROR;
+      if (cli_parse_count(v, &app->max_size))
+        return cli_usage(app,
+                         "--max-size takes a count of bytes (0: no limit), "
+                         "not '%s'",
+                         v),
+               CLI_ARG_ERROR;
+      continue;
+    }
     const cli_opt *o = NULL;
     const char *inline_val = NULL;
     if (s[1] == '-') { /* --name or --name=value */
@@ -194,6 +209,8 @@ int main(int argc, char **argv) {
   memset(&app, 0, sizeof app);
   app.out_tty = isatty(1);
   app.err_tty = isatty(2);
+  app.max_size = CLI_MAX_SIZE;
+  cli_signals_init();
   int i = 1;
   /* Options before the command: --quiet, --help, --version. */
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {

@@ -20,6 +20,7 @@
 ** Also cli_schema_rows: a schema's columns as the rows of such a table
 ** (`schema`, and `convert`'s summary).
 */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
