@@ -9,7 +9,7 @@
 // in the same words, at the same place ("row 3, column "id": ...").
 
 import { JJError, showValue } from './errors.js';
-import { checkRange, lastError, mem, wasm } from './instance.js';
+import { checkRange, lastError, mem, outOfMemory, wasm } from './instance.js';
 import { makeShape } from './shape.js';
 import { utf8Into } from './utf8.js';
 
@@ -43,7 +43,7 @@ class Tape {
     this.w = w;
     this.cap = TAPE_BYTES;
     this.p = x.jjw_alloc(this.cap);
-    if (!this.p) throw new JJError('out of memory', 'out of memory');
+    if (!this.p) throw outOfMemory();
     this.at = this.p;
     this.end = this.p + this.cap;
     this.views();
@@ -61,7 +61,7 @@ class Tape {
       this.x.jjw_free(this.p);
       this.cap = Math.max(2 * this.cap, n);
       this.p = this.x.jjw_alloc(this.cap);
-      if (!this.p) throw new JJError('out of memory', 'out of memory');
+      if (!this.p) throw outOfMemory();
       this.at = this.p;
       this.end = this.p + this.cap;
       this.views();
@@ -305,7 +305,7 @@ function cSchema(x, shape) {
       const p = x.jjw_alloc(name.length);
       if (!p) {
         if (sub) x.jjw_schema_free(sub);
-        throw new JJError('out of memory', 'out of memory');
+        throw outOfMemory();
       }
       mem().u8.set(name, p);
       const rc = x.jjw_schema_add(s, p, name.length, kind.charCodeAt(0), sub);
@@ -336,7 +336,7 @@ export function encodeRows(rows, schema) {
     if (schema.meta !== undefined) {
       const json = encoder.encode(JSON.stringify(schema.meta));
       meta = x.jjw_alloc(json.length);
-      if (!meta) throw new JJError('out of memory', 'out of memory');
+      if (!meta) throw outOfMemory();
       mem().u8.set(json, meta);
       metaLen = json.length;
     }
