@@ -388,15 +388,17 @@ build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
 
 # The stack first, so that overflowing it traps at once instead of
 # overwriting data; 1 MiB, enough for the deepest nesting the depth limit
-# allows (js/lib/read.js caps maxDepth to keep it so).  __wasm_call_ctors
-# exported from the default module (js/lib/instance.js calls it once):
+# allows (js/lib/read.js caps maxDepth to keep it so).  Memory at most
+# 2 GiB: JS reads the addresses the module returns as signed 32-bit
+# numbers (js/wasm_malloc.c).  __wasm_call_ctors exported from the
+# default module (js/lib/instance.js calls it once):
 # otherwise wasm-ld wraps every export in a function that calls it first.
 # Not from the reader-only module, built for size: the core has no
 # constructors, so that call is to an empty function, which wasm-opt
 # removes with the export's bytes.
 build/js/%.wasm:
 	wasm-ld --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 \
-	  $(WASM_CTORS) -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
+	  --max-memory=2147483648 $(WASM_CTORS) -o $@ $^ -L/usr/lib/wasm32-wasi -lc $(WASM_RT)
 
 build/js/full.wasm: WASM_CTORS := --export=__wasm_call_ctors
 build/js/full.wasm: $(WASM_FULL_OBJ)

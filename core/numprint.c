@@ -194,7 +194,7 @@ static void to_decimal(uint64_t bits, uint64_t *f, int *e) {
 ** decimal with at most K fraction digits reads back as v, and the caller
 ** takes Schubfach's way.  1 with *f and *e (v = f * 10^e), else 0.
 ** Needs IEEE double arithmetic without excess precision; elsewhere it is
-** compiled out.  tests/test_num_fast.py checks it against CPython's repr()
+** compiled out.  tests/core/test_numprint_fast.py checks it against CPython's repr()
 ** around every boundary it relies on. */
 static int short_decimal(double v, uint64_t bits, uint64_t *f, int *e) {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && FLT_RADIX == 2 && \

@@ -18,7 +18,7 @@
 ** literal); else it is read by its accessor, then copied when its text is
 ** what printing would give (raw_is_output) or printed (escapes, numbers in
 ** another spelling, nested tables).  The keys are escaped once per cursor
-** (keys_table).  tests/test_object.c compares the output and the errors
+** (keys_table).  tests/core/test_object.c compares the output and the errors
 ** with an independent model that prints every value, over random documents
 ** of every type and spelling.
 **

@@ -2,7 +2,7 @@
 ** plan.c — the jj_open module's xBestIndex: which constraints the table
 ** takes (the SOURCE, the rowid, an IN list, LIMIT and OFFSET), in which
 ** argv order, and at what cost.  The plan goes to xFilter (vtab.c) as the
-** idxNum bits of plan.h.  tests/test_planner.py checks every plan against
+** idxNum bits of plan.h.  tests/sql/test_planner.py checks every plan against
 ** the rows a plain table gives for thousands of random queries.  Called by
 ** vtab.c's xBestIndex; calls pushdown.c (which WHERE comparisons the table
 ** takes), glob.c and util.c.

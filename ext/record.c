@@ -35,7 +35,7 @@
 ** (an exponent form, SQLite 3.43 and later), several json_extract paths —
 ** is answered by SQLite's own function, run as a nested
 ** statement ("SELECT ?1 ->> ?2") on the same connection: the same result by
-** construction, at the old speed.  tests/test_record_paths.py compares all
+** construction, at the old speed.  tests/sql/test_record_paths.py compares all
 ** three functions with SQLite's on the same text over thousands of paths.
 **
 ** Not overloaded: an aggregate's argument.  `sum(record->>'price')` gets

@@ -1,5 +1,5 @@
-// jalapenojson.d.ts — types of the ES module jalapenojson.js.  README.md
-// ("JavaScript") describes the value mapping and the options.
+// jalapenojson.d.ts — types of the ES module jalapenojson.js.
+// docs/javascript.md describes the value mapping and the options.
 
 /** A column type: its letter, or a nested table's schema. */
 export type ColumnType = 'i' | 'f' | 's' | 'd' | 't' | 'b' | 'x' | Schema;
@@ -61,7 +61,9 @@ export type Input = string | Uint8Array | ArrayBuffer | ArrayBufferView;
 export class JJError extends Error {
   name: 'JJError';
   /** The C library's jj_code_name: "syntax", "date", "range", ...;
-   * "internal" when the WebAssembly instance failed. */
+   * "internal" when the WebAssembly instance failed; "out of memory" when
+   * its memory (2 GiB at most) is full: the message says how many views
+   * are open, and closing views makes room. */
   code: string;
   /** 1-based row of the top-level table; 0 when not in a row. */
   row: number;

@@ -7,11 +7,11 @@
 //   const doc = encode(rows, {columns: ['id', 'user'], types: ['i', 's']});
 //
 // Node loads the module on first use; browsers `await init()` first.
-// README.md ("JavaScript") has the value mapping and the options.
+// docs/javascript.md has the value mapping and the options.
 
 import { JJError } from './lib/errors.js';
 import { gunzip, gunzipSync, isGzip } from './lib/gzip.js';
-import { call, checkRange, currentGeneration, init, mem, wasm } from './lib/instance.js';
+import { call, checkRange, currentGeneration, init, mem, open as opened, outOfMemory, wasm } from './lib/instance.js';
 import { View, decodeDoc, docShape, openDoc, readOptions } from './lib/read.js';
 import { utf8Into } from './lib/utf8.js';
 import { encodeRows } from './lib/write.js';
@@ -34,7 +34,7 @@ function place(input, options) {
   if (typeof input === 'string') {
     const room = 3 * input.length;
     const p = x.jjw_alloc(room);
-    if (!p) throw new JJError('out of memory', 'out of memory');
+    if (!p) throw outOfMemory();
     const len = utf8Into(input, mem().u8, p) - p;
     return { p, len };
   }
@@ -49,7 +49,7 @@ function place(input, options) {
     bytes = plain;
   }
   const p = x.jjw_alloc(bytes.length);
-  if (!p) throw new JJError('out of memory', 'out of memory');
+  if (!p) throw outOfMemory();
   mem().u8.set(bytes, p);
   return { p, len: bytes.length };
 }
@@ -110,5 +110,5 @@ export function encodeText(rows, schema) {
 
 // For the tests: the instance's exports and memory (not a public API).
 export function _internals() {
-  return { wasm, mem, checkRange, call, generation: currentGeneration };
+  return { wasm, mem, checkRange, call, generation: currentGeneration, openViews: () => opened.views };
 }

@@ -27,25 +27,28 @@ uint32_t jjw_len;
 /* Memory and errors                                                       */
 /* ---------------------------------------------------------------------- */
 
-EXPORT(jjw_alloc) void *jjw_alloc(size_t n) { return malloc(n ? n : 1); }
+/* malloc(0) too is a block (js/wasm_malloc.c), never NULL but for want of
+** memory. */
+EXPORT(jjw_alloc) void *jjw_alloc(size_t n) { return malloc(n); }
 EXPORT(jjw_free) void jjw_free(void *p) { free(p); }
 
 /* Out of line: link-time optimization would copy it into each of its
-** callers, all cold paths (0.02 KB of the reader-only module gzipped). */
+** callers, all cold paths (0.02 KB of the reader-only module gzipped).  No
+** message: JS words every out-of-memory error itself (lib/instance.js's
+** outOfMemory, which says how full the memory is and what to do). */
 __attribute__((noinline)) void jjw_nomem(void) {
   jjw_err.code = JJ_ERR_NOMEM;
   jjw_err.offset = JJ_NO_OFFSET;
   jjw_err.row = 0;
   jjw_err.column = -1;
-  memcpy(jjw_err.message, "out of memory", 14);
 }
 
 EXPORT(jjw_err_code) int jjw_err_code(void) { return (int)jjw_err.code; }
-/* -1 when there is no offset (JJ_NO_OFFSET). */
-EXPORT(jjw_err_offset) double jjw_err_offset(void) {
-  return jjw_err.offset == JJ_NO_OFFSET ? -1.0 : (double)jjw_err.offset;
-}
-EXPORT(jjw_err_row) double jjw_err_row(void) { return (double)jjw_err.row; }
+/* As 32-bit numbers: a document in the memory (2 GiB at most, see
+** js/wasm_malloc.c) has fewer bytes and rows than 2^31; JJ_NO_OFFSET
+** becomes -1. */
+EXPORT(jjw_err_offset) int jjw_err_offset(void) { return (int)jjw_err.offset; }
+EXPORT(jjw_err_row) int jjw_err_row(void) { return (int)jjw_err.row; }
 EXPORT(jjw_err_column) int jjw_err_column(void) { return jjw_err.column; }
 /* NUL-terminated UTF-8 (the core guarantees the NUL). */
 EXPORT(jjw_err_message) const char *jjw_err_message(void) { return jjw_err.message; }

@@ -11,8 +11,15 @@
 ** back).  A block at most doubles a request; a freed block is reused by
 ** the next request of its size class, or, when it is the last block
 ** carved, returned to the unused end (so is a buffer realloc grew in
-** place there).  No other coalescing: a program that frees a 64 MiB
-** document in the middle keeps that block for the next large one.
+** place there).  A request whose class has no free block takes the
+** smallest larger free block, split in halves (one half for each class
+** between), before a block is carved and memory grows: so the memory that
+** closed views held serves any size later, also when it is all in use.
+** Halves are not joined again: a program that frees a 64 MiB document in
+** the middle keeps that block for the next large one, or for smaller ones.
+** Memory grows to 2 GiB at most (the link's --max-memory, in the
+** Makefile), though wasm32 could address 4: JS receives an address as a
+** signed 32-bit number, so one past 2 GiB would come back negative.
 ** Payloads are 16-byte aligned, like max_align_t.
 ** core/ calls malloc and free as any C program calls its C library's and
 ** knows nothing of this file: the WebAssembly link puts these in the
@@ -20,6 +27,7 @@
 */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HEADER 16          /* the size class, padded to keep alignment */
@@ -29,7 +37,9 @@
 
 extern unsigned char __heap_base; /* the first free byte (wasm-ld) */
 
-static void *free_list[MAX_CLASS + 1];
+/* one list per class; the one past the last is never empty (it is no
+** list), which ends malloc's search for a free block */
+static void *free_list[MAX_CLASS + 2] = {[MAX_CLASS + 1] = free_list};
 static uintptr_t top, limit; /* the unused end of memory: [top, limit) */
 
 /* The class of a block holding n payload bytes, or 0 when too big. */
@@ -64,13 +74,22 @@ static unsigned char *carve(unsigned k) {
 }
 
 void *malloc(size_t n) {
-  unsigned k = class_of(n);
+  unsigned k = class_of(n), j = k;
   if (!k) return NULL;
-  unsigned char *b = free_list[k];
-  if (b)
-    memcpy(&free_list[k], b + HEADER, sizeof(void *)); /* next link */
-  else if (!(b = carve(k)))
-    return NULL;
+  /* the smallest free block of class k or larger */
+  while (!free_list[j]) j++;
+  unsigned char *b = j > MAX_CLASS ? carve(k) : free_list[j];
+  if (!b) return NULL;
+  if (j <= MAX_CLASS) {
+    memcpy(&free_list[j], b + HEADER, sizeof(void *)); /* next link */
+    /* a larger one: its first 2^k bytes for this request, the rest freed
+    ** as blocks of 2^k, 2^(k+1), ... 2^(j-1) bytes */
+    while (j-- > k) {
+      unsigned char *half = b + ((size_t)1 << j);
+      *(uint32_t *)half = j;
+      free(half + HEADER);
+    }
+  }
   *(uint32_t *)b = k;
   return b + HEADER;
 }

@@ -32,18 +32,23 @@ enum { TAG_NULL = 0, TAG_VALUE = 1, TAG_BIG = 2, TAG_ID = 3 };
 ** made the first time.  Repeated values (a city, a plan, a date) then cost
 ** JS no new string, and the garbage collector nothing.  Bounded: at most
 ** INTERN_MAX strings of at most INTERN_LEN bytes per reader; others are
-** plain spans.  Not in the reader-only module (JJ_SMALL), built for size:
+** plain spans.  The table starts at INTERN_FIRST slots and doubles while
+** more strings come, so that a reader of a few rows holds a few strings'
+** room, not the whole table's (0.2 MB).  Not in the reader-only module (JJ_SMALL), built for size:
 ** there every text is a span (0.27 KB of its gzipped size; its decode()
 ** of repeated short text about 9% slower). */
 #define INTERN_LEN 24
 #define INTERN_MAX 4096
 #define INTERN_SLOTS 8192 /* a power of two, at most half full */
+#define INTERN_FIRST 16
 typedef struct islot {
   uint32_t hash; /* 0: empty */
   uint32_t id, len;
 } islot;
 
-/* A growable byte arena. */
+/* A growable byte arena.  It starts at 240 bytes and doubles: with
+** js/wasm_malloc.c's 16-byte header every size fills its block (256 bytes,
+** 512, ...), and a reader of one short row holds 256 bytes, not 8 KB. */
 typedef struct arena {
   unsigned char *p;
   size_t len, cap;
@@ -51,7 +56,7 @@ typedef struct arena {
 
 static int arena_room(arena *a, size_t n) {
   if (a->cap - a->len >= n) return 1;
-  size_t cap = a->cap ? a->cap : 4096;
+  size_t cap = a->cap ? a->cap : 240;
   while (cap - a->len < n) {
     if (cap > SIZE_MAX / 2) return 0;
     cap *= 2;
@@ -84,9 +89,9 @@ typedef struct jjw_reader {
   jjw_doc **kids;       /* nested tables read in this batch */
   size_t nkids, kcap;
 #ifndef JJ_SMALL /* no interning in a build for size: OUT_FRESH* stay 0 */
-  islot *itab;          /* interned text: INTERN_SLOTS (NULL until used) */
+  islot *itab;          /* interned text: nslots (NULL until used) */
   unsigned char *istore; /* the interned bytes, INTERN_LEN per id */
-  uint32_t nids;
+  uint32_t nids, nslots;
   uint32_t looks, hits; /* lookups and hits, to stop when it does not pay */
   int no_intern;
   arena fresh;          /* the batch's new ids: (UTF-16 start, units) */
@@ -254,6 +259,32 @@ static int put_span(jjw_reader *r, const char *p, size_t len, uint64_t *slot) {
   return 1;
 }
 
+#ifndef JJ_SMALL
+/* Double the interned text's table (INTERN_FIRST slots at first) and its
+** store, which holds an id for every two slots.  0 when out of memory (the
+** table as it was). */
+static int intern_grow(jjw_reader *r) {
+  uint32_t n = r->nslots ? r->nslots * 2 : INTERN_FIRST;
+  islot *tab = calloc(n, sizeof *tab);
+  unsigned char *store = tab ? realloc(r->istore, (size_t)n / 2 * INTERN_LEN) : NULL;
+  if (!store) {
+    free(tab);
+    return 0;
+  }
+  r->istore = store;
+  for (uint32_t k = 0; k < r->nslots; k++) {
+    if (!r->itab[k].hash) continue;
+    uint32_t i = r->itab[k].hash & (n - 1);
+    while (tab[i].hash) i = (i + 1) & (n - 1);
+    tab[i] = r->itab[k];
+  }
+  free(r->itab);
+  r->itab = tab;
+  r->nslots = n;
+  return 1;
+}
+#endif
+
 /* Text into the batch: an interned id (the slot's low word, tag TAG_ID)
 ** or a span (TAG_VALUE).  0 when out of memory. */
 static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
@@ -263,23 +294,14 @@ static int put_text(jjw_reader *r, const char *p, size_t len, uint64_t *slot,
   return put_span(r, p, len, slot);
 #else
   if (len > INTERN_LEN || r->no_intern) return put_span(r, p, len, slot);
-  if (!r->itab) {
-    islot *tab = calloc(INTERN_SLOTS, sizeof *tab);
-    unsigned char *store = malloc((size_t)INTERN_MAX * INTERN_LEN);
-    if (!tab || !store) {
-      free(tab);
-      free(store);
-      return 0;
-    }
-    r->itab = tab;
-    r->istore = store;
-  }
+  if (r->nids >= r->nslots / 2 && r->nslots < INTERN_SLOTS && !intern_grow(r)) return 0;
   uint32_t h = 2166136261u; /* FNV-1a */
   for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
   h |= 1;
-  size_t i = h & (INTERN_SLOTS - 1);
+  size_t mask = r->nslots - 1;
+  size_t i = h & mask;
   r->looks++;
-  for (; r->itab[i].hash; i = (i + 1) & (INTERN_SLOTS - 1)) {
+  for (; r->itab[i].hash; i = (i + 1) & mask) {
     islot *e = &r->itab[i];
     if (e->hash == h && e->len == len &&
         memcmp(r->istore + (size_t)e->id * INTERN_LEN, p, len) == 0) {

@@ -90,6 +90,7 @@ function start(compiled, instance) {
   inst = { exports, memory: exports.memory };
   generation++;
   views.buffer = null;
+  open.views = 0; // the views of the old instance are dead
 }
 
 // Load the module.  options.wasm: a URL, a path (Node), bytes, a Response
@@ -206,10 +207,36 @@ export function cString(ptr) {
   return decoder.decode(u8.subarray(ptr, end));
 }
 
+// The views of the current instance not closed yet (nor collected and
+// finalized), which an out-of-memory error counts: lib/read.js keeps it.
+export const open = { views: 0 };
+
+// The largest the instance's memory grows (js/wasm_malloc.c's MAX_MEMORY).
+const MAX_MEMORY_MIB = 2048;
+const JJ_ERR_NOMEM = 1;
+
+// The error of an allocation that failed: the memory is full (or has no
+// room left for one block that large).  What was open holds it: closing
+// views gives it back for reuse, as memory never shrinks.
+export function outOfMemory(row = 0, column = -1, offset = -1) {
+  const used = Math.round(inst.memory.buffer.byteLength / 1048576);
+  const n = open.views;
+  return new JJError(
+    `out of memory: the WebAssembly memory is full (${used} MiB in use, ${MAX_MEMORY_MIB} MiB at most): ` +
+      `${n} ${n === 1 ? 'view is' : 'views are'} open; close views you no longer need (view.close()) ` +
+      'and the memory they hold is reused (a single document must be smaller than 1 GiB)',
+    'out of memory',
+    row,
+    column,
+    offset,
+  );
+}
+
 // The last error of the instance as a JJError.
 export function lastError() {
   const x = inst.exports;
   const code = x.jjw_err_code();
+  if (code === JJ_ERR_NOMEM) return outOfMemory(x.jjw_err_row(), x.jjw_err_column(), x.jjw_err_offset());
   return new JJError(
     cString(x.jjw_err_message()),
     cString(x.jjw_code_name(code)),
@@ -223,7 +250,7 @@ export function lastError() {
 export function copyIn(bytes) {
   const x = inst.exports;
   const p = x.jjw_alloc(bytes.length);
-  if (!p) throw new JJError('out of memory', 'out of memory');
+  if (!p) throw outOfMemory();
   mem().u8.set(bytes, p);
   return p;
 }

@@ -10,7 +10,7 @@
 // text of a batch is one UTF-8 arena decoded with one TextDecoder call.
 
 import { JJError } from './errors.js';
-import { call, checkRange, currentGeneration, lastError, mem, wasm } from './instance.js';
+import { call, checkRange, currentGeneration, lastError, mem, open, wasm } from './instance.js';
 import { makeShape } from './shape.js';
 
 const RD_DAYS = 1;
@@ -88,8 +88,11 @@ function schemaOf(x, s) {
   return { columns, types };
 }
 
-function batchRows(shape, nested) {
-  return nested ? NESTED_ROWS : Math.max(1, Math.min(4096, Math.floor(BATCH_CELLS / shape.n)));
+// Rows per batch; no more than the document's rows when they are known
+// (`rows` >= 0: a view's length), as a reader holds room for a whole batch.
+function batchRows(shape, nested, rows = -1) {
+  const n = nested ? NESTED_ROWS : Math.max(1, Math.min(4096, Math.floor(BATCH_CELLS / shape.n)));
+  return rows >= 0 ? Math.max(1, Math.min(n, rows)) : n;
 }
 
 // A reader of document h, `rows` per batch; the readers of nested tables
@@ -304,16 +307,19 @@ export function decodeDoc(h, shape, opts, nested = false) {
 
 // What a view (or an iterator) holds in the instance, for close() and for
 // the finalizer, which must not hold the view itself: {h, r, gen, kids,
-// owner}.  `kids` are the holdings of the nested views and iterators made
-// from it, released with it, so that close() frees a view's nested views
-// too and nothing waits for the garbage collector; `owner` is the kids
-// set it is in.
+// owner, view}.  `kids` are the holdings of the nested views and
+// iterators made from it, released with it, so that close() frees a view's
+// nested views too and nothing waits for the garbage collector; `owner` is
+// the kids set it is in; `view`: a view's (not an iterator's), counted in
+// open.views while it holds its document (an out-of-memory error says how
+// many are open).
 const registry =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => release(held)) : null;
 
-function holding(h, gen, owner) {
-  const held = { h, r: 0, gen, kids: new Set(), owner };
+function holding(h, gen, owner, view = false) {
+  const held = { h, r: 0, gen, kids: new Set(), owner, view };
   if (owner) owner.add(held);
+  if (view) open.views++;
   return held;
 }
 
@@ -321,6 +327,7 @@ function release(held) {
   for (const kid of held.kids) release(kid);
   if (held.owner) held.owner.delete(held);
   if (held.gen === currentGeneration()) {
+    if (held.view && held.h) open.views--;
     try {
       const x = wasm().exports;
       if (held.r) x.jjw_reader_free(held.r);
@@ -341,12 +348,11 @@ function childView(h, shape, opts, parent) {
 // A lazy view of a document: values are read (and checked) when asked for.
 export class View {
   constructor(h, shape, opts, parent = null) {
-    this._held = holding(h, currentGeneration(), parent && parent._held.kids);
+    this._held = holding(h, currentGeneration(), parent && parent._held.kids, true);
     this._shape = shape;
     this._opts = opts;
     this._parent = parent; // a nested view keeps its parent's view alive too
     this._length = -1;
-    this._want = -2; // the column the reader reads: -1 all
     this._strs = []; // the reader's interned strings
     if (registry) registry.register(this, this._held, this);
   }
@@ -359,32 +365,24 @@ export class View {
     return held;
   }
 
-  // The view's reader for row() and column(), made on first use, reading
-  // column `col` only (-1: all).
-  _reader(col) {
+  // The view's reader for row(), made on first use: a batch of one row, so
+  // that a view holds memory for about what it reads (column() and
+  // iteration have readers of their own, with larger batches, freed when
+  // they end).
+  _rowReader() {
     const held = this._live();
     if (!held.r) {
-      held.r = newReader(held.h, batchRows(this._shape, this._parent !== null), this._parent !== null);
+      held.r = newReader(held.h, 1, this._parent !== null);
       this._strs = [];
-      this._want = -2;
-    }
-    if (this._want !== col) {
-      const x = wasm().exports;
-      const p = x.jjw_want(held.r);
-      checkRange(p, this._shape.n);
-      const u8 = mem().u8;
-      u8.fill(col < 0 ? 1 : 0, p, p + this._shape.n);
-      if (col >= 0) u8[p + col] = 1;
-      this._want = col;
     }
     return held.r;
   }
 
-  // A batch of the view's reader; after an error the reader is dropped
-  // (the next call makes a new one).
-  _read(r, max, flags) {
+  // A batch of row()'s reader; after an error the reader is dropped (the
+  // next call makes a new one).
+  _read(r, flags) {
     try {
-      return readBatch(r, this._shape, max, flags, this._strs);
+      return readBatch(r, this._shape, 1, flags, this._strs);
     } catch (e) {
       const held = this._held;
       if (held.r && held.gen === currentGeneration()) wasm().exports.jjw_reader_free(held.r);
@@ -416,12 +414,12 @@ export class View {
     if (!Number.isInteger(i)) throw new TypeError('row(i): i must be an integer');
     if (i < 0 || i >= Number.MAX_SAFE_INTEGER) return undefined;
     return call(() => {
-      const r = this._reader(-1);
+      const r = this._rowReader();
       const x = wasm().exports;
       const found = x.jjw_seek(r, i + 1);
       if (found < 0) throw lastError();
       if (found === 0) return undefined;
-      const b = this._read(r, 1, this._opts.flags | RD_HERE);
+      const b = this._read(r, this._opts.flags | RD_HERE);
       const cols = this._shape.kinds.map(() => [undefined]);
       for (let c = 0; c < this._shape.n; c++) convert(this._shape, c, b, this._opts, cols[c], 0, 'view', this);
       return this._shape.make(cols, 0);
@@ -439,29 +437,39 @@ export class View {
       throw new JJError(`no column ${typeof key === 'string' ? JSON.stringify(key) : key}`, 'usage');
     }
     return call(() => {
-      const r = this._reader(c);
+      const held = this._live();
       const x = wasm().exports;
-      if (x.jjw_seek(r, 0) < 0) throw lastError();
-      const cap = batchRows(shape, this._parent !== null);
-      if (shape.kinds[c] === 'f') return this._floats(r, c, cap);
-      const out = [];
-      for (;;) {
-        const b = this._read(r, cap, this._opts.flags);
-        if (!b) break;
-        convert(shape, c, b, this._opts, out, out.length, 'view', this);
+      const cap = batchRows(shape, this._parent !== null, this._length);
+      // a reader of this call's own, reading column c only
+      const r = newReader(held.h, cap, this._parent !== null);
+      try {
+        const p = x.jjw_want(r);
+        checkRange(p, shape.n);
+        mem().u8.fill(0, p, p + shape.n);
+        mem().u8[p + c] = 1;
+        const strs = [];
+        if (shape.kinds[c] === 'f') return this._floats(r, c, cap, strs);
+        const out = [];
+        for (;;) {
+          const b = readBatch(r, shape, cap, this._opts.flags, strs);
+          if (!b) break;
+          convert(shape, c, b, this._opts, out, out.length, 'view', this);
+        }
+        return out;
+      } finally {
+        x.jjw_reader_free(r);
       }
-      return out;
     });
   }
 
   // A float column: straight copies of the batch's doubles while there is
   // no null; an array with nulls once there is one.
-  _floats(r, c, cap) {
+  _floats(r, c, cap, strs) {
     let out = new Float64Array(Math.max(16, this._length >= 0 ? this._length : cap));
     let n = 0;
     let list = null;
     for (;;) {
-      const b = this._read(r, cap, this._opts.flags);
+      const b = readBatch(r, this._shape, cap, this._opts.flags, strs);
       if (!b) break;
       const { u8, f64 } = mem();
       const t0 = b.tags + c * b.cap;
@@ -523,7 +531,8 @@ class RowIterator {
     return call(() => {
       const held = view._live(); // a closed view ends its iterations
       if (!this._batch || this._i === this._batch.n) {
-        if (!this._held.r) this._held.r = newReader(held.h, batchRows(shape, view._parent !== null), view._parent !== null);
+        if (!this._held.r)
+          this._held.r = newReader(held.h, batchRows(shape, view._parent !== null, view._length), view._parent !== null);
         let b;
         try {
           b = readBatch(this._held.r, shape, 0xffffffff, view._opts.flags, this._strs);

@@ -9,7 +9,7 @@
 // in the same words, at the same place ("row 3, column "id": ...").
 
 import { JJError, showValue } from './errors.js';
-import { checkRange, lastError, mem, wasm } from './instance.js';
+import { checkRange, lastError, mem, outOfMemory, wasm } from './instance.js';
 import { makeShape } from './shape.js';
 import { utf8Into } from './utf8.js';
 
@@ -43,7 +43,7 @@ class Tape {
     this.w = w;
     this.cap = TAPE_BYTES;
     this.p = x.jjw_alloc(this.cap);
-    if (!this.p) throw new JJError('out of memory', 'out of memory');
+    if (!this.p) throw outOfMemory();
     this.at = this.p;
     this.end = this.p + this.cap;
     this.views();
@@ -61,7 +61,7 @@ class Tape {
       this.x.jjw_free(this.p);
       this.cap = Math.max(2 * this.cap, n);
       this.p = this.x.jjw_alloc(this.cap);
-      if (!this.p) throw new JJError('out of memory', 'out of memory');
+      if (!this.p) throw outOfMemory();
       this.at = this.p;
       this.end = this.p + this.cap;
       this.views();
@@ -167,11 +167,35 @@ function asBytes(v) {
   return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 }
 
+// A Date's time (ms) in a zone (minutes east of UTC) as a message shows
+// it: ISO text, its year with a sign and six digits outside 0000-9999
+// (+010000, -000001), no milliseconds when there are none, the zone as
+// +hh:mm; `day`: the date only (a Date at midnight UTC for a date column).
+// A time the zone moves past what a Date holds is shown in UTC.
+function isoText(ms, zone, day) {
+  if (Number.isNaN(new Date(ms + zone * 60000).getTime())) zone = 0;
+  const s = new Date(ms + zone * 60000).toISOString();
+  if (day) return s.slice(0, -14);
+  const a = Math.abs(zone);
+  const hhmm = (n) => String(n).padStart(2, '0');
+  return s.replace(/\.000Z$|Z$/, '') + (zone ? `${zone < 0 ? '-' : '+'}${hhmm(Math.floor(a / 60))}:${hhmm(a % 60)}` : 'Z');
+}
+
+// Throw unless the Date's time ms, in the zone, falls in the years
+// 0000-9999 that dates and timestamps hold (`what`: 'date' or
+// 'timestamp'); the C writer would name its day or seconds only.
+function checkYears(t, stack, shapes, ms, zone, what) {
+  const year = new Date(ms + zone * 60000).getUTCFullYear();
+  if (!(year >= 0 && year <= 9999))
+    fail(t, stack, shapes, what, `the date ${isoText(ms, zone, what === 'date' && ms % DAY_MS === 0)} is outside years 0000-9999 that a ${what} can hold`);
+}
+
 function writeDate(t, v, stack, shapes) {
   if (typeof v === 'string') return t.text(OP_DATE, v);
   if (v instanceof Date) {
     const ms = v.getTime();
-    if (Number.isNaN(ms)) fail(t, stack, shapes, 'date', 'Invalid Date is not a date');
+    if (Number.isNaN(ms)) fail(t, stack, shapes, 'date', 'an Invalid Date (its time is NaN) is not a date');
+    checkYears(t, stack, shapes, ms, 0, 'date');
     if (ms % DAY_MS !== 0)
       fail(t, stack, shapes, 'date', `${v.toISOString()} is not a date (a date column takes a Date at midnight UTC)`);
     return t.days(ms / DAY_MS);
@@ -193,7 +217,7 @@ function writeTimestamp(t, v, stack, shapes) {
     ({ date, nanos, zone = 0, digits } = v);
   }
   const ms = date.getTime();
-  if (Number.isNaN(ms)) fail(t, stack, shapes, 'timestamp', 'Invalid Date is not a timestamp');
+  if (Number.isNaN(ms)) fail(t, stack, shapes, 'timestamp', 'an Invalid Date (its time is NaN) is not a timestamp');
   const seconds = Math.floor(ms / 1000);
   const millis = ms - seconds * 1000;
   if (nanos === undefined) nanos = millis * 1e6;
@@ -203,6 +227,7 @@ function writeTimestamp(t, v, stack, shapes) {
     fail(t, stack, shapes, 'timestamp', `nanos ${nanos}, zone ${zone}, digits ${digits}: not a timestamp's fields`);
   if (Math.floor(nanos / 1e6) !== millis)
     fail(t, stack, shapes, 'timestamp', `nanos ${nanos} disagree with the Date's milliseconds (${millis})`);
+  checkYears(t, stack, shapes, ms, zone, 'timestamp');
   t.timestamp(seconds, nanos, zone, digits);
 }
 
@@ -305,7 +330,7 @@ function cSchema(x, shape) {
       const p = x.jjw_alloc(name.length);
       if (!p) {
         if (sub) x.jjw_schema_free(sub);
-        throw new JJError('out of memory', 'out of memory');
+        throw outOfMemory();
       }
       mem().u8.set(name, p);
       const rc = x.jjw_schema_add(s, p, name.length, kind.charCodeAt(0), sub);
@@ -336,7 +361,7 @@ export function encodeRows(rows, schema) {
     if (schema.meta !== undefined) {
       const json = encoder.encode(JSON.stringify(schema.meta));
       meta = x.jjw_alloc(json.length);
-      if (!meta) throw new JJError('out of memory', 'out of memory');
+      if (!meta) throw outOfMemory();
       mem().u8.set(json, meta);
       metaLen = json.length;
     }

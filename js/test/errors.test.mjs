@@ -148,3 +148,41 @@ test('encode: values of the wrong JS type fail at their place, in the reader\'s 
   assert.throws(() => jj.encode([], { columns: ['a'] }), TypeError);
   assert.throws(() => jj.encode(5, { columns: ['a'], types: ['i'] }), TypeError);
 });
+
+test('encode: a Date outside years 0000-9999, or an Invalid Date, in a date or timestamp column says so, with its year', () => {
+  const ts = (v) => [{ at: '2024-01-01T00:00:00Z' }, { at: '2024-01-02T00:00:00Z' }, { at: v }];
+  const day = (v) => [{ on: '2024-01-01' }, { on: '2024-01-02' }, { on: v }];
+  const T = { columns: ['at'], types: ['t'] };
+  const D = { columns: ['x', 'on'], types: ['i', 'd'] };
+  const cases = [
+    [ts(new Date(Date.UTC(10000, 0, 1))), T, 'row 3, column "at": the date +010000-01-01T00:00:00Z is outside years 0000-9999 that a timestamp can hold', 'timestamp', 0],
+    [ts(new Date('-000001-12-31T23:59:59.999Z')), T, 'row 3, column "at": the date -000001-12-31T23:59:59.999Z is outside years 0000-9999 that a timestamp can hold', 'timestamp', 0],
+    [ts(new Date(NaN)), T, 'row 3, column "at": an Invalid Date (its time is NaN) is not a timestamp', 'timestamp', 0],
+    // the years of the time in its zone, as it would be written
+    [ts({ date: new Date('9999-12-31T23:30:00Z'), nanos: 0, zone: 60, digits: 0 }), T, 'row 3, column "at": the date +010000-01-01T00:30:00+01:00 is outside years 0000-9999 that a timestamp can hold', 'timestamp', 0],
+    [ts({ date: new Date('0000-01-01T00:10:00Z'), nanos: 0, zone: -90, digits: 0 }), T, 'row 3, column "at": the date -000001-12-31T22:40:00-01:30 is outside years 0000-9999 that a timestamp can hold', 'timestamp', 0],
+    [ts({ date: new Date(8.64e15), nanos: 0, zone: 60, digits: 0 }), T, 'row 3, column "at": the date +275760-09-13T00:00:00Z is outside years 0000-9999 that a timestamp can hold', 'timestamp', 0],
+    [day(new Date(Date.UTC(10000, 0, 1))), D, 'row 3, column "on": the date +010000-01-01 is outside years 0000-9999 that a date can hold', 'date', 1],
+    [day(new Date('-000001-01-01T00:00:00Z')), D, 'row 3, column "on": the date -000001-01-01 is outside years 0000-9999 that a date can hold', 'date', 1],
+    [day(new Date('-000001-01-01T12:00:00Z')), D, 'row 3, column "on": the date -000001-01-01T12:00:00Z is outside years 0000-9999 that a date can hold', 'date', 1],
+    [day(new Date(NaN)), D, 'row 3, column "on": an Invalid Date (its time is NaN) is not a date', 'date', 1],
+  ];
+  for (const [rows, schema, message, code, column] of cases) {
+    assert.throws(() => jj.encode(rows, schema), (e) => {
+      assert.ok(e instanceof jj.JJError, String(e));
+      assert.equal(e.message, message);
+      assert.equal(e.code, code, message);
+      assert.equal(e.row, 3, message);
+      assert.equal(e.column, column, message);
+      return true;
+    });
+  }
+  // the first and last instants of the range are written
+  const edges = [new Date('0000-01-01T00:00:00Z'), new Date('9999-12-31T23:59:59.999Z')];
+  assert.deepEqual(jj.decode(jj.encode(edges.map((at) => ({ at })), T)).map((r) => r.at), ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z']);
+  assert.deepEqual(jj.decode(jj.encode([{ x: 1, on: new Date('0000-01-01T00:00:00Z') }, { x: 2, on: new Date('9999-12-31T00:00:00Z') }], D)).map((r) => r.on), ['0000-01-01', '9999-12-31']);
+  assert.deepEqual(
+    jj.decode(jj.encode([{ at: { date: new Date('9999-12-31T22:59:00Z'), nanos: 0, zone: 60, digits: 0 } }], T)).map((r) => r.at),
+    ['9999-12-31T23:59:00+01:00'],
+  );
+});

@@ -1,14 +1,14 @@
 // conformance.mjs — JSONTestSuite's string and number cases read as
 // values through the module (js/test/conformance.test.mjs runs them on the
 // default module, js/test/reader.test.mjs on the reader-only one), mapped to documents exactly as the C
-// conformance test maps them (tests/test_conformance.c, which says how):
+// conformance test maps them (tests/core/test_conformance.c, which says how):
 // y_ cases are accepted with every value as expected (numbers: Number()
 // or BigInt() of the text, bit for bit; strings: JSON.parse of the
 // text); n_ cases are refused with a JJError that has a message and a
 // sane place; i_ cases either read or fail with a JJError.
 //
 // The data: ../shared/conformance/JSONTestSuite/test_parsing beside the
-// repository, /work/shared/... or $JJ_JSONTESTSUITE.  Missing, the test is
+// repository, or $JJ_JSONTESTSUITE.  Missing, the test is
 // skipped with a message, except under CI=true, where it fails.
 
 import assert from 'node:assert/strict';
@@ -22,7 +22,7 @@ const MAX_COLS = 32;
 function suiteDir() {
   const dirs = process.env.JJ_JSONTESTSUITE
     ? [process.env.JJ_JSONTESTSUITE]
-    : [path.join(ROOT, '../shared/conformance/JSONTestSuite/test_parsing'), '/work/shared/conformance/JSONTestSuite/test_parsing'];
+    : [path.join(ROOT, '../shared/conformance/JSONTestSuite/test_parsing')];
   return dirs.find((d) => fs.existsSync(d)) || null;
 }
 

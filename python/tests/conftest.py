@@ -2,7 +2,7 @@
 
 Run from the repository root after `make python`:
     build/venv/bin/python -m pytest -q python/tests
-`make test` runs them through tests/test_python_module.py, which also sets
+`make test` runs them through tests/bindings/test_python_module.py, which also sets
 JJ_EXTENSION (the SQLite extension to load, without .so) for the build it
 tests.  Under ASan the leak loops run a tenth of their rounds.
 """

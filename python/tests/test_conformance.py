@@ -1,5 +1,5 @@
 """JSONTestSuite's string and number parsing cases through decode() and
-view(), as tests/test_conformance.c maps them for the C reader (simplified
+view(), as tests/core/test_conformance.c maps them for the C reader (simplified
 to these one-value cases):
 
   a case starting with '[' is one row as it stands; any other case is the

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_js.py BUILD_DIR — the JavaScript module's tests (js/test/), for
 tests/run.sh: `node --test js/test/` (every type, SPEC.md's errors, the
-JSONTestSuite cases, the round trip against C, hostile input, the browser
+JSONTestSuite cases, the round trip against C, hostile input, the memory
+a view holds and a full memory (child processes of up to 2 GiB), the browser
 test in headless Chromium, `npm pack`, and the reader-only module's own
 run of the reading checks, its floats bit for bit against C), and the check that README.md lists
 the browser test's packages as tools/deps.sh does.  Prints the skipped

@@ -667,7 +667,7 @@ def test_readme_sessions():
 
 def test_versions():
     """One version: the header's, in --version and the man page (the
-    other copies: tests/test_version.py)."""
+    other copies: tests/project/test_version.py)."""
     v = re.search(rb'#define JJ_VERSION_STRING "([^"]+)"', read(os.path.join(ROOT, "core", "jalapenojson.h"))).group(1)
     r = run("--version")
     check("--version says the header's version", r.out.startswith(b"jalapenojson " + v + b" "), r)

@@ -423,7 +423,7 @@ TEST(interrupt_is_polled_on_input_that_produces_no_output) {
 }
 
 /* SPEC.md's error table rows for the two codes of size and interruption
-** (tests/test_reader_errors.c asserts the others). */
+** (tests/core/test_reader_errors.c asserts the others). */
 TEST(spec_error_table_limit_and_interrupted_rows) {
   jj_error err;
   char *out = (char *)1;

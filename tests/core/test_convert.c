@@ -6,7 +6,7 @@
 ** the passes (test_convert_input.c).  CSV, export and round trips:
 ** test_convert_csv.c.
 **
-** Also a small command for tests/test_convert.py:
+** Also a small command for tests/cli/test_convert.py:
 **   test_convert --convert IN OUT [--schema S] [--flags N] [--null T]
 **                [--delimiter C]
 **   test_convert --export IN OUT json|ndjson|csv|tsv
@@ -430,7 +430,7 @@ TEST(convert_schema_option_errors) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The command for tests/test_convert.py                                   */
+/* The command for tests/cli/test_convert.py                                   */
 /* ---------------------------------------------------------------------- */
 
 static void print_note(void *ctx, const char *msg) {

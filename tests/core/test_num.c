@@ -7,7 +7,7 @@
 **     digit count is never more than glibc's shortest round-tripping %.Ng;
 **   - random decimal strings of many shapes parse exactly like glibc strtod
 **     (this program never calls setlocale, so it runs in the "C" locale).
-** Helper mode for tests/test_num_python.py:
+** Helper mode for tests/core/test_num_python.py:
 **   test_num --print-repr N SEED   prints N lines "<hex bits> <formatted>".
 */
 #include <errno.h>
@@ -915,7 +915,7 @@ TEST(tables_are_consistent) {
   CHECK_EQ_INT(bad, 0);
 }
 
-/* Helper mode for tests/test_num_python.py: N values of many shapes, "hexbits text" per line. */
+/* Helper mode for tests/core/test_num_python.py: N values of many shapes, "hexbits text" per line. */
 static int print_repr(long n, uint64_t seed) {
   char buf[40];
   for (long i = 0; i < n; i++) {

@@ -11,7 +11,7 @@
 **
 **   make fuzz-build && build/fuzz/fuzz_select -max_total_time=120
 **
-** Not named test_*.c: it is not part of `make test` (tests/test_select.c
+** Not named test_*.c: it is not part of `make test` (tests/core/test_select.c
 ** is its deterministic twin).
 */
 #include <stdio.h>
