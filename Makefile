@@ -360,7 +360,7 @@ js-deps:
 
 # The fast build: -O2, and rowscan.c's SSE2 path on WebAssembly SIMD
 # (js/sse2/sse2_on_wasm.h maps its intrinsics, included before the file).
-build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h
+build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h | js-deps
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -DJJ_SSE2_PROVIDED -include js/sse2/sse2_on_wasm.h) -c $< -o $@
 
@@ -380,7 +380,7 @@ build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h
 # polling), and smaller forms of some checks (base64 a character per
 # step, a timestamp's shape by a mask); see docs/javascript.md.
 # Rebuilt when this Makefile changes (its flags).
-build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile
+build/js/reader/%.o: %.c $(wildcard core/*.h) js/wasm.h Makefile | js-deps
 	@mkdir -p $(dir $@)
 	$(WASM_CC) $(WASM_CFLAGS) -Oz -flto -DJJ_SWAR=0 -DJJ_SMALL \
 	  $(if $(filter %/numparse.o,$@),-Djj_num_parse_double=jj_num_parse_double_core \

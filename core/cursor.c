@@ -188,7 +188,7 @@ static inline int index_row(jj_cursor *c, const char *open, jj_error *err) {
   jj_doc *d = c->doc;
   if ((uint64_t)c->row <= d->nindex) return 0;
   if (JJ_UNLIKELY(d->nindex == d->icap)) {
-    size_t cap = d->icap ? d->icap * 2 : 1024;
+    size_t cap = d->icap ? d->icap * 2 : JJ_INDEX_FIRST;
     size_t *ix = cap <= SIZE_MAX / sizeof *ix ? realloc(d->index, cap * sizeof *ix) : NULL;
     if (!ix) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
     d->index = ix;

@@ -122,11 +122,11 @@ jj_code jj_cursor_expected(const jj_cursor *c, jj_error *err, int64_t row,
 }
 
 #ifndef JJ_SMALL /* a build for size grows the index in cursor.c only */
-/* See doc.h.  The index doubles from 1024 entries, as cursor.c's
+/* See doc.h.  The index doubles from JJ_INDEX_FIRST entries, as cursor.c's
 ** index_row grows it one row at a time. */
 int jj_doc_index_room(jj_doc *d, uint64_t rows) {
   if (d->icap >= rows) return 0;
-  size_t cap = d->icap ? d->icap : 1024;
+  size_t cap = d->icap ? d->icap : JJ_INDEX_FIRST;
   while (cap < rows && cap <= SIZE_MAX / 2) cap *= 2;
   if (cap < rows) return -1;
   size_t *ix = cap <= SIZE_MAX / sizeof *ix ? realloc(d->index, cap * sizeof *ix) : NULL;

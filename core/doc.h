@@ -231,6 +231,12 @@ void jj_row_unlocate(jj_cursor *c);
 /* jj_row_scan for a row passed over: the same check, the same errors and
 ** c->pos, but the spans in c->v may be left as they were (rowscan.c). */
 jj_code jj_row_check(jj_cursor *c, const char *p, int64_t row, jj_error *err);
+/* The entries the document's index starts with, doubled as rows are found:
+** few, so that a small document's index is small (in the WebAssembly
+** module every open view holds one: 128 bytes, where 1,024 entries were
+** 8 KiB), and the doublings a large one adds cost nothing next to its rows. */
+#define JJ_INDEX_FIRST 16
+
 #ifndef JJ_SMALL
 /* jj_cursor_next's common step: the cursor on row c->row (state
 ** JJ_CUR_ROW, its values already expired), the next row's '[' at p behind

@@ -30,12 +30,12 @@ function child(mode, wasmPath) {
   return JSON.parse(out.trim().split('\n').pop());
 }
 
-// Per view, on average: 16 KiB at most (measured 10 KiB: the document's
-// copy, its row index, the cursor, one row of batch room, a few strings'
-// room of interned text); it was 416 KiB.
-const PER_VIEW = 16 * 1024;
+// Per view, on average: 6 KiB at most (measured 3.6 KiB: the document's
+// copy, its row index of 16 entries, the cursor, one row of batch room, a
+// few strings' room of interned text).
+const PER_VIEW = 6 * 1024;
 
-test('a view that has read a row holds memory in proportion to it: 1,000 views of a small document take under 16 KiB each', () => {
+test('a view that has read a row holds memory in proportion to it: 1,000 views of a small document take under 6 KiB each', () => {
   wasm();
   const before = wasm().memory.buffer.byteLength;
   const views = [];
