@@ -7,7 +7,7 @@
 **   pass 1   read every row: find the columns, fold every value into its
 **            column (convert_value.c), check values of forced columns;
 **   resolve  decide the types, build the schema, tell the notes
-**            (convert_infer.c);
+**            (infer_schema.c, shared with the row builder);
 **   pass 2   read the input again (rewound, or its spooled copy) and write
 **            every row through a jj_writer to the caller's sink.
 **
@@ -39,23 +39,17 @@ const char *jj_format_name(jj_format f) {
 static void cv_init(cv *c, const jj_input *in, const jj_convert_opts *o,
                     jj_error *err) {
   memset(c, 0, sizeof *c);
-  c->err = err ? err : &c->local_err;
+  ic_init(&c->x, in ? in->name : NULL, err ? err : &c->local_err);
   c->in = in;
   if (o) c->o = *o;
-  c->name = in ? in->name : NULL;
-  c->top.col = (size_t)-1;
+  c->x.note = c->o.note;
+  c->x.note_ctx = c->o.note_ctx;
 }
 
 static void cv_free(cv *c) {
-  cv_table *spec = c->top.spec;
-  cv_table_free(&c->top);
-  if (spec) {
-    cv_table_free(spec);
-    free(spec);
-  }
   cv_win_free(&c->w);
-  jj_writer_free(c->wr);
-  jj_schema_free(c->schema);
+  jj_writer_free(c->wr); /* before the schema it borrows */
+  ic_free(&c->x);
   jj_buf_free(&c->scratch);
   jj_buf_free(&c->scratch2);
   free(c->fields);
@@ -75,7 +69,7 @@ static jj_code detect(cv *c) {
       p = c->w.buf + at;
       while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
       if (p < c->w.buf + c->w.len || c->w.eof) break;
-      if (cv_more(c, 0) < 0) return c->err->code;
+      if (cv_more(c, 0) < 0) return c->x.err->code;
     }
     if (p == c->w.buf + c->w.len)
       return cv_fail_plain(c, JJ_ERR_SYNTAX, UINT64_MAX, "the input is empty");
@@ -109,8 +103,8 @@ static jj_code detect(cv *c) {
 
 static int pass(cv *c) {
   c->rows = 0;
-  c->top.in_row = 0;
-  c->top.col = (size_t)-1;
+  c->x.top.in_row = 0;
+  c->x.top.col = (size_t)-1;
   return c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV ? cv_csv_pass(c)
                                                             : cv_json_pass(c);
 }
@@ -120,40 +114,24 @@ static jj_code infer(cv *c) {
   if (!c->in || !c->in->read)
     return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
                          "jj_convert needs an input with a read function");
-  if (c->o.schema && cv_schema_parse(c, c->o.schema)) return c->err->code;
+  if (c->o.schema && ic_schema_parse(&c->x, c->o.schema)) return c->x.err->code;
   c->pass = 1;
-  if (cv_start_pass(c) || detect(c) || pass(c)) return c->err->code;
-  return cv_resolve(c);
-}
-
-/* Notes of the values made null, table by table. */
-static void nulled_notes(cv *c, cv_table *t) {
-  for (size_t i = 0; i < t->n; i++) {
-    cv_col *col = &t->cols[i];
-    if (col->sub) nulled_notes(c, col->sub);
-    if (!col->nulled) continue;
-    char path[400];
-    cv_col_path(t, i, path, sizeof path);
-    cv_note(c,
-            "column %s: %llu value%s that did not fit the schema's %c "
-            "became null (the first: row %lld, %s)",
-            path, (unsigned long long)col->nulled, col->nulled == 1 ? "" : "s",
-            col->type == JJ_TABLE ? '{' : (char)col->type,
-            (long long)col->nulled_row, col->nulled_ex ? col->nulled_ex : "?");
-  }
+  if (cv_start_pass(c) || detect(c) || pass(c)) return c->x.err->code;
+  c->x.rows = c->rows;
+  return ic_resolve(&c->x);
 }
 
 static void result(cv *c, jj_convert_result *res, int64_t rows) {
   if (!res) return;
   res->rows = rows;
-  res->schema = c->schema;
-  c->schema = NULL;
+  res->schema = c->x.schema;
+  c->x.schema = NULL;
   res->format = c->fmt;
   res->delimiter =
       c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV ? c->delim : 0;
   res->bytes = c->w.total;
   res->nulled = c->nulled;
-  res->decisions = c->decisions;
+  res->decisions = c->x.decisions;
 }
 
 jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
@@ -165,18 +143,18 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
   if (res) memset(res, 0, sizeof *res);
   if (!sink) {
     cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX, "jj_convert needs a sink");
-    code = c.err->code;
+    code = c.x.err->code;
     goto done;
   }
   if ((code = infer(&c))) goto done;
   int64_t rows = c.rows;
-  if (!(c.wr = jj_writer_new(c.schema, sink, sink_ctx, c.err))) {
-    code = c.err->code;
+  if (!(c.wr = jj_writer_new(c.x.schema, sink, sink_ctx, c.x.err))) {
+    code = c.x.err->code;
     goto done;
   }
   c.pass = 2;
   if (cv_start_pass(&c) || pass(&c)) {
-    code = c.err->code;
+    code = c.x.err->code;
     goto done;
   }
   if (c.rows != rows) {
@@ -184,14 +162,14 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
                   "the second pass read %lld rows, the first %lld (did the "
                   "input change between the passes?)",
                   (long long)c.rows, (long long)rows);
-    code = c.err->code;
+    code = c.x.err->code;
     goto done;
   }
   if ((code = jj_writer_finish(c.wr))) {
     cv_fail_plain(&c, code, UINT64_MAX, "%s", jj_writer_error(c.wr)->message);
     goto done;
   }
-  nulled_notes(&c, &c.top);
+  ic_nulled_notes(&c.x, &c.x.top);
   result(&c, res, rows);
 done:
   cv_free(&c);
@@ -206,7 +184,7 @@ jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
   if (!res) {
     cv_fail_plain(&c, JJ_ERR_USAGE, UINT64_MAX,
                   "jj_convert_infer needs a result");
-    code = c.err->code;
+    code = c.x.err->code;
   } else {
     memset(res, 0, sizeof *res);
     if (!(code = infer(&c))) result(&c, res, c.rows);

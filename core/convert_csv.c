@@ -201,13 +201,13 @@ static int header(cs *j) {
                      jj_show(shown, sizeof shown, p, len, 1));
     /* a name for the nameless, a suffix for the repeated */
     char *made = NULL;
-    if (len == 0 || cv_find(&c->top, p, len) >= 0) {
+    if (len == 0 || ic_find(&c->x.top, p, len) >= 0) {
       size_t cap = len + 32;
       if (!(made = malloc(cap))) return cv_nomem(c);
       for (unsigned k = 2;; k++) {
         int n = len ? snprintf(made, cap, "%.*s_%u", (int)len, p, k)
                     : snprintf(made, cap, "column_%zu", i + 1 + (k - 2));
-        if (n > 0 && cv_find(&c->top, made, (size_t)n) < 0) break;
+        if (n > 0 && ic_find(&c->x.top, made, (size_t)n) < 0) break;
       }
       if (len)
         cv_note(c, "header name %s repeats in column %zu: named \"%s\"",
@@ -218,11 +218,11 @@ static int header(cs *j) {
       p = made;
       len = strlen(made);
     }
-    long k = cv_add(c, &c->top, p, len);
+    long k = ic_add(&c->x, &c->x.top, p, len);
     free(made);
     if (k == -2) return cv_fail(c, JJ_ERR_SCHEMA, v->off, "too many columns");
     if (k < 0) return CV_FAIL;
-    if (c->top.cols[k].forced == JJ_TABLE)
+    if (c->x.top.cols[k].forced == JJ_TABLE)
       return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
                            "the schema says "
                            "column %s is a nested table, which CSV cannot "
@@ -242,10 +242,10 @@ static int row(cs *j) {
                    c->header_cols, c->header_cols == 1 ? "" : "s", c->nfields);
   for (size_t i = 0; i < c->nfields; i++) {
     const cv_val *v = &c->fields[i];
-    cv_col *col = &c->top.cols[i];
+    cv_col *col = &c->x.top.cols[i];
     int k = -1;
     int64_t n;
-    c->top.col = i;
+    c->x.top.col = i;
     if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
       if (!col->forced && v->kind == V_FIELD && !v->esc && v->len) {
         if ((unsigned)(unsigned char)v->p[0] - '0' <= 9 || v->p[0] == '-')
@@ -254,18 +254,18 @@ static int row(cs *j) {
           k = cv_text_fast(v->p, v->len);
       }
       if (k >= 0 && (col->kinds & (1u << k))) continue;
-      if (cv_fold(c, &c->top, i, v)) return CV_FAIL;
+      if (cv_fold(c, &c->x.top, i, v)) return CV_FAIL;
     } else if (!col->forced && v->kind == V_FIELD && !v->esc &&
                col->type == JJ_INT && cv_int_fast(v->p, v->len, &n)) {
       if (jj_writer_int(c->wr, n)) return cv_wfail(c);
     } else if (!col->forced && v->kind == V_FIELD && !v->esc &&
                col->type == JJ_TEXT) {
       if (jj_writer_text(c->wr, v->p, v->len)) return cv_wfail(c);
-    } else if (cv_emit(c, &c->top, i, v)) {
+    } else if (cv_emit(c, &c->x.top, i, v)) {
       return CV_FAIL;
     }
   }
-  c->top.col = (size_t)-1;
+  c->x.top.col = (size_t)-1;
   if (c->pass == 2 && jj_writer_end_row(c->wr)) return cv_wfail(c);
   return 0;
 }
@@ -299,12 +299,12 @@ int cv_csv_pass(cv *c) {
       p++; /* a blank line */
       continue;
     }
-    c->top.in_row = have_header;
-    c->top.row = c->rows + 1;
-    c->top.col = (size_t)-1;
+    c->x.top.in_row = have_header;
+    c->x.top.row = c->rows + 1;
+    c->x.top.col = (size_t)-1;
     const char *q = record(&j, p);
     if (!q && j.st == CV_MORE) {
-      c->top.col = (size_t)-1;
+      c->x.top.col = (size_t)-1;
       int r = cv_more(c, (size_t)(p - c->w.buf));
       if (r < 0) return CV_FAIL;
       p = c->w.buf;
@@ -324,7 +324,7 @@ int cv_csv_pass(cv *c) {
       if (row(&j)) return CV_FAIL;
       c->rows++;
     }
-    c->top.in_row = 0;
+    c->x.top.in_row = 0;
     p = q;
   }
 }

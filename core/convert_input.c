@@ -163,7 +163,7 @@ jj_code cv_start_pass(cv *c) {
   if (!w->buf) { /* never more than max_row, which it doubles up to */
     size_t limit = c->o.max_row ? c->o.max_row : CV_DEFAULT_MAX_ROW;
     w->cap = limit < CV_WINDOW ? limit : CV_WINDOW;
-    if (!(w->buf = malloc(w->cap + CV_PAD))) return cv_nomem(c), c->err->code;
+    if (!(w->buf = malloc(w->cap + CV_PAD))) return cv_nomem(c), c->x.err->code;
   }
   w->len = 0;
   w->base = 0;
@@ -175,19 +175,19 @@ jj_code cv_start_pass(cv *c) {
       return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
                            "cannot create a temporary copy of the input: %s",
                            strerror(errno)),
-             c->err->code;
+             c->x.err->code;
   } else if (w->spool) {
     if (fflush(w->spool) || fseeko(w->spool, 0, SEEK_SET))
       return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
                            "cannot read the temporary copy of the input"),
-             c->err->code;
+             c->x.err->code;
     w->from_spool = 1;
   } else if (c->in->rewind(c->in->ctx)) {
     return cv_fail_plain(c, JJ_ERR_IO, UINT64_MAX,
                          "cannot rewind the input for the second pass"),
-           c->err->code;
+           c->x.err->code;
   }
-  return fill(c) ? c->err->code : JJ_OK;
+  return fill(c) ? c->x.err->code : JJ_OK;
 }
 
 void cv_win_free(cv_win *w) {
@@ -200,58 +200,10 @@ void cv_win_free(cv_win *w) {
 /* Messages                                                                */
 /* ---------------------------------------------------------------------- */
 
-/* Append to a message, never past its end. */
-static void put(char *m, size_t cap, size_t *used, const char *fmt, ...)
-    JJ_PRINTF(4, 5);
-static void put(char *m, size_t cap, size_t *used, const char *fmt, ...) {
-  va_list ap;
-  if (*used + 1 >= cap) return;
-  va_start(ap, fmt);
-  int n = vsnprintf(m + *used, cap - *used, fmt, ap);
-  va_end(ap);
-  if (n > 0) *used = *used + (size_t)n >= cap ? cap - 1 : *used + (size_t)n;
-}
-
-/* A column name for a message: quoted, cut, control bytes shown. */
-static const char *shown_name(const cv_col *col, char *out) {
-  return jj_show(out, JJ_SHOW_CAP, col->name, col->name_len, 1);
-}
-
-static int vfail(cv *c, jj_code code, uint64_t off, int place, const char *fmt,
-                 va_list ap) {
-  jj_error *e = c->err;
-  size_t used = 0, cap = sizeof e->message;
-  char name[JJ_SHOW_CAP];
-  const char *sep = "";
-  e->code = code;
-  e->row = 0;
-  e->column = -1;
-  e->offset = off == UINT64_MAX ? JJ_NO_OFFSET : (size_t)off;
-  e->message[0] = '\0';
-  if (c->name) put(e->message, cap, &used, "%s: ", c->name);
-  for (const cv_table *t = &c->top; place && t && t->in_row;) {
-    put(e->message, cap, &used, "%srow %lld", sep, (long long)t->row);
-    sep = ", ";
-    if (t == &c->top) e->row = t->row;
-    if (t->col >= t->n) break;
-    put(e->message, cap, &used, ", column %s",
-        shown_name(&t->cols[t->col], name));
-    if (t == &c->top) e->column = (int)t->col;
-    t = t->cols[t->col].sub;
-  }
-  if (off != UINT64_MAX) {
-    put(e->message, cap, &used, "%sbyte %llu", sep, (unsigned long long)off);
-    sep = ", ";
-  }
-  if (*sep) put(e->message, cap, &used, ": ");
-  if (used + 1 < cap) vsnprintf(e->message + used, cap - used, fmt, ap);
-  return CV_FAIL;
-}
-
 int cv_fail(cv *c, jj_code code, uint64_t off, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vfail(c, code, off, 1, fmt, ap);
+  ic_vfail(&c->x, code, off, 1, fmt, ap);
   va_end(ap);
   return CV_FAIL;
 }
@@ -259,36 +211,9 @@ int cv_fail(cv *c, jj_code code, uint64_t off, const char *fmt, ...) {
 int cv_fail_plain(cv *c, jj_code code, uint64_t off, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vfail(c, code, off, 0, fmt, ap);
+  ic_vfail(&c->x, code, off, 0, fmt, ap);
   va_end(ap);
   return CV_FAIL;
 }
 
-int cv_nomem(cv *c) {
-  return cv_fail_plain(c, JJ_ERR_NOMEM, UINT64_MAX, "out of memory");
-}
-
-void cv_note(cv *c, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  c->decisions++;
-  if (!c->o.note) return;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  c->o.note(c->o.note_ctx, msg);
-}
-
-/* "a"."b": the names from the top table down to this column. */
-void cv_col_path(const cv_table *t, size_t col, char *out, size_t cap) {
-  char shown[JJ_SHOW_CAP];
-  size_t used = 0;
-  if (t->parent) {
-    cv_col_path(t->parent, t->parent_col, out, cap);
-    used = strlen(out);
-    put(out, cap, &used, ".");
-  } else if (cap) {
-    out[0] = '\0';
-  }
-  put(out, cap, &used, "%s", shown_name(&t->cols[col], shown));
-}
+int cv_nomem(cv *c) { return ic_nomem(&c->x); }

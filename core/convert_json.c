@@ -56,7 +56,7 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
   if (forced &&
       (!(q = cv_json_array_kind(j, p, depth, kind, 1)) || *kind != K_TABLE))
     return q;
-  if (!(sub = cv_sub(c, t, col))) return j->st = CV_FAIL, NULL;
+  if (!(sub = ic_sub(&c->x, t, col))) return j->st = CV_FAIL, NULL;
   sub->row = 0;
   for (q = ws(p + 1);;) {
     sub->in_row = 1;
@@ -64,15 +64,15 @@ static const char *array1(js *j, cv_table *t, size_t col, const char *p,
     const char *r = object(j, sub, q, depth + 1);
     sub->in_row = 0;
     if (!r && j->st == CV_FAIL) { /* text after all? */
-      jj_error first = *c->err;
-      int in_rows = c->top.in_row;
-      size_t top_col = c->top.col;
+      jj_error first = *c->x.err;
+      int in_rows = c->x.top.in_row;
+      size_t top_col = c->x.top.col;
       r = cv_json_array_kind(j, p, depth, kind, 0);
       if (!r && j->st == CV_MORE) return NULL; /* decide with more input */
       if (r && *kind == K_JSON) return r;
-      *c->err = first; /* no: the object's error stands */
-      c->top.in_row = in_rows;
-      c->top.col = top_col;
+      *c->x.err = first; /* no: the object's error stands */
+      c->x.top.in_row = in_rows;
+      c->x.top.col = top_col;
       j->st = CV_FAIL;
       return NULL;
     }
@@ -400,15 +400,15 @@ int cv_json_pass(cv *c) {
         break;
     }
     if (*p != '{') {
-      c->top.in_row = 1;
-      c->top.row = c->rows + 1;
+      c->x.top.in_row = 1;
+      c->x.top.row = c->rows + 1;
       cv_json_expected(
           &j, p,
           s == S_ND ? "an object (one row per line)" : "an object (a row)");
       return CV_FAIL;
     }
-    c->top.in_row = 1;
-    c->top.row = c->rows + 1;
+    c->x.top.in_row = 1;
+    c->x.top.row = c->rows + 1;
     /* pass 2 writes as it reads: the row must be whole in the window, and
     ** pass 1 measured the longest */
     if (c->pass == 2 && !c->w.eof &&
@@ -416,21 +416,21 @@ int cv_json_pass(cv *c) {
       if (cv_more(c, (size_t)(p - c->w.buf)) < 0) return CV_FAIL;
       p = c->w.buf;
     }
-    const char *q = object(&j, &c->top, p, 1);
+    const char *q = object(&j, &c->x.top, p, 1);
     if (!q && j.st == CV_MORE && c->pass == 2)
       return cv_fail(c, JJ_ERR_SYNTAX, off(c, p),
                      "the row is longer than in the first pass (did the "
                      "input change between the passes?)"),
              CV_FAIL;
     if (!q && j.st == CV_MORE) {
-      c->top.col = (size_t)-1; /* a message now is about the row */
+      c->x.top.col = (size_t)-1; /* a message now is about the row */
       int r = cv_more(c, (size_t)(p - c->w.buf));
       if (r < 0) return CV_FAIL;
       p = c->w.buf;
       continue; /* again, with more bytes or at the end */
     }
     if (!q) return CV_FAIL;
-    c->top.in_row = 0;
+    c->x.top.in_row = 0;
     c->rows++;
     if ((size_t)(q - p) > c->longest_row) c->longest_row = (size_t)(q - p);
     p = q;

@@ -20,119 +20,6 @@
 
 #include "convert.h"
 
-static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-
-/* YYYY-MM-DD by shape alone (digits and dashes where they belong). */
-static int date_shape(const char *p, size_t len) {
-  if (len < 10 || p[4] != '-' || p[7] != '-') return 0;
-  for (int i = 0; i < 10; i++)
-    if (i != 4 && i != 7 && !is_digit(p[i])) return 0;
-  return 1;
-}
-
-/* 1 when p[0..len) spells NaN, Infinity or -Infinity (the float column's
-** strings in SPEC.md); *out gets the value when out is not NULL. */
-static int nan_text(const char *p, size_t len, double *out) {
-  double v;
-  if (len == 3 && !memcmp(p, "NaN", 3))
-    v = NAN;
-  else if (len == 8 && !memcmp(p, "Infinity", 8))
-    v = INFINITY;
-  else if (len == 9 && !memcmp(p, "-Infinity", 9))
-    v = -INFINITY;
-  else
-    return 0;
-  if (out) *out = v;
-  return 1;
-}
-
-int cv_big_exact(const char *p, size_t len) {
-  char d[400];
-  size_t n = 0, z = 0;
-  if (len && *p == '-') p++, len--;
-  while (len > 1 && *p == '0') p++, len--;
-  if (len > sizeof d) return 0; /* beyond 1e400: no double */
-  memcpy(d, p, len);
-  n = len;
-  while (n > 1 && d[n - 1] == '0') n--, z++; /* D = d * 10^z */
-  if (n + z > 309) return 0;                 /* >= 1e309 overflows */
-  /* halve d while it is even: its odd part stays */
-  while ((d[n - 1] - '0') % 2 == 0 && !(n == 1 && d[0] == '0')) {
-    int carry = 0;
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-      int v = carry * 10 + (d[i] - '0');
-      d[i] = (char)('0' + v / 2);
-      carry = v % 2;
-    }
-    while (o < n - 1 && d[o] == '0') o++;
-    memmove(d, d + o, n - o);
-    n -= o;
-  }
-  if (n > 16) return 0;
-  uint64_t odd = 0, lim = UINT64_C(1) << 53;
-  for (size_t i = 0; i < n; i++) odd = odd * 10 + (uint64_t)(d[i] - '0');
-  for (size_t i = 0; i < z && odd < lim; i++) odd *= 5; /* 10^z = 5^z 2^z */
-  return odd < lim; /* odd * 2^k with odd < 2^53 is a double */
-}
-
-/* A number token (JSON grammar) as a double for a float column: 1 with *out
-** set, 0 when it is not one exactly (an integer that a double cannot hold
-** exactly, or a value beyond the range of doubles), -1 on a grammar
-** error. */
-static int num_double(const char *p, size_t len, double *out) {
-  int r = jj_num_parse_double(p, len, out);
-  if (r == JJ_NUM_SYNTAX) return -1;
-  if (r != JJ_NUM_OK) return 0;
-  if (fabs(*out) >= 9007199254740992.0 && !memchr(p, '.', len) &&
-      !memchr(p, 'e', len) && !memchr(p, 'E', len))
-    return cv_big_exact(p, len);
-  return 1;
-}
-
-/* The kind of a number token; -1 when it breaks the grammar. */
-static int num_kind(cv *c, const char *p, size_t len, cv_col *col) {
-  int64_t v;
-  double d;
-  switch (jj_num_parse_int64(p, len, &v)) {
-    case JJ_NUM_OK:
-      if ((v > (INT64_C(1) << 53) || v < -(INT64_C(1) << 53)) &&
-          !cv_big_exact(p, len))
-        col->inexact = 1;
-      return K_INT;
-    case JJ_NUM_NOT_INTEGER:
-      /* only an exponent or a very long number can overflow */
-      if ((len > 300 || memchr(p, 'e', len) || memchr(p, 'E', len)) &&
-          jj_num_parse_double(p, len, &d) != JJ_NUM_OK)
-        return K_HUGE;
-      return K_FLOAT;
-    case JJ_NUM_RANGE:
-      return cv_big_exact(p, len) ? K_BIG : K_BIGX;
-    default:
-      (void)c;
-      return -1;
-  }
-}
-
-/* The kind of a text (decoded).  `csv`: CSV booleans apply. */
-static int text_kind(const char *p, size_t len, int booleans) {
-  if (date_shape(p, len)) {
-    if (len == 10) {
-      if (jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK)
-        return K_DATE;
-      return K_BADDATE;
-    }
-    if (p[10] == 'T' || p[10] == ' ')
-      return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ? K_TS : K_BADTS;
-    return K_TEXT;
-  }
-  if (nan_text(p, len, NULL)) return K_NANS;
-  if (booleans && ((len == 4 && !memcmp(p, "true", 4)) ||
-                   (len == 5 && !memcmp(p, "false", 5))))
-    return K_BOOL;
-  return K_TEXT;
-}
-
 int cv_text(cv *c, const cv_val *v, const char **p, size_t *len) {
   if (!v->esc) {
     *p = v->p;
@@ -176,7 +63,7 @@ int cv_kind(cv *c, const cv_val *v, cv_col *col) {
     case V_FALSE:
       return K_BOOL;
     case V_NUM: {
-      int k = num_kind(c, v->p, v->len, col);
+      int k = ic_num_kind(v->p, v->len, &col->inexact);
       if (k < 0)
         return cv_fail(c, JJ_ERR_SYNTAX, v->off, "%s is not a valid number",
                        jj_show(shown, sizeof shown, v->p, v->len, 0)),
@@ -184,8 +71,8 @@ int cv_kind(cv *c, const cv_val *v, cv_col *col) {
       return k;
     }
     case V_FIELD:
-      if (v->len && (is_digit(v->p[0]) || v->p[0] == '-')) {
-        int k = num_kind(c, v->p, v->len, col);
+      if (v->len && ((v->p[0] >= '0' && v->p[0] <= '9') || v->p[0] == '-')) {
+        int k = ic_num_kind(v->p, v->len, &col->inexact);
         if (k >= 0) return k;
       }
       /* fall through */
@@ -196,7 +83,7 @@ int cv_kind(cv *c, const cv_val *v, cv_col *col) {
                        "%s is not valid UTF-8",
                        jj_show(shown, sizeof shown, p, len, 1)),
                -2;
-      return text_kind(
+      return ic_text_kind(
           p, len,
           v->kind == V_FIELD && ((c->o.flags & JJ_CONVERT_CSV_BOOLEANS) ||
                                  col->forced == JJ_BOOL));
@@ -214,11 +101,7 @@ static const char *show(const cv_val *v, char *out) {
 
 void cv_example(cv *c, cv_col *col, int k, const cv_val *v) {
   char shown[JJ_SHOW_CAP];
-  if (col->ex[k]) return;
-  show(v, shown);
-  col->ex_row[k] = c->top.row;
-  col->ex[k] = malloc(strlen(shown) + 1);
-  if (col->ex[k]) strcpy(col->ex[k], shown);
+  if (!col->ex[k]) ic_example(&c->x, col, k, show(v, shown));
 }
 
 /* The text of a string value for the checks below (decoded); NULL (no
@@ -244,11 +127,11 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
              jj_num_parse_int64(v->p, v->len, &i) == JJ_NUM_OK;
     case JJ_FLOAT:
       if (v->kind == V_NUM || v->kind == V_FIELD) {
-        r = num_double(v->p, v->len, &d);
+        r = ic_num_double(v->p, v->len, &d);
         if (r >= 0 || v->kind == V_NUM) return r > 0;
       }
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
-      return nan_text(p, len, NULL);
+      return ic_nan_text(p, len, NULL);
     case JJ_BOOL:
       if (v->kind == V_TRUE || v->kind == V_FALSE) return 1;
       return v->kind == V_FIELD && ((v->len == 4 && !memcmp(v->p, "true", 4)) ||
@@ -275,28 +158,6 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
   }
 }
 
-/* What a type's values are, for "... is not <this>". */
-static const char *type_words(jj_type t) {
-  switch (t) {
-    case JJ_INT:
-      return "an integer";
-    case JJ_FLOAT:
-      return "a float (exactly)";
-    case JJ_BOOL:
-      return "a boolean";
-    case JJ_DATE:
-      return "a date";
-    case JJ_TIMESTAMP:
-      return "a timestamp";
-    case JJ_BYTES:
-      return "base64 bytes";
-    case JJ_TABLE:
-      return "an array of objects";
-    default:
-      return "text";
-  }
-}
-
 /* A value that does not fit a forced type: an error, or (with the flag) a
 ** null counted in pass 2. */
 static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
@@ -307,7 +168,7 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     return cv_fail(c, JJ_ERR_TYPE, v->off,
                    "%s is not %s as the first pass found (did the input "
                    "change between the passes?)",
-                   show(v, shown), type_words(ty));
+                   show(v, shown), ic_type_words(ty));
   if (!(c->o.flags & JJ_CONVERT_BAD_TO_NULL)) {
     jj_code code = ty == JJ_DATE                    ? JJ_ERR_DATE
                    : ty == JJ_TIMESTAMP             ? JJ_ERR_TIMESTAMP
@@ -322,20 +183,26 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
       code = JJ_ERR_TYPE; /* not a number at all */
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
     return cv_fail(c, code, v->off, "%s is not %s (the schema says %s:%c)",
-                   show(v, shown), type_words(ty), name,
+                   show(v, shown), ic_type_words(ty), name,
                    ty == JJ_TABLE ? '{' : (char)ty);
   }
   if (c->pass == 2) {
-    if (!cc->nulled++) {
-      cc->nulled_row = c->top.row;
-      show(v, shown);
-      if ((cc->nulled_ex = malloc(strlen(shown) + 1)))
-        strcpy(cc->nulled_ex, shown);
-    }
+    ic_nulled(&c->x, cc, show(v, shown));
     c->nulled++;
     if (jj_writer_null(c->wr)) return cv_wfail(c);
   }
   return 0;
+}
+
+long cv_column(cv *c, cv_table *t, const char *name, size_t len, uint64_t off) {
+  char shown[JJ_SHOW_CAP];
+  long i = ic_find(t, name, len);
+  if (i >= 0 || c->pass == 1) return i >= 0 ? i : ic_column(&c->x, t, name, len, off);
+  return cv_fail(c, JJ_ERR_SCHEMA, off,
+                 "key %s was not there in the first pass (did the input "
+                 "change between the passes?)",
+                 jj_show(shown, sizeof shown, name, len, 1)),
+         -1;
 }
 
 int cv_wfail(cv *c) {
@@ -407,11 +274,11 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
       code = jj_writer_int(w, i);
       break;
     case JJ_FLOAT:
-      r = v->kind == V_NUM || v->kind == V_FIELD ? num_double(v->p, v->len, &d)
+      r = v->kind == V_NUM || v->kind == V_FIELD ? ic_num_double(v->p, v->len, &d)
                                                  : -1;
       if (r < 0) {
         if ((r = str_of(c, v, &p, &len)) == CV_FAIL) return r;
-        r = r == 0 && nan_text(p, len, &d);
+        r = r == 0 && ic_nan_text(p, len, &d);
       }
       if (r <= 0) return misfit(c, t, col, v);
       code = jj_writer_double(w, d);
