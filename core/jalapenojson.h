@@ -1144,6 +1144,116 @@ typedef struct jj_export_opts {
 jj_code jj_export(jj_doc *doc, jj_format to, const jj_export_opts *opts,
                   jj_sink sink, void *sink_ctx, jj_error *err);
 
+/* ===================================================================== */
+/* Building a document from values                                       */
+/* ===================================================================== */
+
+/* A row builder: values from a host (SQLite, Python, JavaScript, a C
+** program) in, one document out, with the columns and types inferred by
+** the converter's rules (docs/convert.md, "The type of a column"): a key
+** first seen at row N adds a column (null in the rows before), integers
+** and floats make a float column when every integer is exact, text that is
+** a date or a timestamp makes a date or timestamp column, rows make a
+** nested table, a column of mixed kinds becomes text with a note, bytes
+** mixed with anything else are an error.  The same values give the same
+** document and the same notes as the converter gives for their JSON.
+**
+** Each row: for each value, jj_builder_key names its column (in any order,
+** any subset), then one value call.  A nested table is a value:
+** jj_builder_begin_table, then its rows (keys and values, each row ended
+** with jj_builder_end_row), then jj_builder_end_table.  jj_builder_finish
+** decides the types and writes the document.  Rows wait in memory up to
+** opts.memory bytes, then in a temporary file (tmpfile()), so memory stays
+** flat whatever the row count.  Every call returns JJ_OK or an error code
+** with the builder's error filled (jj_builder_error), the place named:
+**   rows: row 3, column "price": "12abc" is not a float (exactly) (the
+**   schema says price:f)
+** after which every later call returns that code. */
+typedef struct jj_builder jj_builder;
+
+/* Flags of jj_build_opts. */
+#define JJ_BUILD_BAD_TO_NULL 0x1u /* a value that does not fit the explicit
+                                  ** schema becomes null (counted, and told
+                                  ** to `note`) instead of an error */
+
+/* How to build.  A zeroed struct: every type inferred, no notes, rows in
+** memory up to 16 MiB. */
+typedef struct jj_build_opts {
+  const char *schema; /* NULL, or types for some columns, as
+                      ** jj_convert_opts.schema: "id:i,items:{qty:f}" */
+  unsigned flags;     /* JJ_BUILD_* */
+  const char *name;   /* what the rows are, for messages (may be NULL) */
+  void (*note)(void *ctx, const char *msg); /* each decision, a sentence
+                      ** without a trailing period (may be NULL) */
+  void *note_ctx;
+  size_t memory;      /* bytes of rows held in memory before they move to
+                      ** a temporary file; 0: 16 MiB */
+  const jj_allocator *alloc; /* where an in-memory document's buffer comes
+                      ** from (jj_writer_new_alloc); NULL: the library's */
+  jj_interrupt interrupt; /* polled about every MiB written (may be NULL) */
+  void *interrupt_ctx;
+} jj_build_opts;
+
+/* A new builder (opts NULL: defaults; the strings are borrowed until
+** jj_builder_free), or NULL with *err filled: JJ_ERR_USAGE when the schema
+** option does not parse, JJ_ERR_NOMEM. */
+jj_builder *jj_builder_new(const jj_build_opts *opts, jj_error *err);
+/* Name a column of the top table before any row, so that columns come in
+** this order even when a row gives them in another or leaves them out
+** (a host with a fixed list of columns: a query's, a function's names). */
+jj_code jj_builder_column(jj_builder *b, const char *name, size_t len);
+/* The column of the next value in the current row (UTF-8, not empty,
+** without U+0000; given once per row). */
+jj_code jj_builder_key(jj_builder *b, const char *name, size_t len);
+/* The values. */
+jj_code jj_builder_null(jj_builder *b);
+jj_code jj_builder_bool(jj_builder *b, int v);
+jj_code jj_builder_int(jj_builder *b, int64_t v);
+jj_code jj_builder_double(jj_builder *b, double v);
+/* A number in JSON's grammar as text: an integer beyond 64 bits, say. */
+jj_code jj_builder_number(jj_builder *b, const char *p, size_t len);
+/* Text, valid UTF-8 (checked); a date or timestamp spelled as SPEC.md
+** spells them counts as one. */
+jj_code jj_builder_text(jj_builder *b, const char *p, size_t len);
+jj_code jj_builder_bytes(jj_builder *b, const void *p, size_t len);
+/* A date as days since 1970-01-01 (years 0000-9999). */
+jj_code jj_builder_date(jj_builder *b, int32_t days);
+/* A timestamp as numbers (written as jj_timestamp_format writes it). */
+jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts);
+/* A JSON object or array (a value that is not rows), kept as its text. */
+jj_code jj_builder_json(jj_builder *b, const char *p, size_t len);
+/* A nested table: its rows follow, then jj_builder_end_table. */
+jj_code jj_builder_begin_table(jj_builder *b);
+jj_code jj_builder_end_table(jj_builder *b);
+/* End the current row (of the top table, or of the nested table open). */
+jj_code jj_builder_end_row(jj_builder *b);
+
+/* What a build made: the rows, the schema written (owned by the builder,
+** valid until jj_builder_free), the values made null, the notes told. */
+typedef struct jj_build_result {
+  int64_t rows;
+  const jj_schema *schema;
+  uint64_t nulled;
+  unsigned decisions;
+} jj_build_result;
+
+/* Decide the types (notes told), then write the document to sink(ctx, ...)
+** (sink NULL: in memory, for jj_builder_take).  Nothing reaches the sink
+** before the types are decided, so an inference error leaves it
+** untouched.  res may be NULL.  JJ_OK, or an error code with the error
+** filled (the types: a schema naming a column no row had, rows without
+** columns, bytes mixed with other values; the sink; JJ_ERR_INTERRUPTED). */
+jj_code jj_builder_finish(jj_builder *b, jj_sink sink, void *ctx,
+                          jj_build_result *res);
+/* After jj_builder_finish with sink NULL: the document (*len bytes), for
+** the caller to free with jj_free (with the allocator's free when opts
+** gave one); NULL if there is none. */
+char *jj_builder_take(jj_builder *b, size_t *len);
+/* The builder's error (code JJ_OK when none); never NULL. */
+const jj_error *jj_builder_error(const jj_builder *b);
+/* Free the builder, its rows and temporary file.  NULL is a no-op. */
+void jj_builder_free(jj_builder *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,128 @@
+/*
+** build.h — what the row builder's two files share (not public).
+**
+**   build_tape.c   the tape a row is kept in, and JSON text read off it
+**   build.c        the values as they come: each found its column, checked
+**                  against an explicit type, folded into the column's kinds
+**                  (infer.h) and appended to the row's tape; whole rows go
+**                  to memory, then to a temporary file
+**   build_write.c  jj_builder_finish: the types decided (infer_schema.c),
+**                  then every row read back from its tape and written
+**                  through a jj_writer as its columns' types say
+**
+** The tape of a row is a run of entries, each an op byte, the column's
+** index (LEB128) and the value's bytes (LEB128 length first when it has
+** one).  A nested table is OP_TABLE, then its rows, each closed by
+** OP_ROW_END, then OP_TABLE_END.  A top-level row is stored as its length
+** (LEB128) then its tape.  The tape holds the values as the host gave them
+** (an int as an int, a date as days), so the same value is written the
+** same way whichever column type it ends up in.
+*/
+#ifndef JJ_BUILD_H
+#define JJ_BUILD_H
+
+#include <stdio.h>
+
+#include "infer.h"
+
+enum {
+  OP_NULL = 1,
+  OP_FALSE,
+  OP_TRUE,
+  OP_INT,   /* 8 bytes */
+  OP_FLOAT, /* 8 bytes */
+  OP_NUM,   /* length, the number's text */
+  OP_TEXT,  /* length, UTF-8 */
+  OP_BYTES, /* length, bytes */
+  OP_DATE,  /* 4 bytes: days */
+  OP_TS,    /* 8 + 4 + 2 + 1 bytes: a jj_timestamp's fields */
+  OP_JSON,  /* length, JSON text */
+  OP_TABLE, /* rows follow, then OP_TABLE_END */
+  OP_ROW_END,
+  OP_TABLE_END
+};
+
+#define BUILD_MEMORY ((size_t)16 << 20)
+
+/* A table whose row is being given: the top one, or a nested one. */
+typedef struct build_level {
+  ic_table *t;
+  size_t tape_at; /* the nested table's OP_TABLE in the row's tape */
+  int64_t rows;   /* rows ended in this table value */
+} build_level;
+
+struct jj_builder {
+  ic x; /* the columns, messages and notes, the schema (infer.h) */
+  jj_build_opts o;
+  jj_error err;
+  jj_code failed;   /* sticky: every call after a failure returns it */
+  jj_buf tape;      /* the top-level row being given */
+  build_level lv[IC_MAX_DEPTH + 1];
+  unsigned depth;   /* lv[depth] is the table being given */
+  long col;         /* the column of the next value, -1 before a key */
+  int in_row;       /* a row of lv[depth] has begun */
+  uint64_t serial;  /* rows begun, nested ones too (column stamps) */
+  int64_t rows;     /* top-level rows ended */
+  uint64_t nulled;
+  jj_buf mem;       /* whole rows, while they fit opts.memory */
+  FILE *file;       /* then all of them here */
+  jj_buf scratch;   /* text forms and examples */
+  jj_writer *w;     /* at the end */
+  int finished;
+};
+
+/* ---- build_tape.c ---- */
+/* LEB128. */
+size_t build_uvarint_put(char *out, uint64_t v);
+const char *build_uvarint_get(const char *p, const char *end, uint64_t *v);
+/* The entry at p (an op, not OP_ROW_END or OP_TABLE_END): its column in
+** *col, its payload at *pay (length *len for the ops that have one);
+** returns the entry's end (a nested table's end after its OP_TABLE_END),
+** or NULL when the tape is broken. */
+const char *build_entry(const char *p, const char *end, uint64_t *col,
+                        const char **pay, uint64_t *len);
+/* JSON text of the nested table whose rows start at p (after OP_TABLE and
+** its column), appended to out: [{"key":value,...},...].  0 or -1 (out of
+** memory or a broken tape). */
+int build_rows_json(const ic_table *t, const char *p, const char *end,
+                    jj_buf *out);
+
+/* The fixed-size payloads. */
+static inline int64_t get_i64(const char *p) {
+  int64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static inline double get_f64(const char *p) {
+  double v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static inline int32_t get_days(const char *p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+static inline jj_timestamp get_ts(const char *p) {
+  jj_timestamp ts;
+  memcpy(&ts.seconds, p, 8);
+  memcpy(&ts.nanos, p + 8, 4);
+  memcpy(&ts.zone_minutes, p + 12, 2);
+  ts.digits = (uint8_t)p[14];
+  return ts;
+}
+
+/* The JSON text of one entry's value (op, payload, length; t: the nested
+** table's columns for OP_TABLE), appended to out.  0 or -1. */
+int build_value_json(const ic_table *t, int op, const char *pay, uint64_t len,
+                     const char *end, jj_buf *out);
+
+/* ---- build.c ---- */
+/* Fail the builder with a located message (the place from the tables
+** being given); returns the code. */
+jj_code build_fail(jj_builder *b, jj_code code, const char *fmt, ...)
+    JJ_PRINTF(3, 4);
+#endif /* JJ_BUILD_H */
