@@ -101,7 +101,7 @@ static void row_begin(jj_builder *b) {
   build_level *l = &b->lv[b->depth];
   if (b->in_row) return;
   b->in_row = 1;
-  b->serial++;
+  l->serial = ++b->serial;
   l->t->in_row = 1;
   l->t->row = (b->depth ? l->rows : b->rows) + 1;
   l->t->col = (size_t)-1;
@@ -127,9 +127,9 @@ jj_code jj_builder_key(jj_builder *b, const char *name, size_t len) {
   }
   ic_col *c = &t->cols[i];
   t->col = (size_t)i;
-  if (c->stamp == b->serial)
+  if (c->stamp == b->lv[b->depth].serial)
     return build_fail(b, JJ_ERR_SCHEMA, "the key is given twice in one row");
-  c->stamp = b->serial;
+  c->stamp = b->lv[b->depth].serial;
   c->seen = 1;
   b->col = i;
   return JJ_OK;
@@ -395,7 +395,7 @@ jj_code jj_builder_begin_table(jj_builder *b) {
   jj_code code = put(b, OP_TABLE, NULL, 0, 0);
   if (code) return code;
   b->depth++;
-  b->lv[b->depth] = (build_level){sub, at, 0};
+  b->lv[b->depth] = (build_level){sub, at, 0, 0};
   b->in_row = 0;
   sub->in_row = 0;
   return JJ_OK;

@@ -49,6 +49,7 @@ typedef struct build_level {
   ic_table *t;
   size_t tape_at; /* the nested table's OP_TABLE in the row's tape */
   int64_t rows;   /* rows ended in this table value */
+  uint64_t serial; /* the row being given: its columns' stamps */
 } build_level;
 
 struct jj_builder {

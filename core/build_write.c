@@ -132,6 +132,7 @@ static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
       }
       case OP_TABLE:
         if ((code = jj_writer_begin_table(w))) break;
+        c->sub->row = 0; /* rows counted from 1 in each nested value */
         for (const char *p = pay; p < end && *p != OP_TABLE_END;)
           if (!(p = write_row(b, c->sub, p, end))) return b->failed;
         code = jj_writer_end_table(w);
@@ -172,13 +173,6 @@ static const char *write_row(jj_builder *b, ic_table *t, const char *p,
   return p < end ? p + 1 : p;
 }
 
-/* Nested tables count their rows from 1 in each value. */
-static void reset_rows(ic_table *t) {
-  t->row = 0;
-  for (size_t i = 0; i < t->n; i++)
-    if (t->cols[i].sub) reset_rows(t->cols[i].sub);
-}
-
 /* Every stored row, through write_row. */
 static jj_code write_rows(jj_builder *b) {
   const char *p = b->mem.p, *end = b->mem.p + b->mem.len;
@@ -209,8 +203,6 @@ static jj_code write_rows(jj_builder *b) {
       row = p;
       p += len;
     }
-    for (size_t i = 0; i < b->x.top.n; i++)
-      if (b->x.top.cols[i].sub) reset_rows(b->x.top.cols[i].sub);
     if (!write_row(b, &b->x.top, row, row + len)) return b->failed;
     done += len;
     if (b->o.interrupt && done - polled >= ((uint64_t)1 << 20)) {

@@ -432,6 +432,18 @@ TEST(misuse_is_a_usage_error_and_sticks) {
   CHECK_EQ_INT(jj_builder_key(b, "a", 1), JJ_ERR_SCHEMA);
   CHECK_EQ_STR(jj_builder_error(b)->message, "row 1, column \"a\": the key is given twice in one row");
   jj_builder_free(b);
+  /* given twice around a nested table: still the same row */
+  b = jj_builder_new(NULL, NULL);
+  jj_builder_key(b, "a", 1);
+  jj_builder_int(b, 1);
+  jj_builder_key(b, "t", 1);
+  jj_builder_begin_table(b);
+  jj_builder_key(b, "a", 1);
+  jj_builder_int(b, 2);
+  jj_builder_end_row(b);
+  jj_builder_end_table(b);
+  CHECK_EQ_INT(jj_builder_key(b, "a", 1), JJ_ERR_SCHEMA);
+  jj_builder_free(b);
   b = jj_builder_new(NULL, NULL);
   CHECK_EQ_INT(jj_builder_key(b, "", 0), JJ_ERR_SCHEMA);
   jj_builder_free(b);
