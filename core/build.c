@@ -39,6 +39,7 @@ jj_builder *jj_builder_new(const jj_build_opts *opts, jj_error *err) {
   if (opts) b->o = *opts;
   if (!b->o.memory) b->o.memory = BUILD_MEMORY;
   ic_init(&b->x, b->o.name, &b->err);
+  b->x.spec_label = b->o.schema_label;
   b->x.note = b->o.note;
   b->x.note_ctx = b->o.note_ctx;
   b->lv[0].t = &b->x.top;
@@ -77,13 +78,16 @@ static jj_code ready(jj_builder *b) {
   return JJ_OK;
 }
 
-jj_code jj_builder_column(jj_builder *b, const char *name, size_t len) {
+jj_code jj_builder_column(jj_builder *b, const char *name, size_t len,
+                          jj_type type) {
   jj_code code = ready(b);
   if (code) return code;
   if (b->rows || b->in_row || b->depth)
     return build_fail(b, JJ_ERR_USAGE,
                       "jj_builder_column comes before the first row");
   if (!name && len) return build_fail(b, JJ_ERR_USAGE, "a NULL name");
+  if (type && !jj_type_name(type))
+    return build_fail(b, JJ_ERR_USAGE, "an unknown type");
   if (ic_find(&b->x.top, name, len) >= 0) {
     char shown[JJ_SHOW_CAP];
     return build_fail(b, JJ_ERR_SCHEMA, "column %s is named twice",
@@ -91,9 +95,22 @@ jj_code jj_builder_column(jj_builder *b, const char *name, size_t len) {
   }
   if (!jj_utf8_valid(name, len, NULL))
     return build_fail(b, JJ_ERR_UTF8, "a column name is not valid UTF-8");
-  return ic_column(&b->x, &b->x.top, name, len, UINT64_MAX) < 0
-             ? (b->failed = b->err.code)
-             : JJ_OK;
+  long i = ic_column(&b->x, &b->x.top, name, len, UINT64_MAX);
+  if (i < 0) return b->failed = b->err.code;
+  ic_col *c = &b->x.top.cols[i];
+  if (type && !c->forced) {
+    c->forced = type;
+    if (type == JJ_TABLE && !ic_sub(&b->x, &b->x.top, (size_t)i))
+      return nomem(b);
+  }
+  return JJ_OK;
+}
+
+jj_code jj_builder_refuse(jj_builder *b, jj_code code, const char *message) {
+  if (!b) return code;
+  if (b->failed) return b->failed;
+  return build_fail(b, code ? code : JJ_ERR_TYPE, "%s",
+                    message ? message : "refused");
 }
 
 /* Begin a row of the current table when none is open. */

@@ -173,6 +173,14 @@ static const char *write_row(jj_builder *b, ic_table *t, const char *p,
   return p < end ? p + 1 : p;
 }
 
+/* Past opts.max_length. */
+static jj_code too_long(jj_builder *b) {
+  ic_fail(&b->x, JJ_ERR_LIMIT, UINT64_MAX, 0,
+          "the document would be longer than %llu bytes",
+          (unsigned long long)b->o.max_length);
+  return b->failed = JJ_ERR_LIMIT;
+}
+
 /* Every stored row, through write_row. */
 static jj_code write_rows(jj_builder *b) {
   const char *p = b->mem.p, *end = b->mem.p + b->mem.len;
@@ -204,6 +212,8 @@ static jj_code write_rows(jj_builder *b) {
       p += len;
     }
     if (!write_row(b, &b->x.top, row, row + len)) return b->failed;
+    if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
+      return too_long(b);
     done += len;
     if (b->o.interrupt && done - polled >= ((uint64_t)1 << 20)) {
       polled = done;
@@ -233,6 +243,8 @@ jj_code jj_builder_finish(jj_builder *b, jj_sink sink, void *ctx,
   if (!b->w) return b->failed = b->err.code;
   if (write_rows(b)) return b->failed;
   if (jj_writer_finish(b->w)) return wfail(b);
+  if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
+    return too_long(b);
   ic_nulled_notes(&b->x, &b->x.top);
   if (res) {
     res->rows = b->rows;

@@ -122,6 +122,8 @@ typedef struct ic {
   int64_t rows;       /* top-level rows read */
   jj_schema *schema;  /* after ic_resolve, owned */
   jj_buf scratch;     /* decoded names of the schema option */
+  const char *spec_label; /* the schema option in messages; NULL: "the
+                          ** schema option" */
 } ic;
 
 /* ---- infer.c ---- */

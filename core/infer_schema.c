@@ -28,9 +28,9 @@ static const char *skip_sp(const char *p) {
 /* A usage error about the schema option at byte p - start. */
 static int spec_fail(ic *x, const char *start, const char *p,
                      const char *what) {
-  return ic_fail(x, JJ_ERR_USAGE, UINT64_MAX, 0,
-                       "the schema option, at byte %zu: %s",
-                       (size_t)(p - start), what);
+  return ic_fail(x, JJ_ERR_USAGE, UINT64_MAX, 0, "%s, at byte %zu: %s",
+                 x->spec_label ? x->spec_label : "the schema option",
+                 (size_t)(p - start), what);
 }
 
 /* name:type pairs into t up to `close` ('\0' or '}'); *pp advances. */
@@ -86,12 +86,16 @@ static int spec_list(ic *x, ic_table *t, const char *start, const char **pp,
       p++;
       if (spec_list(x, col->sub, start, &p, '}', depth + 1)) return IC_FAIL;
       p++;
+    } else if (p[0] == 'j' && p[1] == 'j') { /* a nested table, inferred */
+      col->forced = JJ_TABLE;
+      if (!ic_sub(x, t, (size_t)i)) return IC_FAIL;
+      p += 2;
     } else if (*p && strchr("ifsdtbx", *p)) {
       col->forced = (jj_type)*p++;
     } else {
       snprintf(what, sizeof what,
                "unknown type %.1s for column %s (use one "
-               "of i f s d t b x, or {...} for a nested table)",
+               "of i f s d t b x, {...} or jj for a nested table)",
                p, shown);
       return spec_fail(x, start, p, what);
     }

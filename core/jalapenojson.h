@@ -1177,7 +1177,7 @@ typedef struct jj_builder jj_builder;
                                   ** to `note`) instead of an error */
 
 /* How to build.  A zeroed struct: every type inferred, no notes, rows in
-** memory up to 16 MiB. */
+** memory up to 16 MiB, no length limit. */
 typedef struct jj_build_opts {
   const char *schema; /* NULL, or types for some columns, as
                       ** jj_convert_opts.schema: "id:i,items:{qty:f}" */
@@ -1192,6 +1192,11 @@ typedef struct jj_build_opts {
                       ** from (jj_writer_new_alloc); NULL: the library's */
   jj_interrupt interrupt; /* polled about every MiB written (may be NULL) */
   void *interrupt_ctx;
+  uint64_t max_length; /* the most bytes the document may have; 0: no
+                      ** limit (JJ_ERR_LIMIT beyond, found as soon as a
+                      ** row passes it) */
+  const char *schema_label; /* what the schema option is called in its
+                      ** errors; NULL: "the schema option" */
 } jj_build_opts;
 
 /* A new builder (opts NULL: defaults; the strings are borrowed until
@@ -1200,8 +1205,13 @@ typedef struct jj_build_opts {
 jj_builder *jj_builder_new(const jj_build_opts *opts, jj_error *err);
 /* Name a column of the top table before any row, so that columns come in
 ** this order even when a row gives them in another or leaves them out
-** (a host with a fixed list of columns: a query's, a function's names). */
-jj_code jj_builder_column(jj_builder *b, const char *name, size_t len);
+** (a host with a fixed list of columns: a query's, a function's names).
+** `type` 0: the schema option's type when it names the column, else
+** inferred; a type: that one, unless the schema option names the column
+** (the option wins: a user's explicit types over a host's declared ones).
+** JJ_TABLE: a nested table whose columns are inferred. */
+jj_code jj_builder_column(jj_builder *b, const char *name, size_t len,
+                          jj_type type);
 /* The column of the next value in the current row (UTF-8, not empty,
 ** without U+0000; given once per row). */
 jj_code jj_builder_key(jj_builder *b, const char *name, size_t len);
@@ -1227,6 +1237,11 @@ jj_code jj_builder_begin_table(jj_builder *b);
 jj_code jj_builder_end_table(jj_builder *b);
 /* End the current row (of the top table, or of the nested table open). */
 jj_code jj_builder_end_row(jj_builder *b);
+/* Refuse the value being given with the host's own reason (a value of a
+** type the host cannot give, say): the builder fails with `code` and the
+** message placed as its own errors are ("NAME: row 3, column "x": "
+** message).  Returns code. */
+jj_code jj_builder_refuse(jj_builder *b, jj_code code, const char *message);
 
 /* What a build made: the rows, the schema written (owned by the builder,
 ** valid until jj_builder_free), the values made null, the notes told. */

@@ -467,13 +467,13 @@ TEST(misuse_is_a_usage_error_and_sticks) {
 
 TEST(declared_columns_keep_their_order) {
   jj_builder *b = jj_builder_new(NULL, NULL);
-  CHECK_EQ_INT(jj_builder_column(b, "b", 1), JJ_OK);
-  CHECK_EQ_INT(jj_builder_column(b, "a", 1), JJ_OK);
-  CHECK_EQ_INT(jj_builder_column(b, "a", 1), JJ_ERR_SCHEMA);
+  CHECK_EQ_INT(jj_builder_column(b, "b", 1, 0), JJ_OK);
+  CHECK_EQ_INT(jj_builder_column(b, "a", 1, 0), JJ_OK);
+  CHECK_EQ_INT(jj_builder_column(b, "a", 1, 0), JJ_ERR_SCHEMA);
   jj_builder_free(b);
   b = jj_builder_new(NULL, NULL);
-  jj_builder_column(b, "b", 1);
-  jj_builder_column(b, "a", 1);
+  jj_builder_column(b, "b", 1, 0);
+  jj_builder_column(b, "a", 1, 0);
   jj_builder_key(b, "a", 1);
   jj_builder_int(b, 1);
   jj_builder_end_row(b);
@@ -481,6 +481,59 @@ TEST(declared_columns_keep_their_order) {
   char *doc = jj_builder_take(b, NULL);
   CHECK(doc && strstr(doc, "\"columns\":[\"b\",\"a\"],\"types\":[\"s\",\"i\"],\"rows\":[\n[null,1]\n]}"));
   jj_free(doc);
+  jj_builder_free(b);
+}
+
+TEST(typed_columns_refusals_length_limits_and_jj_in_the_schema) {
+  jj_build_opts o = {0};
+  o.schema = "a:f,n:jj";
+  o.name = "q";
+  jj_builder *b = jj_builder_new(&o, NULL);
+  CHECK_EQ_INT(jj_builder_column(b, "a", 1, JJ_INT), JJ_OK); /* the option wins */
+  CHECK_EQ_INT(jj_builder_column(b, "d", 1, JJ_DATE), JJ_OK);
+  CHECK_EQ_INT(jj_builder_column(b, "x", 1, (jj_type)'?'), JJ_ERR_USAGE);
+  jj_builder_free(b);
+  b = jj_builder_new(&o, NULL);
+  jj_builder_column(b, "a", 1, JJ_INT);
+  jj_builder_column(b, "d", 1, JJ_DATE);
+  jj_builder_key(b, "a", 1);
+  jj_builder_int(b, 2);
+  jj_builder_key(b, "n", 1);
+  jj_builder_begin_table(b);
+  jj_builder_key(b, "k", 1);
+  jj_builder_text(b, "v", 1);
+  jj_builder_end_row(b);
+  jj_builder_end_table(b);
+  CHECK_EQ_INT(jj_builder_end_row(b), JJ_OK);
+  jj_builder_key(b, "d", 1);
+  CHECK_EQ_INT(jj_builder_text(b, "soon", 4), JJ_ERR_DATE);
+  CHECK_EQ_STR(jj_builder_error(b)->message,
+               "q: row 2, column \"d\": \"soon\" is not a date (the schema says d:d)");
+  jj_builder_free(b);
+  b = jj_builder_new(&o, NULL);
+  jj_builder_key(b, "a", 1);
+  jj_builder_int(b, 2);
+  jj_builder_key(b, "n", 1);
+  CHECK_EQ_INT(jj_builder_refuse(b, JJ_ERR_TYPE, "a set is no value"), JJ_ERR_TYPE);
+  CHECK_EQ_STR(jj_builder_error(b)->message, "q: row 1, column \"n\": a set is no value");
+  jj_builder_free(b);
+  o.schema = "a:q";
+  o.schema_label = "TYPES";
+  jj_error err;
+  CHECK(jj_builder_new(&o, &err) == NULL);
+  CHECK_EQ_STR(err.message, "q: TYPES, at byte 2: unknown type q for column \"a\" (use one "
+                            "of i f s d t b x, {...} or jj for a nested table)");
+  /* the length limit: found at the row that passes it */
+  memset(&o, 0, sizeof o);
+  o.max_length = 200;
+  b = jj_builder_new(&o, NULL);
+  for (int i = 0; i < 100; i++) {
+    jj_builder_key(b, "id", 2);
+    jj_builder_int(b, i);
+    jj_builder_end_row(b);
+  }
+  CHECK_EQ_INT(jj_builder_finish(b, NULL, NULL, NULL), JJ_ERR_LIMIT);
+  CHECK_EQ_STR(jj_builder_error(b)->message, "the document would be longer than 200 bytes");
   jj_builder_free(b);
 }
 
@@ -494,5 +547,6 @@ int main(void) {
   RUN(rows_spilled_to_the_temporary_file_give_the_same_document);
   RUN(misuse_is_a_usage_error_and_sticks);
   RUN(declared_columns_keep_their_order);
+  RUN(typed_columns_refusals_length_limits_and_jj_in_the_schema);
   return test_summary("build");
 }
