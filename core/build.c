@@ -63,6 +63,8 @@ void jj_builder_free(jj_builder *b) {
   free(b);
 }
 
+int64_t jj_builder_rows(const jj_builder *b) { return b ? b->rows : 0; }
+
 const jj_error *jj_builder_error(const jj_builder *b) {
   static const jj_error none = {JJ_ERR_USAGE, JJ_NO_OFFSET, 0, -1,
                                 "no builder"};
@@ -82,28 +84,50 @@ jj_code jj_builder_column(jj_builder *b, const char *name, size_t len,
                           jj_type type) {
   jj_code code = ready(b);
   if (code) return code;
-  if (b->rows || b->in_row || b->depth)
+  build_level *l = &b->lv[b->depth];
+  if (b->in_row || b->col >= 0 || (b->depth ? l->rows : b->rows))
     return build_fail(b, JJ_ERR_USAGE,
-                      "jj_builder_column comes before the first row");
+                      "jj_builder_column comes before the first row of its "
+                      "table");
   if (!name && len) return build_fail(b, JJ_ERR_USAGE, "a NULL name");
   if (type && !jj_type_name(type))
     return build_fail(b, JJ_ERR_USAGE, "an unknown type");
-  if (ic_find(&b->x.top, name, len) >= 0) {
-    char shown[JJ_SHOW_CAP];
-    return build_fail(b, JJ_ERR_SCHEMA, "column %s is named twice",
-                      jj_show(shown, sizeof shown, name, len, 1));
+  char shown[JJ_SHOW_CAP];
+  jj_show(shown, sizeof shown, name, len, 1);
+  ic_table *t = l->t;
+  long i = ic_find(t, name, len);
+  if (i >= 0 && !b->depth)
+    return build_fail(b, JJ_ERR_SCHEMA, "column %s is named twice", shown);
+  if (i < 0) {
+    if (!jj_utf8_valid(name, len, NULL))
+      return build_fail(b, JJ_ERR_UTF8, "a column name is not valid UTF-8");
+    if ((i = ic_column(&b->x, t, name, len, UINT64_MAX)) < 0)
+      return b->failed = b->err.code;
   }
-  if (!jj_utf8_valid(name, len, NULL))
-    return build_fail(b, JJ_ERR_UTF8, "a column name is not valid UTF-8");
-  long i = ic_column(&b->x, &b->x.top, name, len, UINT64_MAX);
-  if (i < 0) return b->failed = b->err.code;
-  ic_col *c = &b->x.top.cols[i];
-  if (type && !c->forced) {
+  /* a nested table's columns are declared again by each value: they must
+  ** agree with the first */
+  ic_col *c = &t->cols[i];
+  if (type && c->forced != type) {
+    if (!b->depth && c->forced) return JJ_OK; /* the schema option wins */
+    if (c->forced || c->kinds)
+      return build_fail(b, JJ_ERR_SCHEMA,
+                        "column %s of the nested table is %s here, %s in an "
+                        "earlier row",
+                        shown, jj_type_name(type),
+                        c->forced ? jj_type_name(c->forced) : "inferred");
     c->forced = type;
-    if (type == JJ_TABLE && !ic_sub(&b->x, &b->x.top, (size_t)i))
-      return nomem(b);
+    if (type == JJ_TABLE && !ic_sub(&b->x, t, (size_t)i)) return nomem(b);
   }
   return JJ_OK;
+}
+
+jj_type jj_builder_column_type(const jj_builder *b, const char *name,
+                               size_t len) {
+  if (!b || (!name && len)) return (jj_type)0;
+  long i = ic_find(&b->x.top, name, len);
+  if (i >= 0) return b->x.top.cols[i].forced;
+  i = b->x.top.spec ? ic_find(b->x.top.spec, name, len) : -1;
+  return i >= 0 ? b->x.top.spec->cols[i].forced : (jj_type)0;
 }
 
 jj_code jj_builder_refuse(jj_builder *b, jj_code code, const char *message) {
@@ -179,19 +203,23 @@ static jj_code put(jj_builder *b, int op, const void *p, size_t n,
 
 /* A value that does not fit its column's explicit type: an error, or with
 ** JJ_BUILD_BAD_TO_NULL a null (counted, and told at the end). */
-static jj_code misfit_code(jj_builder *b, ic_col *c, const char *shown,
-                           jj_code code) {
+static jj_code misfit_text(jj_builder *b, ic_col *c, const char *shown,
+                           jj_code code, const char *p, size_t len) {
   jj_type ty = c->forced;
   if (!(b->o.flags & JJ_BUILD_BAD_TO_NULL)) {
-    char name[JJ_SHOW_CAP];
-    return build_fail(b, code, "%s is not %s (the schema says %s:%c)", shown,
-                      ic_type_words(ty),
-                      jj_show(name, sizeof name, c->name, c->name_len, 0),
-                      ty == JJ_TABLE ? '{' : (char)ty);
+    char name[JJ_SHOW_CAP], why[JJ_SHOW_CAP + 160];
+    jj_show(name, sizeof name, c->name, c->name_len, 0);
+    ic_misfit_words(ty, p, len, name, why, sizeof why);
+    return build_fail(b, code, "%s is not %s%s", shown, ic_type_words(ty), why);
   }
   ic_nulled(&b->x, c, shown);
   b->nulled++;
   return put(b, OP_NULL, NULL, 0, 0);
+}
+
+static jj_code misfit_code(jj_builder *b, ic_col *c, const char *shown,
+                           jj_code code) {
+  return misfit_text(b, c, shown, code, NULL, 0);
 }
 
 /* The same, the error's code from the column's type: a number that is out
@@ -306,7 +334,7 @@ static jj_code spelled(jj_builder *b, const char *p, size_t len, int is_num) {
     return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8", shown);
   if (c->forced) {
     if (!text_fits(c->forced, p, len, is_num))
-      return misfit_code(b, c, shown,
+      return misfit_text(b, c, shown,
                          is_num && (c->forced == JJ_INT || c->forced == JJ_FLOAT)
                              ? JJ_ERR_RANGE
                              : c->forced == JJ_INT || c->forced == JJ_FLOAT
@@ -314,7 +342,8 @@ static jj_code spelled(jj_builder *b, const char *p, size_t len, int is_num) {
                              : c->forced == JJ_DATE      ? JJ_ERR_DATE
                              : c->forced == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
                              : c->forced == JJ_BYTES     ? JJ_ERR_BASE64
-                                                         : JJ_ERR_TYPE);
+                                                         : JJ_ERR_TYPE,
+                         is_num ? NULL : p, len);
   } else {
     int k = is_num ? ic_num_kind(p, len, &c->inexact)
                    : ic_text_kind(p, len, 0);
@@ -332,12 +361,27 @@ jj_code jj_builder_text(jj_builder *b, const char *p, size_t len) {
   return spelled(b, p, len, 0);
 }
 
+/* Bytes as a message shows them: x'00ff', the first 16 then "...". */
+static void shown_bytes(const void *p, size_t len, char *out, size_t cap) {
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *u = p;
+  size_t n = 0;
+  out[n++] = 'x', out[n++] = '\'';
+  for (size_t i = 0; i < len && i < 16 && n + 8 < cap; i++) {
+    out[n++] = hex[u[i] >> 4];
+    out[n++] = hex[u[i] & 15];
+  }
+  out[n++] = '\'';
+  if (len > 16) out[n++] = '.', out[n++] = '.', out[n++] = '.';
+  out[n] = '\0';
+}
+
 jj_code jj_builder_bytes(jj_builder *b, const void *p, size_t len) {
   ic_col *c = value_col(b);
   char shown[48];
   if (!c) return jj_builder_error(b)->code;
   if (!p && len) return build_fail(b, JJ_ERR_USAGE, "a NULL value");
-  snprintf(shown, sizeof shown, "%zu bytes", len);
+  shown_bytes(p, len, shown, sizeof shown);
   if (c->forced && c->forced != JJ_BYTES) return misfit(b, c, shown);
   if (!c->forced) ic_fold_kind(&b->x, c, K_BYTES, shown);
   return put(b, OP_BYTES, p, len, 1);

@@ -122,16 +122,18 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
   switch (t) {
     case JJ_TEXT:
       return 1;
-    case JJ_INT:
-      return (v->kind == V_NUM || v->kind == V_FIELD) &&
-             jj_num_parse_int64(v->p, v->len, &i) == JJ_NUM_OK;
+    case JJ_INT: /* a number, or text that spells one (as the builder) */
+      if (v->kind == V_NUM || v->kind == V_FIELD)
+        return jj_num_parse_int64(v->p, v->len, &i) == JJ_NUM_OK;
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      return jj_num_parse_int64(p, len, &i) == JJ_NUM_OK;
     case JJ_FLOAT:
       if (v->kind == V_NUM || v->kind == V_FIELD) {
         r = ic_num_double(v->p, v->len, &d);
         if (r >= 0 || v->kind == V_NUM) return r > 0;
       }
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
-      return ic_nan_text(p, len, NULL);
+      return ic_num_double(p, len, &d) > 0 || ic_nan_text(p, len, NULL);
     case JJ_BOOL:
       if (v->kind == V_TRUE || v->kind == V_FALSE) return 1;
       return v->kind == V_FIELD && ((v->len == 4 && !memcmp(v->p, "true", 4)) ||
@@ -181,10 +183,15 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
              ? jj_num_parse_double(v->p, v->len, &d) == JJ_NUM_SYNTAX
              : v->kind != V_NUM))
       code = JJ_ERR_TYPE; /* not a number at all */
+    char why[JJ_SHOW_CAP + 160];
+    const char *p;
+    size_t len;
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
-    return cv_fail(c, code, v->off, "%s is not %s (the schema says %s:%c)",
-                   show(v, shown), ic_type_words(ty), name,
-                   ty == JJ_TABLE ? '{' : (char)ty);
+    int r = str_of(c, v, &p, &len);
+    if (r == CV_FAIL) return r;
+    ic_misfit_words(ty, r == 0 ? p : NULL, len, name, why, sizeof why);
+    return cv_fail(c, code, v->off, "%s is not %s%s", show(v, shown),
+                   ic_type_words(ty), why);
   }
   if (c->pass == 2) {
     ic_nulled(&c->x, cc, show(v, shown));
@@ -268,8 +275,12 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   }
   switch (cc->type) {
     case JJ_INT:
-      if ((v->kind != V_NUM && v->kind != V_FIELD) ||
-          jj_num_parse_int64(v->p, v->len, &i) != JJ_NUM_OK)
+      if (v->kind == V_NUM || v->kind == V_FIELD) {
+        p = v->p, len = v->len;
+      } else if ((r = str_of(c, v, &p, &len))) {
+        return r == 1 ? misfit(c, t, col, v) : r;
+      }
+      if (jj_num_parse_int64(p, len, &i) != JJ_NUM_OK)
         return misfit(c, t, col, v);
       code = jj_writer_int(w, i);
       break;
@@ -278,7 +289,7 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
                                                  : -1;
       if (r < 0) {
         if ((r = str_of(c, v, &p, &len)) == CV_FAIL) return r;
-        r = r == 0 && ic_nan_text(p, len, &d);
+        r = r == 0 && (ic_num_double(p, len, &d) > 0 || ic_nan_text(p, len, &d));
       }
       if (r <= 0) return misfit(c, t, col, v);
       code = jj_writer_double(w, d);

@@ -196,6 +196,11 @@ jj_code ic_schema_parse(ic *x, const char *spec);
 jj_code ic_resolve(ic *x);
 /* The words for a type's values, for "... is not <this>". */
 const char *ic_type_words(jj_type t);
+/* " (why; the schema says name:T)" after "<value> is not <type words>":
+** why, for a text (p NULL: none) that is not a date or timestamp, the
+** calendar's reason ("2023 is not a leap year"). */
+void ic_misfit_words(jj_type t, const char *p, size_t len, const char *name,
+                     char *out, size_t cap);
 /* Notes of the values made null, table by table. */
 void ic_nulled_notes(ic *x, ic_table *t);
 /* A column's nulled value: count it, keep the first as an example. */

@@ -288,8 +288,8 @@ static jj_schema *resolve(ic *x, ic_table *t) {
           char path[400];
           ic_col_path(t, i, path, sizeof path);
           ic_fail(x, JJ_ERR_SCHEMA, UINT64_MAX, 0,
-                        "column %s: the schema "
-                        "says a nested table, but its objects have no keys",
+                        "column %s: the schema says a nested table, but "
+                        "no value of it has a column",
                         path);
           goto fail;
         }
@@ -368,4 +368,19 @@ void ic_nulled(ic *x, ic_col *col, const char *shown) {
     if ((col->nulled_ex = malloc(strlen(shown) + 1)))
       strcpy(col->nulled_ex, shown);
   }
+}
+
+void ic_misfit_words(jj_type t, const char *p, size_t len, const char *name,
+                     char *out, size_t cap) {
+  jj_error err;
+  err.message[0] = '\0';
+  if (p && t == JJ_DATE) jj_date_parse(p, len, NULL, &err);
+  if (p && t == JJ_TIMESTAMP) jj_timestamp_parse(p, len, NULL, &err);
+  /* the calendar's reason is the parenthesis its message ends with */
+  const char *why = strrchr(err.message, '(');
+  size_t n = why ? strlen(why) : 0;
+  if (n < 3 || why[n - 1] != ')') why = NULL;
+  snprintf(out, cap, " (%.*s%sthe schema says %s:%c)", why ? (int)n - 2 : 0,
+           why ? why + 1 : "", why ? "; " : "", name,
+           t == JJ_TABLE ? '{' : (char)t);
 }

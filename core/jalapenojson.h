@@ -1206,12 +1206,22 @@ jj_builder *jj_builder_new(const jj_build_opts *opts, jj_error *err);
 /* Name a column of the top table before any row, so that columns come in
 ** this order even when a row gives them in another or leaves them out
 ** (a host with a fixed list of columns: a query's, a function's names).
+** Right after jj_builder_begin_table it names a column of that nested
+** table (a typed host's nested table: a document's columns, even when it
+** has no rows); each value may name its columns again, with the same types
+** (JJ_ERR_SCHEMA otherwise).
 ** `type` 0: the schema option's type when it names the column, else
 ** inferred; a type: that one, unless the schema option names the column
 ** (the option wins: a user's explicit types over a host's declared ones).
 ** JJ_TABLE: a nested table whose columns are inferred. */
 jj_code jj_builder_column(jj_builder *b, const char *name, size_t len,
                           jj_type type);
+/* The explicit type of the top table's column named name[0..len) (the
+** schema option's or jj_builder_column's), 0 when it is inferred or there
+** is no such column (or b is NULL).  A host asks it to give a column's
+** values as that type needs (text as numbers, documents as rows). */
+jj_type jj_builder_column_type(const jj_builder *b, const char *name,
+                               size_t len);
 /* The column of the next value in the current row (UTF-8, not empty,
 ** without U+0000; given once per row). */
 jj_code jj_builder_key(jj_builder *b, const char *name, size_t len);
@@ -1242,6 +1252,9 @@ jj_code jj_builder_end_row(jj_builder *b);
 ** message placed as its own errors are ("NAME: row 3, column "x": "
 ** message).  Returns code. */
 jj_code jj_builder_refuse(jj_builder *b, jj_code code, const char *message);
+
+/* Top-level rows ended so far (0 for NULL). */
+int64_t jj_builder_rows(const jj_builder *b);
 
 /* What a build made: the rows, the schema written (owned by the builder,
 ** valid until jj_builder_free), the values made null, the notes told. */

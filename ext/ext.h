@@ -31,12 +31,10 @@
 **   plan.c          its xBestIndex (plan.h: the idxNum bits it shares)
 **   pushdown.c      the WHERE comparisons the typed table decides itself
 **   schema_vtab.c   the jj_schema table-valued function
-**   group.c         the jj_group aggregate (group_state.h: its state),
-**   group_value.c   and its values: checked, buffered, written out
-**   group_direct.c  rows written straight into the document while the
-**                   first row's types hold (group_direct.h)
-**   group_write.c   the buffer, in and out: values appended, the rows
-**                   written out as the document
+**   build_value.c   SQLite's values into the core's row builder (the
+**                   one place storage classes meet it): jj_group's and
+**                   jj_export's values, nested documents as nested rows
+**   group.c         the jj_group aggregate, over the row builder
 **   write.c         the jj_write function
 **   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
 **   record.c        the record form's fast ->, ->>, json_extract
@@ -537,6 +535,17 @@ extern const sqlite3_module jjx_schema_module; /* schema_vtab.c */
 extern const sqlite3_module jjx_cache_module;  /* cache.c */
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_group_final(sqlite3_context *ctx);     /* group.c */
+/* build_value.c: a storage class's name ("INTEGER" ... "NULL"); a value
+** given to the builder as its storage class says; one given to the column
+** `name` of explicit type `type` (TEXT for i, f, b converted as SQLite's
+** affinity would, a jj value's document as nested rows; db polled while a
+** nested document is checked); a jj value's document as nested rows.  Each
+** returns the builder's code (its error says why). */
+const char *jjx_class_name(int st);
+jj_code jjx_build_value(jj_builder *b, sqlite3_value *v);
+jj_code jjx_build_typed(jj_builder *b, sqlite3 *db, sqlite3_value *v,
+                        jj_type type, const char *name, size_t len);
+jj_code jjx_build_document(jj_builder *b, sqlite3 *db, sqlite3_value *v);
 void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* write.c */
 void jjx_from_json_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);

@@ -5,7 +5,7 @@ INSERT INTO t VALUES
   (1, 'u0042', 19.99, '2024-03-01', 1, x'00ff', NULL),
   (2, 'Tromsø "north"', 5, '2024-02-29', 0, x'', NULL),
   (3, NULL, NULL, NULL, NULL, NULL, NULL);
-.print '-- types follow the values: INTEGER i, INTEGER and REAL f, TEXT s, BLOB x, all NULL s'
+.print '-- types follow every value, as the converter types JSON: INTEGER i, INTEGER and REAL f, TEXT s (d or t when every text is a date or timestamp), BLOB x, all NULL s'
 SELECT jj_group('id', id, 'user', user, 'price', price, 'joined', joined,
                 'ok', ok, 'data', data, 'note', note) FROM t;
 .print '-- explicit types after a colon'
@@ -58,10 +58,13 @@ SELECT count(*) FROM back
 SELECT jj_group('id', id, 'joined:d', joined) FROM (SELECT 1 AS id, '2023-02-28' AS joined
   UNION ALL SELECT 2, '2024-02-29' UNION ALL SELECT 3, '2023-02-30');
 SELECT jj_group('at:t', '2024-03-01T25:00:00Z');
+.print '-- TEXT mixed with numbers makes a text column, the numbers as their text'
 SELECT jj_group('n', value) FROM (SELECT 1 AS value UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 'four');
 SELECT jj_group('n', value) FROM (SELECT 'one' AS value UNION ALL SELECT 2);
+.print '-- BLOB mixed with anything else is an error: no text reads back as the same bytes'
 SELECT jj_group('b', value) FROM (SELECT x'00' AS value UNION ALL SELECT 'text');
 SELECT jj_group('b', value) FROM (SELECT NULL AS value UNION ALL SELECT 1.5 UNION ALL SELECT x'00');
+.print '-- an explicit type takes what fits it (i: TEXT as affinity converts it; s: any value as text; x: base64 TEXT)'
 SELECT jj_group('n:i', 'abc');
 SELECT jj_group('qty:i', value) FROM (SELECT '1' AS value UNION ALL SELECT '2' UNION ALL SELECT '12abc');
 SELECT jj_group('n:i', '1.5');
@@ -80,8 +83,10 @@ SELECT jj_group('ok:b', '2');
 SELECT jj_group('x:x', 'AAEC');
 SELECT jj_group('items:jj', 5);
 SELECT jj_group('items:jj', '{"not":"a document"}');
+.print '-- nested documents with different columns: their columns by name, null where a document lacks one'
 SELECT jj_group('items:jj', value) FROM (SELECT jj_group('a', 1) AS value UNION ALL SELECT jj_group('b', 1));
 SELECT jj_group('items:jj', NULL);
+.print '-- an INTEGER no double holds with a REAL: a text column, so that no digit is lost'
 SELECT jj_group('v', value) FROM (SELECT 9007199254740993 AS value UNION ALL SELECT 0.5);
 SELECT jj_group('v', CAST(x'ff' AS TEXT));
 SELECT jj_group('n:q', 1);

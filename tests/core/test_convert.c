@@ -369,7 +369,7 @@ TEST(convert_schema_misfits_are_located_errors) {
                  "schema says a:i)");
   CHECK_CONV_ERR("{\"d\":\"2023-02-29\"}", "d:d", 0, JJ_ERR_DATE,
                  "in: row 1, column \"d\", byte 5: \"2023-02-29\" is not a "
-                 "date (the schema says d:d)");
+                 "date (2023 is not a leap year; the schema says d:d)");
   CHECK_CONV_ERR("{\"f\":9007199254740993}", "f:f", 0, JJ_ERR_RANGE,
                  "in: row 1, column \"f\", byte 5: 9007199254740993 is not a "
                  "float (exactly) (the schema says f:f)");
@@ -415,7 +415,7 @@ TEST(convert_schema_option_errors) {
                  "have");
   CHECK_CONV_ERR("{\"a\":1}", "a:q", 0, JJ_ERR_USAGE,
                  "in: the schema option, at byte 2: unknown type q for column "
-                 "\"a\" (use one of i f s d t b x, or {...} for a nested "
+                 "\"a\" (use one of i f s d t b x, {...} or jj for a nested "
                  "table)");
   CHECK_CONV_ERR("{\"a\":1}", "a:i,a:f", 0, JJ_ERR_USAGE,
                  "in: the schema option, at byte 4: column \"a\" is named "

@@ -88,9 +88,10 @@ def main():
     # Errors reach Python as exceptions with the extension's message.
     expect_error(conn, "missing_file", "SELECT * FROM jj_open('missing.jj')",
                  (), 'cannot open "missing.jj": No such file or directory')
-    expect_error(conn, "group_mixed", "SELECT jj_group('n', v) FROM "
-                 "(SELECT 1 AS v UNION ALL SELECT 'x')", (),
-                 'jj_group: column "n" mixes TEXT and numbers (row 2 is TEXT)')
+    expect_error(conn, "group_bad_date", "SELECT jj_group('d:d', v) FROM "
+                 "(SELECT '2024-01-01' AS v UNION ALL SELECT '2023-02-29')", (),
+                 'jj_group: row 2, column "d": "2023-02-29" is not a date (2023 is '
+                 'not a leap year; the schema says d:d)')
     got = conn.execute("SELECT position, name, type FROM jj_schema(?)",
                        (doc,)).fetchall()
     check("schema", got == [(1, "id", "i"), (2, "half", "f"), (3, "name", "s")],

@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
-"""test_group_direct.py BUILD_DIR - jj_group's direct way (ext/group_direct.c:
-rows written to the document as they arrive, when the first row types every
-column) against its buffered way (values buffered, written at the end), which
-defines what jj_group returns.
+"""test_group_export.py BUILD_DIR - jj_group and jj_export over the core's
+row builder: the same rows give the same document whichever way they come,
+and a column of NULLs added changes nothing else.
 
-The buffered way is forced by one more column, 'zz', NULL in every row (a
-column the first row does not type): the same query then must give the same
-document with ",null" at the end of every row and "zz" in the header, or the
-same error.  Over 400 random tables of every column kind (inferred INTEGER
-columns that meet a REAL, float columns that meet an INTEGER beyond 2^53, TEXT
-with escapes, non-ASCII and invalid UTF-8, BLOBs, NULLs, explicit d, t, b, i, f
-and s columns given good and bad values), and hand-made cases for what moves
-the direct way to the buffer: a REAL after many rows, invalid UTF-8 mid-row,
-and the length limit (a later bad value still wins when the buffered way says
-so).  Successful documents are also compared with jj_export's of the same
-rows and types, byte for byte.
-Prints "group_direct: N passed, M failed"."""
+A column 'zz', NULL in every row, is added to each query: the same query
+then must give the same document with ",null" at the end of every row and
+"zz" in the header, or the same error.  Over 400 random tables of every
+column kind (inferred INTEGER columns that meet a REAL, float columns that
+meet an INTEGER beyond 2^53, TEXT with escapes, non-ASCII and invalid UTF-8,
+BLOBs, NULLs, explicit d, t, b, i, f and s columns given good and bad
+values), and hand-made cases: a REAL after many rows (a float column), an
+INTEGER no double holds before it (a text column, as the converter
+decides), invalid UTF-8 mid-row (an error at its row, before a later bad
+date), and the length limit.  Successful documents are also compared with
+jj_export's of the same rows and types, byte for byte.
+Prints "group_export: N passed, M failed".
+"""
 import os
 import random
 import sys
@@ -48,7 +48,7 @@ def sql_text(s):
 
 def rand_value(rng, kind, bad):
     """A SQL expression for one value of a column of this kind; `bad` asks
-    for a value the column may refuse (or that moves the direct way)."""
+    for a value the column may refuse ."""
     if rng.random() < 0.08:
         return "NULL"
     if kind == "int":
@@ -112,7 +112,7 @@ def run(conn, sql):
 
 
 def strip_zz(doc):
-    """The buffered query's document without its last column 'zz' (NULL in
+    """The with_zz query's document without its last column 'zz' (NULL in
     every row, so "s" and ",null" at the end of each row)."""
     lines = doc.split("\n")
     head = lines[0].replace(',"zz"],"types":[', '],"types":[', 1)
@@ -132,7 +132,7 @@ def table(conn, rng, name, kinds, nrows, bad_rate):
     conn.execute("CREATE TABLE %s(k INTEGER PRIMARY KEY, %s)" % (name, ", ".join(cols)))
     for r in range(nrows):
         vals = [rand_value(rng, k, r > 0 and rng.random() < bad_rate) for k in kinds]
-        if r == 0:  # the first row types every column: the direct way
+        if r == 0:  # the first row types every column
             vals = [v if v != "NULL" else rand_value(rng, k, False).replace("NULL", "1")
                     for v, k in zip(vals, kinds)]
         conn.execute("INSERT INTO %s VALUES (%d, %s)" % (name, r + 1, ", ".join(vals)))
@@ -145,13 +145,13 @@ def group_sql(name, cols, kinds, extra=""):
 
 
 def compare(conn, label, name, cols, kinds):
-    direct = run(conn, group_sql(name, cols, kinds))
-    buffered = run(conn, group_sql(name, cols, kinds, ", 'zz', NULL"))
-    if direct[0] == "ok" and buffered[0] == "ok":
-        same = direct[1] is not None and strip_zz(buffered[1]) == direct[1]
+    plain = run(conn, group_sql(name, cols, kinds))
+    with_zz = run(conn, group_sql(name, cols, kinds, ", 'zz', NULL"))
+    if plain[0] == "ok" and with_zz[0] == "ok":
+        same = plain[1] is not None and strip_zz(with_zz[1]) == plain[1]
     else:
-        same = direct == buffered
-    return same, direct, buffered
+        same = plain == with_zz
+    return same, plain, with_zz
 
 
 def export_equal(conn, tmp, name, cols, doc):
@@ -173,20 +173,20 @@ def export_equal(conn, tmp, name, cols, doc):
 def main():
     conn = connect(extension_path(jjtest.build_dir(sys.argv)))
     rng = random.Random(16)
-    tmp = tempfile.mkdtemp(prefix="jj-group-direct-")
+    tmp = tempfile.mkdtemp(prefix="jj-group-export-")
     ok_docs = errors = differ = export_differ = exported = 0
     for t in range(400):
         kinds = [rng.choice(KINDS) for _ in range(rng.randrange(1, 9))]
         cols = table(conn, rng, "r", kinds, rng.randrange(1, 60), rng.choice([0.0, 0.0, 0.02, 0.1]))
-        same, direct, buffered = compare(conn, "random %d" % t, "r", cols, kinds)
+        same, plain, with_zz = compare(conn, "random %d" % t, "r", cols, kinds)
         if not same:
             differ += 1
             if differ <= 5:
-                print("FAIL table %d %s:\n  direct   %r\n  buffered %r" % (t, kinds, direct[1][:300], buffered[1][:300]))
+                print("FAIL table %d %s:\n  plain   %r\n  with_zz %r" % (t, kinds, plain[1][:300], with_zz[1][:300]))
             continue
-        if direct[0] == "ok":
+        if plain[0] == "ok":
             ok_docs += 1
-            same_export = export_equal(conn, tmp, "r", cols, direct[1])
+            same_export = export_equal(conn, tmp, "r", cols, plain[1])
             exported += same_export is not None
             if same_export is False:
                 export_differ += 1
@@ -194,13 +194,13 @@ def main():
                     print("FAIL export differs, table %d %s" % (t, kinds))
         else:
             errors += 1
-    check("400 random tables: direct == buffered", differ == 0, "%d differ" % differ)
-    print("group_direct: %d documents, %d errors, %d compared with jj_export" % (ok_docs, errors, exported))
+    check("400 random tables: plain == with_zz", differ == 0, "%d differ" % differ)
+    print("group_export: %d documents, %d errors, %d compared with jj_export" % (ok_docs, errors, exported))
     check("both outcomes covered", ok_docs >= 100 and errors >= 50, "%d documents, %d errors" % (ok_docs, errors))
     check("documents equal jj_export's", export_differ == 0 and exported >= 50,
           "%d of %d differ" % (export_differ, exported))
 
-    # What moves the direct way to the buffer, by hand.
+    # Cases by hand: the columns late values change, errors, the limit.
     series = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < %d) "
     cases = {
         # an INTEGER column's first REAL after 1000 rows: every row a float
@@ -209,7 +209,7 @@ def main():
         # and one INTEGER that a float cannot hold, before the REAL
         "real_late_inexact": series % 1500 + "SELECT jj_group('n', CASE WHEN n = 1200 THEN 0.5 "
                              "WHEN n = 7 THEN 9007199254740993 ELSE n END%s) FROM s",
-        # invalid UTF-8 mid-row, then a bad date later: the date wins
+        # invalid UTF-8 mid-row, then a bad date later: the first is the error
         "utf8_then_date": series % 300 + "SELECT jj_group('a', n, 't', CASE WHEN n = 100 THEN "
                           "CAST(x'ff' AS TEXT) ELSE 'ok' END, 'd:d', CASE WHEN n = 200 THEN "
                           "'2023-02-30' ELSE '2024-01-01' END%s) FROM s",
@@ -218,25 +218,26 @@ def main():
                       "CAST(x'c0af' AS TEXT) ELSE 'ok' END%s) FROM s",
     }
     for label, sql in cases.items():
-        direct = run(conn, sql % "")
-        buffered = run(conn, sql % ", 'zz', NULL")
-        if direct[0] == "ok" and buffered[0] == "ok":
-            same = strip_zz(buffered[1]) == direct[1]
+        plain = run(conn, sql % "")
+        with_zz = run(conn, sql % ", 'zz', NULL")
+        if plain[0] == "ok" and with_zz[0] == "ok":
+            same = strip_zz(with_zz[1]) == plain[1]
         else:
-            same = direct == buffered
-        check("moved: %s" % label, same, "%r / %r" % (direct[1][:200], buffered[1][:200]))
+            same = plain == with_zz
+        check("with zz: %s" % label, same, "%r / %r" % (plain[1][:200], with_zz[1][:200]))
     check("real_late is a float column", run(conn, cases["real_late"] % "")[1].startswith(
         '{"jalapenojson":1,"columns":["n","t"],"types":["f","s"]'))
-    check("real_late_inexact fails at row 7", run(conn, cases["real_late_inexact"] % "")[1] ==
-          'jj_group: row 7, column "n": 9007199254740993 cannot be written as a float exactly '
-          "(the column is f)")
-    check("utf8_then_date: the date", "row 200" in run(conn, cases["utf8_then_date"] % "")[1])
+    check("real_late_inexact is a text column", run(conn, cases["real_late_inexact"] % "")[1]
+          .startswith('{"jalapenojson":1,"columns":["n"],"types":["s"]'))
+    got = run(conn, cases["utf8_then_date"] % "")[1]
+    check("utf8_then_date: the first bad value, at its row", "row 100" in got and "UTF-8" in got,
+          got)
     check("utf8_alone: not UTF-8", "row 100" in run(conn, cases["utf8_alone"] % "")[1] and
           "UTF-8" in run(conn, cases["utf8_alone"] % "")[1])
 
-    # The length limit: the direct document passes it at some row; the
-    # buffered way's bound decides, so a bad value after that still wins
-    # until the bound passes the limit.
+    # The length limit: the rows' lower bound stops xStep as soon as it
+    # passes; until then a bad value is the error; the document itself
+    # stops at the row that passes the limit.
     conn.setlimit(jjtest.sqlite3.SQLITE_LIMIT_LENGTH, 5000)
     too_long = ("jj_group: the document would be more than 5000 bytes, SQLite's length limit "
                 "(SQLITE_LIMIT_LENGTH)")
@@ -244,8 +245,8 @@ def main():
     got = run(conn, series % 300 + "SELECT jj_group('t', %s) FROM s" % text)
     check("limit: too long", got == ("error", too_long), repr(got))
     # escapes make the document 6 bytes a character, the bound counts 1:
-    # the direct document passes 5000 bytes near row 30, the bound near
-    # row 200, so a bad date at row 100 is the error, as buffered
+    # the document passes 5000 bytes near row 30, the bound near row 200,
+    # so a bad date at row 100 is the error
     esc = "char(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21)"
     sql = (series % 400 + "SELECT jj_group('t', %s, 'd:d', CASE WHEN n = 100 THEN '2023-02-30' "
            "ELSE '2024-01-01' END%%s) FROM s" % esc)
@@ -254,11 +255,11 @@ def main():
           repr(got))
     sql = (series % 400 + "SELECT jj_group('t', %s, 'n', CASE WHEN n = 390 THEN 0.5 ELSE n END%%s) FROM s" % esc)
     got = run(conn, sql % "")
-    check("limit: too long after moving", got == ("error", too_long), repr(got))
+    check("limit: too long, a float column", got == ("error", too_long), repr(got))
     got = run(conn, series % 20 + "SELECT length(jj_group('t', %s)) FROM s" % esc)
     check("limit: fits", got[0] == "ok" and got[1] is not None and got[1] <= 5000, repr(got))
     conn.setlimit(jjtest.sqlite3.SQLITE_LIMIT_LENGTH, 1000000000)
-    return jjtest.report("group_direct")
+    return jjtest.report("group_export")
 
 
 if __name__ == "__main__":
