@@ -184,8 +184,8 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
              : v->kind != V_NUM))
       code = JJ_ERR_TYPE; /* not a number at all */
     char why[JJ_SHOW_CAP + 160];
-    const char *p;
-    size_t len;
+    const char *p = NULL;
+    size_t len = 0;
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
     int r = str_of(c, v, &p, &len);
     if (r == CV_FAIL) return r;
