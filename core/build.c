@@ -17,14 +17,6 @@
 
 #include "build.h"
 
-jj_code build_fail(jj_builder *b, jj_code code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ic_vfail(&b->x, code, UINT64_MAX, 1, fmt, ap);
-  va_end(ap);
-  return b->failed = code;
-}
-
 static jj_code nomem(jj_builder *b) {
   ic_nomem(&b->x);
   return b->failed = JJ_ERR_NOMEM;
@@ -57,7 +49,6 @@ void jj_builder_free(jj_builder *b) {
   jj_writer_free(b->w); /* before the schema it borrows */
   ic_free(&b->x);
   jj_buf_free(&b->tape);
-  jj_buf_free(&b->mem);
   jj_buf_free(&b->scratch);
   if (b->file) fclose(b->file);
   free(b);
@@ -146,7 +137,35 @@ static void row_begin(jj_builder *b) {
   l->t->in_row = 1;
   l->t->row = (b->depth ? l->rows : b->rows) + 1;
   l->t->col = (size_t)-1;
-  if (!b->depth) b->tape.len = 0;
+  if (!b->depth) { /* the row's length goes here at its end */
+    b->row_at = b->tape.len;
+    if (jj_buf_reserve(&b->tape, 4) == 0) b->tape.len += 4;
+  }
+}
+
+/* The column of the next value is column i of the current table. */
+static jj_code key_col(jj_builder *b, ic_table *t, long i) {
+  ic_col *c = &t->cols[i];
+  t->col = (size_t)i;
+  if (c->stamp == b->lv[b->depth].serial)
+    return build_fail(b, JJ_ERR_SCHEMA, "the key is given twice in one row");
+  c->stamp = b->lv[b->depth].serial;
+  c->seen = 1;
+  b->col = i;
+  return JJ_OK;
+}
+
+jj_code jj_builder_key_at(jj_builder *b, size_t col) {
+  jj_code code = ready(b);
+  if (code) return code;
+  if (b->col >= 0)
+    return build_fail(b, JJ_ERR_USAGE, "a key after a key, without a value");
+  row_begin(b);
+  ic_table *t = b->lv[b->depth].t;
+  if (col >= t->n)
+    return build_fail(b, JJ_ERR_USAGE, "column %zu is not named (%zu are)",
+                      col, t->n);
+  return key_col(b, t, (long)col);
 }
 
 jj_code jj_builder_key(jj_builder *b, const char *name, size_t len) {
@@ -158,6 +177,11 @@ jj_code jj_builder_key(jj_builder *b, const char *name, size_t len) {
   row_begin(b);
   ic_table *t = b->lv[b->depth].t;
   long i = ic_find(t, name, len);
+  if (i < 0 && !b->depth && (b->o.flags & JJ_BUILD_FIXED_COLUMNS))
+    return build_fail(b, JJ_ERR_SCHEMA,
+                      "key %s is not one of the columns named",
+                      jj_show((char[JJ_SHOW_CAP]){0}, JJ_SHOW_CAP, name, len,
+                              1));
   if (i < 0) {
     if (!jj_utf8_valid(name, len, NULL))
       return build_fail(b, JJ_ERR_UTF8, "key %s is not valid UTF-8",
@@ -166,14 +190,7 @@ jj_code jj_builder_key(jj_builder *b, const char *name, size_t len) {
     if ((i = ic_column(&b->x, t, name, len, UINT64_MAX)) < 0)
       return b->failed = b->err.code;
   }
-  ic_col *c = &t->cols[i];
-  t->col = (size_t)i;
-  if (c->stamp == b->lv[b->depth].serial)
-    return build_fail(b, JJ_ERR_SCHEMA, "the key is given twice in one row");
-  c->stamp = b->lv[b->depth].serial;
-  c->seen = 1;
-  b->col = i;
-  return JJ_OK;
+  return key_col(b, t, i);
 }
 
 /* The column of the value being given, or a usage failure. */
@@ -190,13 +207,21 @@ static ic_col *value_col(jj_builder *b) {
 ** when `counted`). */
 static jj_code put(jj_builder *b, int op, const void *p, size_t n,
                    int counted) {
-  char head[1 + 10 + 10];
+  if (b->straight && !b->depth && (size_t)b->col == b->next_col &&
+      op != OP_TABLE) { /* in order, into the document at once */
+    jj_code code = build_direct(b, op, p, n);
+    b->col = -1;
+    b->next_col++;
+    return code;
+  }
+  if (n > SIZE_MAX - 32 || jj_buf_reserve(&b->tape, 21 + n)) return nomem(b);
+  char *d = b->tape.p + b->tape.len;
   size_t h = 0;
-  head[h++] = (char)op;
-  h += build_uvarint_put(head + h, (uint64_t)b->col);
-  if (counted) h += build_uvarint_put(head + h, n);
-  if (jj_buf_append(&b->tape, head, h) || (n && jj_buf_append(&b->tape, p, n)))
-    return nomem(b);
+  d[h++] = (char)op;
+  h += build_uvarint_put(d + h, (uint64_t)b->col);
+  if (counted) h += build_uvarint_put(d + h, n);
+  if (n) memcpy(d + h, p, n);
+  b->tape.len += h + n;
   b->col = -1;
   return JJ_OK;
 }
@@ -282,27 +307,41 @@ jj_code jj_builder_bool(jj_builder *b, int v) {
   return put(b, v ? OP_TRUE : OP_FALSE, NULL, 0, 0);
 }
 
+/* The example a note or an error quotes is made only when one needs it:
+** the first value of a kind in a column, or a value that does not fit. */
+#define NEW_KIND(c, k) (!((c)->kinds & (1u << (k))))
+
+static const char *show_int(int64_t v, char out[21]) {
+  out[jj_int_format(v, out)] = '\0';
+  return out;
+}
+
+static const char *show_double(double v, char out[32]) {
+  out[jj_double_format(v, out)] = '\0';
+  return out;
+}
+
 jj_code jj_builder_int(jj_builder *b, int64_t v) {
   ic_col *c = value_col(b);
   char shown[21];
   if (!c) return jj_builder_error(b)->code;
-  shown[jj_int_format(v, shown)] = '\0';
   switch ((int)c->forced) {
     case 0:
       if (!ic_int_exact(v)) c->inexact = 1;
-      ic_fold_kind(&b->x, c, K_INT, shown);
+      if (NEW_KIND(c, K_INT)) ic_fold_kind(&b->x, c, K_INT, show_int(v, shown));
       break;
     case JJ_INT:
     case JJ_TEXT:
       break;
     case JJ_FLOAT:
-      if (!ic_int_exact(v)) return misfit_code(b, c, shown, JJ_ERR_RANGE);
+      if (!ic_int_exact(v))
+        return misfit_code(b, c, show_int(v, shown), JJ_ERR_RANGE);
       break;
     case JJ_BOOL: /* what SQLite and Python give for a boolean */
-      if (v != 0 && v != 1) return misfit(b, c, shown);
+      if (v != 0 && v != 1) return misfit(b, c, show_int(v, shown));
       return put(b, v ? OP_TRUE : OP_FALSE, NULL, 0, 0);
     default:
-      return misfit(b, c, shown);
+      return misfit(b, c, show_int(v, shown));
   }
   char le[8];
   memcpy(le, &v, 8);
@@ -313,10 +352,10 @@ jj_code jj_builder_double(jj_builder *b, double v) {
   ic_col *c = value_col(b);
   char shown[32];
   if (!c) return jj_builder_error(b)->code;
-  shown[jj_double_format(v, shown)] = '\0';
   if (c->forced && c->forced != JJ_FLOAT && c->forced != JJ_TEXT)
-    return misfit(b, c, shown);
-  if (!c->forced) ic_fold_kind(&b->x, c, K_FLOAT, shown);
+    return misfit(b, c, show_double(v, shown));
+  if (!c->forced && NEW_KIND(c, K_FLOAT))
+    ic_fold_kind(&b->x, c, K_FLOAT, show_double(v, shown));
   char le[8];
   memcpy(le, &v, 8);
   return put(b, OP_FLOAT, le, 8, 0);
@@ -329,12 +368,12 @@ static jj_code spelled(jj_builder *b, const char *p, size_t len, int is_num) {
   size_t bad;
   if (!c) return jj_builder_error(b)->code;
   if (!p && len) return build_fail(b, JJ_ERR_USAGE, "a NULL value");
-  jj_show(shown, sizeof shown, p, len, !is_num);
+#define SHOWN jj_show(shown, sizeof shown, p, len, !is_num)
   if (!is_num && !jj_utf8_valid(p, len, &bad))
-    return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8", shown);
+    return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8", SHOWN);
   if (c->forced) {
     if (!text_fits(c->forced, p, len, is_num))
-      return misfit_text(b, c, shown,
+      return misfit_text(b, c, SHOWN,
                          is_num && (c->forced == JJ_INT || c->forced == JJ_FLOAT)
                              ? JJ_ERR_RANGE
                              : c->forced == JJ_INT || c->forced == JJ_FLOAT
@@ -347,9 +386,10 @@ static jj_code spelled(jj_builder *b, const char *p, size_t len, int is_num) {
   } else {
     int k = is_num ? ic_num_kind(p, len, &c->inexact)
                    : ic_text_kind(p, len, 0);
-    if (k < 0) return build_fail(b, JJ_ERR_SYNTAX, "%s is not a number", shown);
-    ic_fold_kind(&b->x, c, k, shown);
+    if (k < 0) return build_fail(b, JJ_ERR_SYNTAX, "%s is not a number", SHOWN);
+    if (NEW_KIND(c, k)) ic_fold_kind(&b->x, c, k, SHOWN);
   }
+#undef SHOWN
   return put(b, is_num ? OP_NUM : OP_TEXT, p, len, 1);
 }
 
@@ -362,18 +402,19 @@ jj_code jj_builder_text(jj_builder *b, const char *p, size_t len) {
 }
 
 /* Bytes as a message shows them: x'00ff', the first 16 then "...". */
-static void shown_bytes(const void *p, size_t len, char *out, size_t cap) {
+static const char *show_bytes(const void *p, size_t len, char out[48]) {
   static const char hex[] = "0123456789abcdef";
   const unsigned char *u = p;
   size_t n = 0;
   out[n++] = 'x', out[n++] = '\'';
-  for (size_t i = 0; i < len && i < 16 && n + 8 < cap; i++) {
+  for (size_t i = 0; i < len && i < 16; i++) {
     out[n++] = hex[u[i] >> 4];
     out[n++] = hex[u[i] & 15];
   }
   out[n++] = '\'';
   if (len > 16) out[n++] = '.', out[n++] = '.', out[n++] = '.';
   out[n] = '\0';
+  return out;
 }
 
 jj_code jj_builder_bytes(jj_builder *b, const void *p, size_t len) {
@@ -381,25 +422,32 @@ jj_code jj_builder_bytes(jj_builder *b, const void *p, size_t len) {
   char shown[48];
   if (!c) return jj_builder_error(b)->code;
   if (!p && len) return build_fail(b, JJ_ERR_USAGE, "a NULL value");
-  shown_bytes(p, len, shown, sizeof shown);
-  if (c->forced && c->forced != JJ_BYTES) return misfit(b, c, shown);
-  if (!c->forced) ic_fold_kind(&b->x, c, K_BYTES, shown);
+  if (c->forced && c->forced != JJ_BYTES)
+    return misfit(b, c, show_bytes(p, len, shown));
+  if (!c->forced && NEW_KIND(c, K_BYTES))
+    ic_fold_kind(&b->x, c, K_BYTES, show_bytes(p, len, shown));
   return put(b, OP_BYTES, p, len, 1);
+}
+
+/* A date or timestamp's text quoted, as a JSON string of it is shown. */
+static const char *show_quoted(const char *t, size_t n, char out[48]) {
+  snprintf(out, 48, "\"%.*s\"", (int)n, t);
+  return out;
 }
 
 jj_code jj_builder_date(jj_builder *b, int32_t days) {
   ic_col *c = value_col(b);
-  char d[10], shown[16];
+  char d[10], shown[48];
   if (!c) return jj_builder_error(b)->code;
-  if (jj_date_format(days, d))
+  if (days < -719528 || days > 2932896 || jj_date_format(days, d))
     return build_fail(b, JJ_ERR_DATE,
                       "the date %ld days from 1970-01-01 is outside years "
                       "0000-9999",
                       (long)days);
-  snprintf(shown, sizeof shown, "\"%.10s\"", d);
   if (c->forced && c->forced != JJ_DATE && c->forced != JJ_TEXT)
-    return misfit(b, c, shown);
-  if (!c->forced) ic_fold_kind(&b->x, c, K_DATE, shown);
+    return misfit(b, c, show_quoted(d, 10, shown));
+  if (!c->forced && NEW_KIND(c, K_DATE))
+    ic_fold_kind(&b->x, c, K_DATE, show_quoted(d, 10, shown));
   char le[4];
   memcpy(le, &days, 4);
   return put(b, OP_DATE, le, 4, 0);
@@ -415,10 +463,10 @@ jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts) {
     return build_fail(b, JJ_ERR_TIMESTAMP,
                       "the timestamp is outside years 0000-9999 (or a field "
                       "is out of range)");
-  snprintf(shown, sizeof shown, "\"%.*s\"", (int)n, t);
   if (c->forced && c->forced != JJ_TIMESTAMP && c->forced != JJ_TEXT)
-    return misfit(b, c, shown);
-  if (!c->forced) ic_fold_kind(&b->x, c, K_TS, shown);
+    return misfit(b, c, show_quoted(t, n, shown));
+  if (!c->forced && NEW_KIND(c, K_TS))
+    ic_fold_kind(&b->x, c, K_TS, show_quoted(t, n, shown));
   char le[15];
   memcpy(le, &ts->seconds, 8);
   memcpy(le + 8, &ts->nanos, 4);
@@ -433,11 +481,13 @@ jj_code jj_builder_json(jj_builder *b, const char *p, size_t len) {
   size_t bad;
   if (!c) return jj_builder_error(b)->code;
   if (!p && len) return build_fail(b, JJ_ERR_USAGE, "a NULL value");
-  jj_show(shown, sizeof shown, p, len, 0);
   if (!jj_utf8_valid(p, len, &bad))
-    return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8", shown);
-  if (c->forced && c->forced != JJ_TEXT) return misfit(b, c, shown);
-  if (!c->forced) ic_fold_kind(&b->x, c, K_JSON, shown);
+    return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8",
+                      jj_show(shown, sizeof shown, p, len, 0));
+  if (c->forced && c->forced != JJ_TEXT)
+    return misfit(b, c, jj_show(shown, sizeof shown, p, len, 0));
+  if (!c->forced && NEW_KIND(c, K_JSON))
+    ic_fold_kind(&b->x, c, K_JSON, jj_show(shown, sizeof shown, p, len, 0));
   return put(b, OP_JSON, p, len, 1);
 }
 
@@ -477,27 +527,16 @@ jj_code jj_builder_end_row(jj_builder *b) {
     char op = OP_ROW_END;
     return jj_buf_append(&b->tape, &op, 1) ? nomem(b) : JJ_OK;
   }
-  /* a whole top-level row: its length and tape to memory or the file */
-  char head[10];
-  size_t h = build_uvarint_put(head, b->tape.len);
+  /* a whole top-level row: its length before it; past opts.memory the
+  ** rows go to the temporary file, in one write */
+  size_t len = b->tape.len - b->row_at - 4;
+  if (len > UINT32_MAX)
+    return build_fail(b, JJ_ERR_LIMIT, "a row holds more than 4 GiB");
+  uint32_t n32 = (uint32_t)len;
+  memcpy(b->tape.p + b->row_at, &n32, 4);
   b->rows++;
-  if (!b->file && b->mem.len + h + b->tape.len > b->o.memory) {
-    if (!(b->file = tmpfile()))
-      return build_fail(b, JJ_ERR_IO,
-                        "cannot make a temporary file for the rows");
-    if (b->mem.len && fwrite(b->mem.p, 1, b->mem.len, b->file) != b->mem.len)
-      return build_fail(b, JJ_ERR_IO, "cannot write the temporary file");
-    jj_buf_free(&b->mem);
-  }
-  if (b->file) {
-    if (fwrite(head, 1, h, b->file) != h ||
-        fwrite(b->tape.p, 1, b->tape.len, b->file) != b->tape.len)
-      return build_fail(b, JJ_ERR_IO, "cannot write the temporary file");
-  } else if (jj_buf_append(&b->mem, head, h) ||
-             jj_buf_append(&b->mem, b->tape.p, b->tape.len)) {
-    return nomem(b);
-  }
-  return JJ_OK;
+  if ((code = build_straight(b))) return code;
+  return b->tape.len > b->o.memory ? build_spill(b) : JJ_OK;
 }
 
 jj_code jj_builder_end_table(jj_builder *b) {

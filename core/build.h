@@ -1,20 +1,24 @@
 /*
 ** build.h — what the row builder's two files share (not public).
 **
-**   build_tape.c   the tape a row is kept in, and JSON text read off it
+**   build_tape.c   the tape a row is kept in, JSON text read off it, the
+**                  temporary file, failures
 **   build.c        the values as they come: each found its column, checked
 **                  against an explicit type, folded into the column's kinds
 **                  (infer.h) and appended to the row's tape; whole rows go
 **                  to memory, then to a temporary file
-**   build_write.c  jj_builder_finish: the types decided (infer_schema.c),
-**                  then every row read back from its tape and written
-**                  through a jj_writer as its columns' types say
+**   build_write.c  the rows written: a row read off its tape through a
+**                  jj_writer as its columns' types say; jj_builder_finish
+**                  (the types decided by infer_schema.c, every row kept
+**                  read back), and the rows of fixed, typed columns written
+**                  as they end
 **
 ** The tape of a row is a run of entries, each an op byte, the column's
 ** index (LEB128) and the value's bytes (LEB128 length first when it has
 ** one).  A nested table is OP_TABLE, then its rows, each closed by
 ** OP_ROW_END, then OP_TABLE_END.  A top-level row is stored as its length
-** (LEB128) then its tape.  The tape holds the values as the host gave them
+** (4 bytes, the machine's order: the file never leaves the process) then
+** its tape.  The tape holds the values as the host gave them
 ** (an int as an int, a date as days), so the same value is written the
 ** same way whichever column type it ends up in.
 */
@@ -57,7 +61,10 @@ struct jj_builder {
   jj_build_opts o;
   jj_error err;
   jj_code failed;   /* sticky: every call after a failure returns it */
-  jj_buf tape;      /* the top-level row being given */
+  jj_buf tape;      /* whole rows (each its 4-byte length, then its tape)
+                    ** and the top-level row being given, until they
+                    ** pass opts.memory and go to the file */
+  size_t row_at;    /* the row being given: its length's place in tape */
   build_level lv[IC_MAX_DEPTH + 1];
   unsigned depth;   /* lv[depth] is the table being given */
   long col;         /* the column of the next value, -1 before a key */
@@ -65,11 +72,16 @@ struct jj_builder {
   uint64_t serial;  /* rows begun, nested ones too (column stamps) */
   int64_t rows;     /* top-level rows ended */
   uint64_t nulled;
-  jj_buf mem;       /* whole rows, while they fit opts.memory */
-  FILE *file;       /* then all of them here */
+  FILE *file;       /* the rows that passed opts.memory, in order */
   jj_buf scratch;   /* text forms and examples */
-  jj_writer *w;     /* at the end */
+  jj_writer *w;     /* at the end; from the first row when straight */
   int finished;
+  int started;      /* jj_builder_start gave where the document goes */
+  jj_sink sink;     /* that sink and context */
+  void *sink_ctx;
+  int straight;     /* rows are written as they end (build_straight) */
+  size_t next_col;  /* straight: the columns before it in the row being
+                    ** given went to the writer as they came */
 };
 
 /* ---- build_tape.c ---- */
@@ -121,9 +133,21 @@ static inline jj_timestamp get_ts(const char *p) {
 int build_value_json(const ic_table *t, int op, const char *pay, uint64_t len,
                      const char *end, jj_buf *out);
 
-/* ---- build.c ---- */
+/* Append the rows in memory to the temporary file (made at the first
+** call) and empty the buffer.  JJ_OK or failed. */
+jj_code build_spill(jj_builder *b);
 /* Fail the builder with a located message (the place from the tables
 ** being given); returns the code. */
 jj_code build_fail(jj_builder *b, jj_code code, const char *fmt, ...)
     JJ_PRINTF(3, 4);
+/* ---- build_write.c ---- */
+/* The top-level row just ended (its tape at tape.p + row_at + 4), written
+** now when the columns are fixed and typed and the document has a sink
+** (the first row decides; the writer made then), and taken off the tape.
+** JJ_OK (also when it is kept for the end) or failed. */
+jj_code build_straight(jj_builder *b);
+/* Straight, a value of the top table's next column (b->col) in its row:
+** written now as its column's type (op and payload as the tape's). */
+jj_code build_direct(jj_builder *b, int op, const char *p, size_t n);
+
 #endif /* JJ_BUILD_H */

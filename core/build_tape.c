@@ -2,8 +2,11 @@
 ** build_tape.c — the row builder's tape (build.h has its layout): numbers
 ** in LEB128, entries found and passed over, and the JSON text of a value
 ** or of a nested table's rows, for a column of text and for the examples
-** the notes quote.
+** the notes quote; the builder's failures, and its rows moved to the
+** temporary file.
 */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +166,22 @@ int build_rows_json(const ic_table *t, const char *p, const char *end,
     p++; /* OP_ROW_END */
   }
   return p < end ? jj_buf_append(out, "]", 1) : -1;
+}
+
+jj_code build_fail(jj_builder *b, jj_code code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ic_vfail(&b->x, code, UINT64_MAX, 1, fmt, ap);
+  va_end(ap);
+  return b->failed = code;
+}
+
+jj_code build_spill(jj_builder *b) {
+  if (!b->tape.len) return JJ_OK;
+  if (!b->file && !(b->file = tmpfile()))
+    return build_fail(b, JJ_ERR_IO, "cannot make a temporary file for the rows");
+  if (fwrite(b->tape.p, 1, b->tape.len, b->file) != b->tape.len)
+    return build_fail(b, JJ_ERR_IO, "cannot write the temporary file");
+  b->tape.len = 0;
+  return JJ_OK;
 }

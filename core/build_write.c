@@ -39,7 +39,7 @@ static jj_code broken(jj_builder *b) {
 }
 
 static const char *write_row(jj_builder *b, ic_table *t, const char *p,
-                             const char *end);
+                             const char *end, size_t from);
 
 /* A numeric or spelled value for a column the explicit schema types. */
 static jj_code put_spelled(jj_builder *b, jj_type ty, const char *p,
@@ -75,15 +75,10 @@ static jj_code put_spelled(jj_builder *b, jj_type ty, const char *p,
   }
 }
 
-/* One entry's value as its column's type. */
-static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
-                         const char *end) {
-  ic_col *c = &t->cols[i];
+/* A value (an entry's op and payload) as column c's type. */
+static jj_code put_payload(jj_builder *b, ic_col *c, int op, const char *pay,
+                           uint64_t len, const char *end) {
   jj_writer *w = b->w;
-  uint64_t col, len;
-  const char *pay;
-  int op = (unsigned char)*e;
-  if (!build_entry(e, end, &col, &pay, &len)) return broken(b);
   jj_code code;
   if (op == OP_NULL) {
     code = jj_writer_null(w);
@@ -134,7 +129,7 @@ static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
         if ((code = jj_writer_begin_table(w))) break;
         c->sub->row = 0; /* rows counted from 1 in each nested value */
         for (const char *p = pay; p < end && *p != OP_TABLE_END;)
-          if (!(p = write_row(b, c->sub, p, end))) return b->failed;
+          if (!(p = write_row(b, c->sub, p, end, 0))) return b->failed;
         code = jj_writer_end_table(w);
         break;
       default:
@@ -144,11 +139,25 @@ static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
   return code ? wfail(b) : JJ_OK;
 }
 
+/* The value of the entry at e as column i's type. */
+static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
+                         const char *end) {
+  uint64_t col, len;
+  const char *pay;
+  if (!build_entry(e, end, &col, &pay, &len)) return broken(b);
+  return put_payload(b, &t->cols[i], (unsigned char)*e, pay, len, end);
+}
+
+jj_code build_direct(jj_builder *b, int op, const char *p, size_t n) {
+  return put_payload(b, &b->x.top.cols[b->col], op, p, n, p + n);
+}
+
 /* Write the row whose entries start at p (ending at `end` for a top-level
 ** row, at OP_ROW_END for a nested one); the byte after it, or NULL after a
-** failure. */
+** failure.  The columns before `from` were written already (straight from
+** the host, build_direct). */
 static const char *write_row(jj_builder *b, ic_table *t, const char *p,
-                             const char *end) {
+                             const char *end, size_t from) {
   uint64_t serial = ++b->serial;
   t->in_row = 1;
   t->row++;
@@ -160,7 +169,7 @@ static const char *write_row(jj_builder *b, ic_table *t, const char *p,
     t->cols[col].slot.p = p;
     p = next;
   }
-  for (size_t i = 0; i < t->n; i++) {
+  for (size_t i = from; i < t->n; i++) {
     t->col = i;
     if (t->cols[i].stamp != serial ? jj_writer_null(b->w) && wfail(b)
                                    : put_value(b, t, i, t->cols[i].slot.p,
@@ -181,37 +190,46 @@ static jj_code too_long(jj_builder *b) {
   return b->failed = JJ_ERR_LIMIT;
 }
 
-/* Every stored row, through write_row. */
-static jj_code write_rows(jj_builder *b) {
-  const char *p = b->mem.p, *end = b->mem.p + b->mem.len;
-  uint64_t polled = 0, done = 0;
-  if (b->file && (fflush(b->file) || fseek(b->file, 0, SEEK_SET)))
+/* At least n bytes of the temporary file from *at on in b->tape (read
+** in pieces of 1 MiB or more, what is left moved to the front first).
+** JJ_OK, or failed (the file ended early, out of memory). */
+static jj_code file_bytes(jj_builder *b, size_t *at, size_t n) {
+  if (b->tape.len - *at >= n) return JJ_OK;
+  size_t left = b->tape.len - *at;
+  memmove(b->tape.p, b->tape.p + *at, left);
+  b->tape.len = left;
+  *at = 0;
+  size_t want = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
+  if (jj_buf_reserve(&b->tape, want - left)) return nomem(b);
+  b->tape.len += fread(b->tape.p + left, 1, b->tape.cap - left, b->file);
+  if (b->tape.len < n)
     return build_fail(b, JJ_ERR_IO, "cannot read the temporary file back");
+  return JJ_OK;
+}
+
+/* Every stored row, through write_row: from the temporary file when the
+** rows went there, else from memory. */
+static jj_code write_rows(jj_builder *b) {
+  uint64_t polled = 0, done = 0;
+  size_t at = 0;
+  if (b->file) {
+    if (build_spill(b) || fflush(b->file) || fseek(b->file, 0, SEEK_SET))
+      return b->failed ? b->failed
+                       : build_fail(b, JJ_ERR_IO,
+                                    "cannot read the temporary file back");
+    b->tape.len = 0;
+  }
   b->x.top.row = 0;
   for (int64_t r = 0; r < b->rows; r++) {
-    uint64_t len;
-    const char *row;
-    if (b->file) { /* the length, then the row into the tape buffer */
-      char head[10];
-      size_t h = 0;
-      int ch;
-      do {
-        if ((ch = getc(b->file)) == EOF || h == sizeof head) return broken(b);
-        head[h++] = (char)ch;
-      } while (ch & 0x80);
-      build_uvarint_get(head, head + h, &len);
-      b->tape.len = 0;
-      if (jj_buf_reserve(&b->tape, (size_t)len + 1)) return nomem(b);
-      if (fread(b->tape.p, 1, (size_t)len, b->file) != len)
-        return build_fail(b, JJ_ERR_IO, "cannot read the temporary file back");
-      row = b->tape.p;
-    } else {
-      if (!(p = build_uvarint_get(p, end, &len)) || (uint64_t)(end - p) < len)
-        return broken(b);
-      row = p;
-      p += len;
-    }
-    if (!write_row(b, &b->x.top, row, row + len)) return b->failed;
+    uint32_t len;
+    if (b->file && file_bytes(b, &at, 4)) return b->failed;
+    if (b->tape.len - at < 4) return broken(b);
+    memcpy(&len, b->tape.p + at, 4);
+    if (b->file && file_bytes(b, &at, 4 + (size_t)len)) return b->failed;
+    if (b->tape.len - at - 4 < len) return broken(b);
+    const char *row = b->tape.p + at + 4;
+    at += 4 + (size_t)len;
+    if (!write_row(b, &b->x.top, row, row + len, 0)) return b->failed;
     if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
       return too_long(b);
     done += len;
@@ -221,6 +239,54 @@ static jj_code write_rows(jj_builder *b) {
         return build_fail(b, JJ_ERR_INTERRUPTED, "interrupted");
     }
   }
+  return JJ_OK;
+}
+
+/* The writer, to the sink (NULL: memory, from opts.alloc). */
+static jj_code new_writer(jj_builder *b, jj_sink sink, void *ctx) {
+  b->w = sink ? jj_writer_new(b->x.schema, sink, ctx, &b->err)
+         : b->o.alloc ? jj_writer_new_alloc(b->x.schema, b->o.alloc, &b->err)
+                      : jj_writer_new(b->x.schema, NULL, NULL, &b->err);
+  return b->w ? JJ_OK : (b->failed = b->err.code);
+}
+
+/* Every top-level column named by jj_builder_column with a scalar type
+** (and JJ_BUILD_FIXED_COLUMNS: no other can come): the types are known
+** before any row. */
+static int types_known(const jj_builder *b) {
+  const ic_table *t = &b->x.top;
+  if (!(b->o.flags & JJ_BUILD_FIXED_COLUMNS) || !t->n) return 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (!t->cols[i].forced || t->cols[i].forced == JJ_TABLE) return 0;
+  return 1;
+}
+
+jj_code build_straight(jj_builder *b) {
+  if (!b->straight) {
+    if (!b->started || b->rows != 1 || !types_known(b)) return JJ_OK;
+    if (ic_resolve(&b->x)) return b->failed = b->err.code;
+    if (new_writer(b, b->sink, b->sink_ctx)) return b->failed;
+    b->straight = 1;
+  }
+  const char *row = b->tape.p + b->row_at + 4;
+  if (!write_row(b, &b->x.top, row, b->tape.p + b->tape.len, b->next_col))
+    return b->failed;
+  b->tape.len = b->row_at;
+  b->next_col = 0;
+  if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
+    return too_long(b);
+  return JJ_OK;
+}
+
+jj_code jj_builder_start(jj_builder *b, jj_sink sink, void *ctx) {
+  if (!b) return JJ_ERR_USAGE;
+  if (b->failed) return b->failed;
+  if (b->started || b->rows || b->in_row || b->depth)
+    return build_fail(b, JJ_ERR_USAGE,
+                      "jj_builder_start comes once, before the first row");
+  b->started = 1;
+  b->sink = sink;
+  b->sink_ctx = ctx;
   return JJ_OK;
 }
 
@@ -236,12 +302,12 @@ jj_code jj_builder_finish(jj_builder *b, jj_sink sink, void *ctx,
                       "jj_builder_finish with a row or nested table open");
   b->finished = 1;
   b->x.rows = b->rows;
-  if (ic_resolve(&b->x)) return b->failed = b->err.code;
-  b->w = sink ? jj_writer_new(b->x.schema, sink, ctx, &b->err)
-         : b->o.alloc ? jj_writer_new_alloc(b->x.schema, b->o.alloc, &b->err)
-                      : jj_writer_new(b->x.schema, NULL, NULL, &b->err);
-  if (!b->w) return b->failed = b->err.code;
-  if (write_rows(b)) return b->failed;
+  if (b->started) sink = b->sink, ctx = b->sink_ctx;
+  if (!b->straight) {
+    if (ic_resolve(&b->x) || new_writer(b, sink, ctx))
+      return b->failed = b->err.code;
+    if (write_rows(b)) return b->failed;
+  }
   if (jj_writer_finish(b->w)) return wfail(b);
   if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
     return too_long(b);

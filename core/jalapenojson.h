@@ -1175,6 +1175,12 @@ typedef struct jj_builder jj_builder;
 #define JJ_BUILD_BAD_TO_NULL 0x1u /* a value that does not fit the explicit
                                   ** schema becomes null (counted, and told
                                   ** to `note`) instead of an error */
+#define JJ_BUILD_FIXED_COLUMNS 0x2u /* the top table has only the columns
+                                  ** named with jj_builder_column (another
+                                  ** key is JJ_ERR_SCHEMA); when every one
+                                  ** has a scalar type and jj_builder_start
+                                  ** gave the sink, rows are written as
+                                  ** they end, none kept */
 
 /* How to build.  A zeroed struct: every type inferred, no notes, rows in
 ** memory up to 16 MiB, no length limit. */
@@ -1222,6 +1228,15 @@ jj_code jj_builder_column(jj_builder *b, const char *name, size_t len,
 ** values as that type needs (text as numbers, documents as rows). */
 jj_type jj_builder_column_type(const jj_builder *b, const char *name,
                                size_t len);
+/* Where the document goes, before the first row (optional; sink NULL:
+** into memory, for jj_builder_take).  Rows are then written as they end
+** when their types are known (JJ_BUILD_FIXED_COLUMNS), and
+** jj_builder_finish ignores its own sink and context. */
+jj_code jj_builder_start(jj_builder *b, jj_sink sink, void *ctx);
+/* The column of the next value by its place among the current table's
+** columns (those jj_builder_column named first, in order): for a host
+** with fixed columns, no lookup by name. */
+jj_code jj_builder_key_at(jj_builder *b, size_t col);
 /* The column of the next value in the current row (UTF-8, not empty,
 ** without U+0000; given once per row). */
 jj_code jj_builder_key(jj_builder *b, const char *name, size_t len);

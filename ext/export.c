@@ -26,11 +26,12 @@
 **      names (INTEGER REAL TEXT DATE TIMESTAMP BOOLEAN BLOB, any case), as
 **      a typed jj_open table or a native table declares it;
 **   3. inferred from every value (a NULL first row is no problem).
-** The builder keeps the rows compactly, in memory up to 4 MiB and then in
-** a temporary file, until the last one has decided the types.  Then they
-** are written through the core's writer and the compressor (.gz, .br by
-** the name, jj_compression_for_write) into a temporary file next to the
-** target (jj_atomic_*), renamed over it at the end; any error removes the
+** When every column has a type by 1 or 2, each row is written as it comes;
+** otherwise the builder keeps the rows compactly, in memory up to 4 MiB
+** and then in a temporary file, until the last one has decided the types.
+** They are written through the core's writer and the compressor (.gz, .br
+** by the name, jj_compression_for_write) into a temporary file next to
+** the target (jj_atomic_*), renamed over it at the end; any error removes the
 ** temporary file and leaves the old one as it was.  Memory stays flat
 ** whatever the row count.  The query runs on the same connection, so the
 ** progress handler ticks and sqlite3_interrupt() stops it, also while the
@@ -50,6 +51,7 @@ typedef struct exporter {
   sqlite3_stmt *st;
   int ncol;
   jj_type *types;  /* ncol: each column's explicit type, or 0; sqlite3_free */
+  char **names;    /* ncol: the columns' names, for messages; sqlite3_free */
   jj_builder *b;
   jj_atomic *atomic;
   jj_deflater *z;
@@ -102,7 +104,14 @@ static int prepare(exporter *e, sqlite3 *db, const char *sql) {
     return -1;
   }
   e->types = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->types);
-  if (!e->types) return sqlite3_result_error_nomem(e->ctx), -1;
+  e->names = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->names);
+  if (!e->types || !e->names) return sqlite3_result_error_nomem(e->ctx), -1;
+  memset(e->names, 0, (size_t)e->ncol * sizeof *e->names);
+  for (int c = 0; c < e->ncol; c++) { /* a pointer SQLite may move */
+    const char *name = sqlite3_column_name(e->st, c);
+    if (!name || !(e->names[c] = sqlite3_mprintf("%s", name)))
+      return sqlite3_result_error_nomem(e->ctx), -1;
+  }
   return 0;
 }
 
@@ -154,6 +163,7 @@ static int start(exporter *e, sqlite3 *db, const char *spec) {
   jj_error err;
   memset(&o, 0, sizeof o);
   o.name = "jj_export";
+  o.flags = JJ_BUILD_FIXED_COLUMNS;
   o.schema = spec;
   o.schema_label = "TYPES";
   o.memory = EXPORT_MEMORY;
@@ -166,9 +176,8 @@ static int start(exporter *e, sqlite3 *db, const char *spec) {
     return -1;
   }
   for (int c = 0; c < e->ncol; c++) {
-    const char *name = sqlite3_column_name(e->st, c);
-    size_t len = name ? strlen(name) : 0;
-    if (!name) return sqlite3_result_error_nomem(e->ctx), -1;
+    const char *name = e->names[c];
+    size_t len = strlen(name);
     if (jj_builder_column(e->b, name, len,
                           declared_type(sqlite3_column_decltype(e->st, c))))
       return builder_error(e);
@@ -184,26 +193,32 @@ static int run(exporter *e, sqlite3 *db, const char *path,
   jj_error err;
   jj_build_result res;
   int rc;
-  while ((rc = sqlite3_step(e->st)) == SQLITE_ROW) {
-    for (int c = 0; c < e->ncol; c++) {
-      const char *name = sqlite3_column_name(e->st, c);
-      sqlite3_value *v = sqlite3_column_value(e->st, c);
-      if (jj_builder_key(e->b, name, strlen(name)) ||
-          (e->types[c] ? jjx_build_typed(e->b, db, v, e->types[c], name, strlen(name))
-                       : jjx_build_value(e->b, v)))
-        return builder_error(e);
-    }
-    if (jj_builder_end_row(e->b)) return builder_error(e);
-  }
-  if (rc != SQLITE_DONE) return step_error(e, db, rc);
+  /* the file first: with every column typed the rows go to it as they
+  ** come (jj_builder_start), else when the last has decided the types */
   e->atomic = jj_atomic_open(path, &err);
   if (!e->atomic) return file_error(e, err.code, &err);
   if (kind != JJ_PLAIN &&
       !(e->z = jj_deflate_new(kind, -1, count_sink, e, &err)))
     return file_error(e, err.code, &err);
-  if (jj_builder_finish(e->b, e->z ? jj_deflate_sink : count_sink,
-                        e->z ? (void *)e->z : (void *)e, &res))
+  if (jj_builder_start(e->b, e->z ? jj_deflate_sink : count_sink,
+                       e->z ? (void *)e->z : (void *)e))
     return builder_error(e);
+  while ((rc = sqlite3_step(e->st)) == SQLITE_ROW) {
+    for (int c = 0; c < e->ncol; c++) {
+      sqlite3_value *v = sqlite3_column_value(e->st, c);
+      if (jj_builder_key_at(e->b, (size_t)c)) return builder_error(e);
+      if (e->types[c]) {
+        const char *name = e->names[c];
+        if (jjx_build_typed(e->b, db, v, e->types[c], name, strlen(name)))
+          return builder_error(e);
+      } else if (jjx_build_value(e->b, v)) {
+        return builder_error(e);
+      }
+    }
+    if (jj_builder_end_row(e->b)) return builder_error(e);
+  }
+  if (rc != SQLITE_DONE) return step_error(e, db, rc);
+  if (jj_builder_finish(e->b, NULL, NULL, &res)) return builder_error(e);
   jj_code code;
   if (e->z && (code = jj_deflate_finish(e->z, &err)) != JJ_OK)
     return file_error(e, code, &err);
@@ -279,4 +294,6 @@ void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   jjx_poll_end(&e.poll);
   sqlite3_finalize(e.st);
   sqlite3_free(e.types);
+  for (int c = 0; e.names && c < e.ncol; c++) sqlite3_free(e.names[c]);
+  sqlite3_free(e.names);
 }

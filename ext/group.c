@@ -124,6 +124,7 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
   g->ncol = n;
   memset(&o, 0, sizeof o);
   o.name = "jj_group";
+  o.flags = JJ_BUILD_FIXED_COLUMNS;
   o.memory = GROUP_MEMORY;
   o.alloc = &group_memory;
   o.max_length = g->limit;
@@ -158,6 +159,8 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
     if (jj_builder_column(g->b, c->name, c->len, c->type))
       return builder_failed(ctx, g), -1;
   }
+  /* into SQLite's memory; with every column typed, as each row ends */
+  if (jj_builder_start(g->b, NULL, NULL)) return builder_failed(ctx, g), -1;
   return 0;
 }
 
@@ -223,7 +226,7 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       return;
     }
     g->min_len += min_written(v);
-    if (jj_builder_key(g->b, c->name, c->len) ||
+    if (jj_builder_key_at(g->b, (size_t)i) ||
         (c->type ? jjx_build_typed(g->b, db, v, c->type, c->name, c->len)
                  : jjx_build_value(g->b, v))) {
       builder_failed(ctx, g);
