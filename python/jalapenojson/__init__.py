@@ -7,22 +7,26 @@ also one JSON text) with the C library of this repository.
     v = jj.view(data)                   # lazy: v.columns, v.types, len(v),
     v[25000], v[10:20], v.column("price", array=True), for row in v: ...
     data = jj.encode(rows)              # bytes; types inferred or given
+    data = jj.from_json(text)           # the converter: JSON or CSV in
     jj.dump(rows, "out.jj.gz")          # atomic; .gz and .br by the name
     rows = jj.load("out.jj.gz")
 
 Values: int, float (NaN, infinities and -0.0 exact), str, bool, None,
 bytes, datetime.date, aware datetime.datetime (a fixed-offset timezone),
 nested tables as lists of rows (a View inside a View).  Every failure is a
-jalapenojson.Error (a ValueError) with code, row, column and offset.
+jalapenojson.Error (a ValueError) with code, row, column and offset; each
+decision of type inference (a mixed column written as text ...) is a
+jalapenojson.InferenceWarning.
 
 register_sqlite3() makes Python's sqlite3 module read the SQLite
 extension's typed tables with detect_types=sqlite3.PARSE_DECLTYPES.
 """
 from . import _jalapenojson as _c
-from ._jalapenojson import Error, View, decode, dump, encode, load, view
+from ._jalapenojson import (Error, InferenceWarning, View, decode, dump,
+                            encode, from_csv, from_json, load, view)
 
-__all__ = ["Error", "View", "decode", "dump", "encode", "load", "view",
-           "register_sqlite3"]
+__all__ = ["Error", "InferenceWarning", "View", "decode", "dump", "encode",
+           "from_csv", "from_json", "load", "view", "register_sqlite3"]
 __version__ = _c.__version__  # core/jalapenojson.h's JJ_VERSION_STRING
 
 

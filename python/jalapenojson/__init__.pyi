@@ -12,7 +12,8 @@ Value = Union[None, int, float, str, bool, bytes, datetime.date,
               datetime.datetime, list[Any], "View"]
 # What encode() takes for a value.
 InValue = Union[None, int, float, str, bool, bytes, bytearray, memoryview,
-                datetime.date, datetime.datetime, Sequence[Any], "View"]
+                datetime.date, datetime.datetime, Sequence[Any],
+                Mapping[str, Any], "View"]
 Row = Union[dict[str, Any], tuple[Any, ...]]
 # A column type: a letter (i f s d t b x), "jj" (a nested table whose
 # columns come from its rows), a nested schema, or None (inferred).
@@ -30,6 +31,11 @@ class Error(ValueError):
     row: int | None
     column: str | None
     offset: int | None
+
+
+class InferenceWarning(UserWarning):
+    """A decision of type inference that is not obvious (the converter's
+    note)."""
 
 
 class View:
@@ -68,4 +74,10 @@ def dump(rows: Iterable[Row] | View, path: PathLike,
          columns: Sequence[str] | None = ...,
          types: Sequence[TypeSpec] | Mapping[str, TypeSpec] | None = ...,
          *, level: int = ...) -> None: ...
+def from_json(data: Data, *, schema: str | Mapping[str, TypeSpec] | None = ...,
+              bad_to_null: bool = ...) -> bytes: ...
+def from_csv(data: Data, *, schema: str | Mapping[str, TypeSpec] | None = ...,
+             delimiter: str | None = ..., null: str | None = ...,
+             booleans: bool = ..., empty_is_text: bool = ...,
+             bad_to_null: bool = ...) -> bytes: ...
 def register_sqlite3(*, timestamps: Timestamps = ...) -> None: ...

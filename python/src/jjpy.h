@@ -15,8 +15,12 @@
 **              brotli, files; the GIL released around decompression
 **   decode.c   decode() and load(): every row at once
 **   view.c     view(): the lazy sequence, its rows, columns and iterator
-**   infer.c    encode's column plans: names, given types, inferred types
-**   encode.c   encode() and dump(): the writer driven by the plans
+**   build.c    Python rows -> the core's row builder (jj_builder): each
+**              value mapped to one of its kinds, types= as its schema, its
+**              notes as InferenceWarning
+**   encode.c   encode() and dump(): the builder finished into bytes or a
+**              file
+**   convert.c  from_json() and from_csv(): the core's converter on bytes
 **
 ** Reference counts: every function returning PyObject * returns a new
 ** reference or NULL with an exception set, unless its comment says
@@ -41,6 +45,9 @@ typedef struct jjpy_state {
   PyTypeObject *ViewIter;  /* its iterator */
   PyObject *array_type;    /* array.array, imported at its first use */
   PyObject *zones;         /* dict: zone minutes -> datetime.timezone */
+  PyObject *InferenceWarning; /* jalapenojson.InferenceWarning */
+  PyObject *json_encode;   /* a json.JSONEncoder's encode (compact, not
+                           ** ASCII-only), made at its first use */
 } jjpy_state;
 
 jjpy_state *jjpy_state_of_type(PyTypeObject *tp);
@@ -145,10 +152,13 @@ int jjpy_is_datetime(PyObject *o);
 int jjpy_is_date(PyObject *o);
 /* "YYYY-MM-DD" of a date into out[10]. */
 void jjpy_date_text(PyObject *date, char out[10]);
-/* The timestamp text of an aware datetime into out (at most 32 bytes):
-** its length, or 0 with *why set to a static reason (naive, an offset
-** with seconds, utcoffset() failed: then a Python exception is set too). */
-size_t jjpy_datetime_text(PyObject *dt, char out[40], const char **why);
+/* A date as days since 1970-01-01. */
+int32_t jjpy_date_days(PyObject *date);
+/* An aware datetime as the core's timestamp: the instant, its zone in
+** minutes, the fewest fraction digits that hold its microseconds.  0; 1
+** with *why set to a static reason (naive, an offset with seconds, an
+** offset of None); -1 with a Python exception (utcoffset() failed). */
+int jjpy_datetime_ts(PyObject *dt, jj_timestamp *ts, const char **why);
 
 /* The module's sqlite3 helpers (_parse_date, ...), in module.c's table. */
 PyObject *jjpy_parse_date(PyObject *module, PyObject *arg);
@@ -194,6 +204,41 @@ PyObject *jjpy_load(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *jjpy_view(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *jjpy_encode(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *jjpy_dump(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *jjpy_from_json(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs);
+
+/* ---------------------------------------------------------------------- */
+/* Rows into the row builder (build.c)                                    */
+/* ---------------------------------------------------------------------- */
+
+typedef struct jjpy_build jjpy_build;
+/* A builder holding every row of `rows` (dicts, or tuples with columns),
+** with columns= and types= applied, ready for jj_builder_finish (its
+** builder: jjpy_builder).  NULL with the exception set. */
+jjpy_build *jjpy_build_rows(jjpy_state *st, PyObject *rows, PyObject *columns,
+                            PyObject *types);
+jj_builder *jjpy_builder(jjpy_build *bd);
+/* jj_build_opts' note and interrupt callbacks as jjpy_build_rows set them
+** take the GIL back when it was released with this call pair around
+** jj_builder_finish. */
+void jjpy_build_unlock(jjpy_build *bd);
+void jjpy_build_relock(jjpy_build *bd);
+/* After jj_builder_finish: 0, or -1 with the exception set when finish
+** failed (code: its code) or a signal handler raised meanwhile. */
+int jjpy_build_check(jjpy_build *bd, jj_code code);
+/* Issue the notes as InferenceWarning.  0, or -1 when a warning raised
+** (warnings made errors). */
+int jjpy_build_warn(jjpy_build *bd);
+void jjpy_build_free(jjpy_build *bd);
+
+/* The schema string of jj_build_opts / jj_convert_opts from a types= or
+** schema= object (letters, "jj", {"columns": [...], "types": [...]}, by
+** name; by position with `names`, a tuple of str, or NULL).  A str is
+** taken as the string itself.  New reference (a str), or NULL. */
+PyObject *jjpy_schema_string(jjpy_state *st, PyObject *names, PyObject *types);
+/* Notes collected as a list of str, issued as InferenceWarning (stack
+** level 1: the line that called the module's function).  0 or -1. */
+int jjpy_warn_notes(jjpy_state *st, PyObject *notes);
 
 /* The View and iterator types (view.c), made in the module's exec. */
 PyTypeObject *jjpy_view_type(PyObject *module);

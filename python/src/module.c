@@ -41,13 +41,24 @@ PyDoc_STRVAR(load_doc,
 "decode() of a file: plain, gzip (by its magic) or brotli (a .br name).");
 PyDoc_STRVAR(encode_doc,
 "encode(rows, columns=None, types=None) -> bytes\n--\n\n"
-"A canonical jalapenojson document of rows (dicts, or tuples with\n"
-"columns).  types: letters (i f s d t b x) or nested schemas, by position\n"
-"or by name; the others are inferred from the values.");
+"A canonical jalapenojson document of rows: dicts (sparse keys welcome),\n"
+"or tuples with columns.  The types are the CLI converter's for the same\n"
+"values (each decision an InferenceWarning); types: letters (i f s d t b\n"
+"x), 'jj' or nested schemas, by position or by name, fix some.");
 PyDoc_STRVAR(dump_doc,
 "dump(rows, path, columns=None, types=None, *, level=-1) -> None\n--\n\n"
 "encode() to a file, atomically (a temporary file renamed over path);\n"
 "gzip for a .gz name, brotli for .br.");
+PyDoc_STRVAR(from_json_doc,
+"from_json(data, *, schema=None, bad_to_null=False) -> bytes\n--\n\n"
+"The converter on JSON (an array of objects, or NDJSON) as bytes or str:\n"
+"the document's bytes, each decision an InferenceWarning.  schema: a str\n"
+"'id:i,joined:d' or a dict by name, as types=.");
+PyDoc_STRVAR(from_csv_doc,
+"from_csv(data, *, schema=None, delimiter=None, null=None, booleans=False,\n"
+"         empty_is_text=False, bad_to_null=False) -> bytes\n--\n\n"
+"The converter on CSV with a header row (bytes or str): the document's\n"
+"bytes.  delimiter: detected among , tab ; | by default.");
 
 static PyMethodDef jjpy_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))jjpy_decode,
@@ -60,6 +71,10 @@ static PyMethodDef jjpy_methods[] = {
      METH_VARARGS | METH_KEYWORDS, encode_doc},
     {"dump", (PyCFunction)(void (*)(void))jjpy_dump,
      METH_VARARGS | METH_KEYWORDS, dump_doc},
+    {"from_json", (PyCFunction)(void (*)(void))jjpy_from_json,
+     METH_VARARGS | METH_KEYWORDS, from_json_doc},
+    {"from_csv", (PyCFunction)(void (*)(void))jjpy_from_csv,
+     METH_VARARGS | METH_KEYWORDS, from_csv_doc},
     {"_parse_date", jjpy_parse_date, METH_O,
      "date of b'YYYY-MM-DD' (the sqlite3 converter)"},
     {"_parse_timestamp", (PyCFunction)(void (*)(void))jjpy_parse_timestamp,
@@ -94,6 +109,12 @@ static PyObject *make_error(void) {
   return type;
 }
 
+PyDoc_STRVAR(inference_warning_doc,
+"A decision of type inference that is not obvious (a column of mixed\n"
+"values written as text, integers and floats made floats, a column of\n"
+"nulls only ...), the converter's note as the message.  Make them errors\n"
+"with warnings.simplefilter('error', jalapenojson.InferenceWarning).");
+
 /* _SQL_TYPES: each type's short name -> the SQL type the extension's
 ** typed tables declare (jj_type_sql), for register_sqlite3's converters:
 ** one spelling, the core's type table. */
@@ -121,6 +142,11 @@ static int jjpy_exec(PyObject *m) {
   if (jjpy_values_init() < 0) return -1;
   if (!(st->Error = make_error())) return -1;
   if (PyModule_AddObjectRef(m, "Error", st->Error) < 0) return -1;
+  if (!(st->InferenceWarning = PyErr_NewExceptionWithDoc(
+            "jalapenojson.InferenceWarning", inference_warning_doc,
+            PyExc_UserWarning, NULL)) ||
+      PyModule_AddObjectRef(m, "InferenceWarning", st->InferenceWarning) < 0)
+    return -1;
   if (!(st->View = jjpy_view_type(m))) return -1;
   if (PyModule_AddObjectRef(m, "View", (PyObject *)st->View) < 0) return -1;
   if (!(st->ViewIter = jjpy_view_iter_type(m))) return -1;
@@ -139,6 +165,8 @@ static int jjpy_traverse(PyObject *m, visitproc visit, void *arg) {
   Py_VISIT(st->ViewIter);
   Py_VISIT(st->array_type);
   Py_VISIT(st->zones);
+  Py_VISIT(st->InferenceWarning);
+  Py_VISIT(st->json_encode);
   return 0;
 }
 
@@ -150,6 +178,8 @@ static int jjpy_clear(PyObject *m) {
   Py_CLEAR(st->ViewIter);
   Py_CLEAR(st->array_type);
   Py_CLEAR(st->zones);
+  Py_CLEAR(st->InferenceWarning);
+  Py_CLEAR(st->json_encode);
   return 0;
 }
 

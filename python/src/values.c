@@ -316,6 +316,22 @@ void jjpy_date_text(PyObject *d, char out[10]) {
   put(out + 8, PyDateTime_GET_DAY(d), 2);
 }
 
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar (the
+** civil-from-days algorithm run backwards: eras of 400 years). */
+static int64_t days_of(int y, int m, int d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+int32_t jjpy_date_days(PyObject *d) {
+  return (int32_t)days_of(PyDateTime_GET_YEAR(d), PyDateTime_GET_MONTH(d),
+                          PyDateTime_GET_DAY(d));
+}
+
 /* The zone of an aware datetime in minutes east of UTC: 0, 1 with *why
 ** (naive, seconds in the offset), -1 with an exception (utcoffset()
 ** failed: a tzinfo of the caller's may raise). */
@@ -351,37 +367,29 @@ static int utc_offset(PyObject *dt, int *minutes, const char **why) {
   return rc;
 }
 
-size_t jjpy_datetime_text(PyObject *dt, char out[40], const char **why) {
+int jjpy_datetime_ts(PyObject *dt, jj_timestamp *ts, const char **why) {
   int minutes = 0;
   *why = NULL;
-  if (utc_offset(dt, &minutes, why)) return 0;
-  jjpy_date_text(dt, out);
-  out[10] = 'T';
-  put(out + 11, PyDateTime_DATE_GET_HOUR(dt), 2);
-  out[13] = ':';
-  put(out + 14, PyDateTime_DATE_GET_MINUTE(dt), 2);
-  out[16] = ':';
-  put(out + 17, PyDateTime_DATE_GET_SECOND(dt), 2);
-  size_t n = 19;
+  int rc = utc_offset(dt, &minutes, why);
+  if (rc) return rc;
+  /* the wall time's fields, less the zone: the instant in UTC */
+  int64_t days = days_of(PyDateTime_GET_YEAR(dt), PyDateTime_GET_MONTH(dt),
+                         PyDateTime_GET_DAY(dt));
+  ts->seconds = days * 86400 + PyDateTime_DATE_GET_HOUR(dt) * 3600 +
+                PyDateTime_DATE_GET_MINUTE(dt) * 60 +
+                PyDateTime_DATE_GET_SECOND(dt) - (int64_t)minutes * 60;
   int us = PyDateTime_DATE_GET_MICROSECOND(dt);
-  if (us) { /* the fewest digits that hold it: .25, not .250000 */
-    int k = 6;
+  ts->nanos = us * 1000;
+  ts->zone_minutes = (int16_t)minutes;
+  /* the fewest fraction digits that hold the microseconds: .25, not
+  ** .250000 */
+  int k = 0;
+  if (us) {
+    k = 6;
     while (us % 10 == 0) us /= 10, k--;
-    out[n++] = '.';
-    put(out + n, us, k);
-    n += (size_t)k;
   }
-  if (minutes == 0) {
-    out[n++] = 'Z';
-  } else {
-    int a = minutes < 0 ? -minutes : minutes;
-    out[n++] = minutes < 0 ? '-' : '+';
-    put(out + n, a / 60, 2);
-    out[n + 2] = ':';
-    put(out + n + 3, a % 60, 2);
-    n += 5;
-  }
-  return n;
+  ts->digits = (uint8_t)k;
+  return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -456,14 +464,17 @@ PyObject *jjpy_format_date(PyObject *module, PyObject *arg) {
 PyObject *jjpy_format_timestamp(PyObject *module, PyObject *arg) {
   char out[40];
   const char *why;
+  jj_timestamp ts;
   if (!PyDateTime_Check(arg)) {
     PyErr_Format(PyExc_TypeError, "expected a datetime.datetime, not %.100s",
                  Py_TYPE(arg)->tp_name);
     return NULL;
   }
-  size_t n = jjpy_datetime_text(arg, out, &why);
+  int rc = jjpy_datetime_ts(arg, &ts, &why);
+  if (rc < 0) return NULL;
+  size_t n = rc ? 0 : jj_timestamp_format(&ts, out);
   if (n) return PyUnicode_FromStringAndSize(out, (Py_ssize_t)n);
-  if (!why) return NULL;
   return jjpy_raise_at(module_state(module), JJ_ERR_TIMESTAMP, 0, NULL,
-                       JJ_NO_OFFSET, "datetime %R %s", arg, why);
+                       JJ_NO_OFFSET, "datetime %R %s", arg,
+                       why ? why : "is outside years 0000-9999");
 }

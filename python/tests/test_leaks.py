@@ -13,6 +13,7 @@ leaks there too.
 import datetime as dt
 import gc
 import sys
+import warnings
 
 import jalapenojson as jj
 from conftest import UNDER_ASAN, document, rounds
@@ -67,6 +68,30 @@ def test_encode_every_type():
     check(lambda: jj.encode(rows, list(EVERY[0])), 50_000)
 
 
+def test_encode_sparse_nested_mixed_with_warnings():
+    rows = [{"a": 1, "o": {"k": [1, 2]}, "l": [{"q": 1}]},
+            {"b": "2024-01-01", "a": "x", "l": [{"q": 2.5, "r": None}]}]
+
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", jj.InferenceWarning)
+            jj.encode(rows)
+    check(run, 20_000)
+
+
+def test_converter():
+    text = '[{"a":1,"b":"2024-01-01","c":[{"q":1}]},{"a":2.5,"d":{"x":1}}]'
+    csv = "a,b\n1,2024-01-01\n2,x\n"
+
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", jj.InferenceWarning)
+            jj.from_json(text)
+            jj.from_json(text.encode(), schema={"a": "f"})
+            jj.from_csv(csv, delimiter=",", null="NA")
+    check(run, 20_000)
+
+
 def test_views():
     doc = jj.encode([{"n": i, "x": i / 2, "d": dt.date(2024, 1, 1 + i % 28),
                       "t": [{"a": i}]} for i in range(20)])
@@ -100,7 +125,11 @@ def test_failures():
     check(fail(lambda: jj.decode(year0)))
     check(fail(lambda: jj.decode(b"\x1f\x8b")))
     check(fail(lambda: jj.view(bad_date)[1]))
-    check(fail(lambda: jj.encode([{"a": 1}, {"a": "x"}])))
+    check(fail(lambda: jj.encode([{"a": 1}, {"a": b"x"}])))
+    check(fail(lambda: jj.encode([{"a": 1}, {"b": {"c": dt.date(2024, 1, 1)}}])))
+    check(fail(lambda: jj.encode([{"a": [{"b": 1}, {"b": "x"}]}], types={"a": {"columns": ["b"], "types": ["i"]}})))
+    check(fail(lambda: jj.from_json(b'[{"a":1},{"a":}]')))
+    check(fail(lambda: jj.from_csv("a,b\n1\n")))
     check(fail(lambda: jj.encode([{"a": dt.datetime(2024, 1, 1)}])))
     check(fail(lambda: jj.encode([{"a": 1}], types=["q"])))
     check(fail(lambda: jj.decode(5)))

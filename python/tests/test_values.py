@@ -230,11 +230,13 @@ def test_encode_zoneinfo_offsets():
 def test_bool_is_not_an_int_and_datetime_is_not_a_date():
     assert b'"types":["b"]' in jj.encode([{"a": True}, {"a": False}])
     assert b'"types":["t"]' in jj.encode([{"a": dt.datetime(2024, 1, 1, tzinfo=UTC)}])
-    with pytest.raises(jj.Error, match="mixes bools and numbers"):
-        jj.encode([{"a": True}, {"a": 1}])
-    with pytest.raises(jj.Error, match="mixes dates and datetimes"):
-        jj.encode([{"a": dt.date(2024, 1, 1)}, {"a": dt.datetime(2024, 1, 1, tzinfo=UTC)}])
+    # mixed: text, told (a bool is not a number, a datetime is not a date)
+    with pytest.warns(jj.InferenceWarning, match=r"booleans \(row 1, true\), integers \(row 2, 1\) -> s"):
+        assert jj.decode(jj.encode([{"a": True}, {"a": 1}])) == [{"a": "true"}, {"a": "1"}]
+    with pytest.warns(jj.InferenceWarning, match=r"dates .* timestamps .* -> s"):
+        doc = jj.encode([{"a": dt.date(2024, 1, 1)}, {"a": dt.datetime(2024, 1, 1, tzinfo=UTC)}])
+    assert jj.decode(doc) == [{"a": "2024-01-01"}, {"a": "2024-01-01T00:00:00Z"}]
     # explicit b takes sqlite3's 0 and 1
     assert jj.encode([{"a": 1}, {"a": 0}], types=["b"]).endswith(b"[true],\n[false]\n]}")
-    with pytest.raises(jj.Error, match="takes True, False, 0 or 1, not 2"):
+    with pytest.raises(jj.Error, match=r"2 is not a boolean \(the schema says a:b\)"):
         jj.encode([{"a": 2}], types=["b"])

@@ -1,0 +1,207 @@
+/*
+** convert.c — from_json(data) and from_csv(data): the core's converter
+** (jj_convert over jj_input_memory) on bytes or str, the document's bytes
+** out; its notes as InferenceWarning, its errors as jalapenojson.Error
+** (offset: the byte of the input).
+**
+** The conversion runs with the GIL released, over bytes that cannot change
+** meanwhile: a bytes object or a str's UTF-8 as they are, other buffers
+** copied once.  The note and interrupt callbacks take the GIL back for a
+** moment (Ctrl-C stops a long conversion).
+*/
+#include "jjpy.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct conv {
+  PyThreadState *ts; /* the GIL released */
+  PyObject *notes;   /* list of str */
+  int note_failed;
+  int signalled;
+  char *p;           /* the document (malloc) */
+  size_t len, cap;
+  int oom;
+} conv;
+
+static void note(void *ctx, const char *msg) {
+  conv *c = ctx;
+  PyEval_RestoreThread(c->ts);
+  PyObject *s = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+  if (!s || PyList_Append(c->notes, s) < 0) {
+    PyErr_Clear();
+    c->note_failed = 1;
+  }
+  Py_XDECREF(s);
+  c->ts = PyEval_SaveThread();
+}
+
+static int interrupt(void *ctx) {
+  conv *c = ctx;
+  PyEval_RestoreThread(c->ts);
+  int bad = PyErr_CheckSignals();
+  c->ts = PyEval_SaveThread();
+  if (bad) c->signalled = 1;
+  return bad;
+}
+
+/* The document into a growing buffer. */
+static int sink(void *ctx, const char *data, size_t len) {
+  conv *c = ctx;
+  if (len > c->cap - c->len) {
+    size_t cap = c->cap ? c->cap : 4096;
+    while (cap - c->len < len) {
+      if (cap > SIZE_MAX / 2) return c->oom = 1, -1;
+      cap *= 2;
+    }
+    char *p = realloc(c->p, cap);
+    if (!p) return c->oom = 1, -1;
+    c->p = p;
+    c->cap = cap;
+  }
+  memcpy(c->p + c->len, data, len);
+  c->len += len;
+  return 0;
+}
+
+/* A boolean keyword as a flag. */
+static int flag(PyObject *v, unsigned bit, unsigned *flags) {
+  int t = v ? PyObject_IsTrue(v) : 0;
+  if (t < 0) return -1;
+  if (t) *flags |= bit;
+  return 0;
+}
+
+/* Convert `data` as o says (its schema and null_text set from the
+** objects).  The document's bytes, or NULL. */
+static PyObject *convert(PyObject *module, PyObject *data, PyObject *schema,
+                         jj_convert_opts *o) {
+  jjpy_state *st = PyModule_GetState(module);
+  PyObject *spec = NULL, *result = NULL;
+  Py_buffer view = {0};
+  int have_view = 0;
+  char *copy = NULL;
+  const char *p;
+  Py_ssize_t n;
+  conv c;
+  memset(&c, 0, sizeof c);
+  if (schema && schema != Py_None) {
+    if (!PyUnicode_Check(schema) && !PyDict_Check(schema)) {
+      PyErr_Format(PyExc_TypeError,
+                   "schema must be a str (\"id:i,joined:d\") or a dict by "
+                   "name, not %.100s",
+                   Py_TYPE(schema)->tp_name);
+      return NULL;
+    }
+    if (!(spec = jjpy_schema_string(st, NULL, schema))) return NULL;
+    if (!(o->schema = PyUnicode_AsUTF8(spec))) goto done;
+  }
+  if (PyUnicode_Check(data)) {
+    if (!(p = PyUnicode_AsUTF8AndSize(data, &n))) {
+      if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+        PyErr_Clear();
+        jjpy_raise_at(st, JJ_ERR_UTF8, 0, NULL, JJ_NO_OFFSET,
+                      "the str is not valid UTF-8 (it holds a lone "
+                      "surrogate)");
+      }
+      goto done;
+    }
+  } else if (PyBytes_Check(data)) {
+    p = PyBytes_AS_STRING(data);
+    n = PyBytes_GET_SIZE(data);
+  } else if (PyObject_CheckBuffer(data)) {
+    /* a bytearray may change while the GIL is released: a copy */
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0) goto done;
+    have_view = 1;
+    if (!(copy = malloc(view.len ? (size_t)view.len : 1))) {
+      PyErr_NoMemory();
+      goto done;
+    }
+    memcpy(copy, view.buf, (size_t)view.len);
+    p = copy;
+    n = view.len;
+  } else {
+    PyErr_Format(PyExc_TypeError, "data must be bytes or str, not %.100s",
+                 Py_TYPE(data)->tp_name);
+    goto done;
+  }
+  if (!(c.notes = PyList_New(0))) goto done;
+  o->note = note;
+  o->note_ctx = &c;
+  o->interrupt = interrupt;
+  o->interrupt_ctx = &c;
+  jj_input in;
+  jj_input_memory(&in, p, (size_t)n, NULL);
+  jj_convert_result res;
+  jj_error err;
+  c.ts = PyEval_SaveThread();
+  jj_code code = jj_convert(&in, o, sink, &c, &res, &err);
+  PyEval_RestoreThread(c.ts);
+  if (code == JJ_OK) jj_schema_free(res.schema);
+  if (c.signalled) {
+    if (!PyErr_Occurred()) PyErr_SetInterrupt();
+  } else if (c.oom || c.note_failed) {
+    PyErr_NoMemory();
+  } else if (code != JJ_OK) {
+    jjpy_raise(st, &err, NULL, NULL);
+  } else if (jjpy_warn_notes(st, c.notes) == 0) {
+    result = PyBytes_FromStringAndSize(c.p ? c.p : "", (Py_ssize_t)c.len);
+  }
+done:
+  free(c.p);
+  free(copy);
+  if (have_view) PyBuffer_Release(&view);
+  Py_XDECREF(c.notes);
+  Py_XDECREF(spec);
+  return result;
+}
+
+PyObject *jjpy_from_json(PyObject *module, PyObject *args, PyObject *kwargs) {
+  static char *kws[] = {"data", "schema", "bad_to_null", NULL};
+  PyObject *data, *schema = NULL, *bad = NULL;
+  jj_convert_opts o;
+  memset(&o, 0, sizeof o);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_json", kws,
+                                   &data, &schema, &bad) ||
+      flag(bad, JJ_CONVERT_BAD_TO_NULL, &o.flags) < 0)
+    return NULL;
+  o.from = JJ_FORMAT_JSON; /* an array of objects, or NDJSON */
+  return convert(module, data, schema, &o);
+}
+
+PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
+  static char *kws[] = {"data",     "schema",        "delimiter",
+                        "null",     "booleans",      "empty_is_text",
+                        "bad_to_null", NULL};
+  PyObject *data, *schema = NULL, *delim = NULL, *null = NULL,
+           *booleans = NULL, *empty = NULL, *bad = NULL;
+  jj_convert_opts o;
+  memset(&o, 0, sizeof o);
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOOOO:from_csv", kws,
+                                   &data, &schema, &delim, &null, &booleans,
+                                   &empty, &bad) ||
+      flag(booleans, JJ_CONVERT_CSV_BOOLEANS, &o.flags) < 0 ||
+      flag(empty, JJ_CONVERT_CSV_EMPTY_IS_TEXT, &o.flags) < 0 ||
+      flag(bad, JJ_CONVERT_BAD_TO_NULL, &o.flags) < 0)
+    return NULL;
+  o.from = JJ_FORMAT_CSV;
+  if (delim && delim != Py_None) {
+    /* as the csv module: a 1-character str */
+    if (!PyUnicode_Check(delim) || PyUnicode_GET_LENGTH(delim) != 1 ||
+        PyUnicode_READ_CHAR(delim, 0) > 0x7F) {
+      PyErr_SetString(PyExc_TypeError,
+                      "delimiter must be a 1-character ASCII str");
+      return NULL;
+    }
+    o.delimiter = (char)PyUnicode_READ_CHAR(delim, 0);
+    if (o.delimiter == '\t') o.from = JJ_FORMAT_TSV;
+  }
+  if (null && null != Py_None) {
+    if (!PyUnicode_Check(null)) {
+      PyErr_Format(PyExc_TypeError, "null must be a str, not %.100s",
+                   Py_TYPE(null)->tp_name);
+      return NULL;
+    }
+    if (!(o.null_text = PyUnicode_AsUTF8(null))) return NULL;
+  }
+  return convert(module, data, schema, &o);
+}
