@@ -834,7 +834,7 @@ jjpy_build *jjpy_build_rows(jjpy_state *st, PyObject *rows, PyObject *columns,
     Py_ssize_t len;
     PyObject *name = PyTuple_GET_ITEM(bd->top.names, i);
     const char *p = utf8_of(bd, 0, NULL, name, &len, "column name");
-    if (!p || CALL(bd, jj_builder_column(bd->b, p, (size_t)len))) goto fail;
+    if (!p || CALL(bd, jj_builder_column(bd->b, p, (size_t)len, 0))) goto fail;
   }
   PyObject *row;
   for (Py_ssize_t i = 0; (row = item(seq, i)); i++) {

@@ -91,7 +91,7 @@ def test_a_given_type_settles_the_kinds():
     assert types_of(jj.encode([{"c": "2024-01-01"}, {"c": dt.date(2024, 1, 2)}])) == ("d",)
     with pytest.raises(jj.Error) as e:
         jj.encode([{"c": "2023-02-29"}], types=["d"])
-    assert str(e.value) == 'row 1, column "c": "2023-02-29" is not a date (the schema says c:d)'
+    assert str(e.value) == 'row 1, column "c": "2023-02-29" is not a date (2023 is not a leap year; the schema says c:d)'
     assert (e.value.code, e.value.row, e.value.column) == ("date", 1, "c")
     # without a type, text that only looks like a date is text, told
     doc, notes = quiet([{"c": "2023-02-29"}])
