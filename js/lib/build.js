@@ -119,10 +119,9 @@ function cStringIn(x, s) {
   return p;
 }
 
-// The document the instance handed over at p (jjw_ret_len bytes), copied
-// out and freed.
-function takeDoc(x, p) {
-  const len = x.jjw_ret_len();
+// The document the instance handed over at p (len bytes), copied out and
+// freed.
+function takeDoc(x, p, len) {
   checkRange(p, len);
   const out = mem().u8.slice(p, p + len);
   x.jjw_jj_free(p);
@@ -177,6 +176,7 @@ class Packer {
       this.typeError(`cannot write ${showValue(v)} as JSON text (${e.message})`);
     }
     if (s === undefined) this.typeError(`cannot write ${showValue(v)} as JSON text`);
+    this.t.views(); // a toJSON method may have called into the instance
     this.t.text(B_JSON, s);
   }
 
@@ -314,9 +314,12 @@ export function buildRows(rows, schema, options) {
     new Packer(tape).rows(rows, tree, columns);
     tape.flush();
     const p = x.jjw_build_finish(b);
+    // the document and the error first: onNote may throw, or call in
+    const out = p ? takeDoc(x, p, x.jjw_ret_len()) : null;
+    const err = p ? null : lastError();
     tellNotes(x, opts.onNote);
-    if (!p) throw lastError();
-    return takeDoc(x, p);
+    if (err) throw err;
+    return out;
   } finally {
     if (tape) tape.free();
     if (b) x.jjw_build_free(b);
@@ -374,9 +377,12 @@ export function convert(input, csv, options) {
     const namep = cStringIn(x, opts.name);
     if (namep) held.push(namep);
     const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, flags, namep);
+    // the document and the error first: onNote may throw, or call in
+    const out = doc ? takeDoc(x, doc, x.jjw_ret_len()) : null;
+    const err = doc ? null : lastError();
     tellNotes(x, opts.onNote);
-    if (!doc) throw lastError();
-    return takeDoc(x, doc);
+    if (err) throw err;
+    return out;
   } finally {
     for (const p of held) x.jjw_free(p);
   }
