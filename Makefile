@@ -325,7 +325,8 @@ python-warnings:
 # file.c or atomic.c (zlib and brotli are not built for wasm32 in Debian;
 # the module gunzips with the platform's zlib or DecompressionStream) and
 # no numtables.c (js/wasm_numtables.c says why); js/ brings the ABI
-# (wasm.c, wasm_read.c; wasm_write.c in the reader+writer module) and small
+# (wasm.c, wasm_read.c; wasm_write.c and wasm_build.c in the reader+writer
+# module, with the row builder and the converter) and small
 # replacements of wasi-libc's printf and malloc (and, in the reader-only
 # module, of memchr, strlen and the number parsers, with printf's
 # formatting done by JS: js/wasm_printf_js.c).
@@ -334,7 +335,9 @@ WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-global
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
 WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
                  rowscan schema select text types validate value
-WASM_WRITER   := writer encode copy
+WASM_WRITER   := writer encode copy infer infer_schema build_tape build build_write \
+                 convert convert_csv convert_input convert_json convert_json_lex \
+                 convert_value
 # The glue: the ABI and malloc; then per module printf (in C, or left to
 # JS) and the numbers: the table of powers of five for the core's parser
 # and printer (reader and writer), or parsers that leave the hard cases to
@@ -346,6 +349,7 @@ WASM_OPT      := wasm-opt --enable-bulk-memory --enable-nontrapping-float-to-int
                  --strip-debug --strip-producers --strip-target-features
 WASM_FULL_OBJ   := $(WASM_READER:%=build/js/full/core/%.o) $(WASM_WRITER:%=build/js/full/core/%.o) \
                    $(WASM_GLUE:%=build/js/full/js/%.o) build/js/full/js/wasm_write.o \
+                   build/js/full/js/wasm_build.o \
                    build/js/full/js/wasm_printf.o build/js/full/js/wasm_numtables.o
 WASM_READER_OBJ := $(WASM_READER:%=build/js/reader/core/%.o) $(WASM_GLUE:%=build/js/reader/js/%.o) \
                    build/js/reader/js/wasm_printf_js.o build/js/reader/js/wasm_numparse.o \
@@ -360,9 +364,15 @@ js-deps:
 
 # The fast build: -O2, and rowscan.c's SSE2 path on WebAssembly SIMD
 # (js/sse2/sse2_on_wasm.h maps its intrinsics, included before the file).
-build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h | js-deps
+# errno is thread-local in wasi-libc, which clang's wasm32 target compiles
+# only with the local-exec model (one thread here anyway).  wasi-libc has
+# no tmpfile: the core's calls go to js/wasm_build.c's, which says why
+# none is ever made (its declaration says "not defined on WASI", hence
+# -Wno-deprecated-declarations).
+WASM_FULL_DEFS := -ftls-model=local-exec -Dtmpfile=jjw_tmpfile -Wno-deprecated-declarations
+build/js/full/%.o: %.c $(wildcard core/*.h) js/wasm.h js/sse2/sse2_on_wasm.h Makefile | js-deps
 	@mkdir -p $(dir $@)
-	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(if $(filter %/rowscan.o,$@),-D__SSE2__ -DJJ_SSE2_PROVIDED -include js/sse2/sse2_on_wasm.h) -c $< -o $@
+	$(WASM_CC) $(WASM_CFLAGS) -O2 -msimd128 $(WASM_FULL_DEFS) $(if $(filter %/rowscan.o,$@),-D__SSE2__ -DJJ_SSE2_PROVIDED -include js/sse2/sse2_on_wasm.h) -c $< -o $@
 
 # The small build: -Oz, no SIMD, no writer; link-time optimization across
 # files (-flto: the objects are LLVM bitcode that wasm-ld optimizes

@@ -109,11 +109,100 @@ export function view(input: Input, options?: ReadOptions): View;
 export interface WriteSchema extends Schema {
   meta?: unknown;
 }
-/** Rows (objects keyed by column name, or arrays in column order; any
- * iterable, a View too) as a document, exactly as the C writer writes it. */
+/** Types for some columns, the others inferred: a letter, or a nested
+ * table's own partial types, by column name. */
+export interface PartialTypes {
+  [column: string]: 'i' | 'f' | 's' | 'd' | 't' | 'b' | 'x' | PartialTypes;
+}
+
+/** A partial schema for encode(): the types of some columns (the others
+ * inferred from every row), and the order of the top-level columns (which
+ * also lets rows be arrays in that order). */
+export interface PartialSchema {
+  types?: PartialTypes;
+  columns?: readonly string[];
+}
+
+/** A value encode() infers a type for: null; a boolean; a number (a safe
+ * integer is an integer, any other a float); a bigint (an integer in the
+ * int64 range, else a number's text); a string (a date or timestamp when
+ * spelled as one); a Date (a timestamp in UTC; a date in a column typed
+ * 'd'); bytes; an array of plain objects (a nested table); any other array
+ * or plain object (its JSON text); undefined (the key is absent). */
+export type InValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Date
+  | Timestamp
+  | Uint8Array
+  | ArrayBuffer
+  | ArrayBufferView
+  | InRow[]
+  | View
+  | readonly unknown[]
+  | { [key: string]: unknown }
+  | undefined;
+
+export type InRow = { [column: string]: InValue };
+
+/** Options of encode() with types inferred. */
+export interface BuildOptions {
+  /** Each decision the inference made (a mixed column becomes text, ints
+   * and floats make floats, ...), a sentence as the command-line
+   * converter's summary gives it; told after the rows are read.  Without
+   * it nothing is told or printed. */
+  onNote?: (message: string) => void;
+  /** A value that does not fit schema.types becomes null (told to onNote)
+   * instead of an error. */
+  badToNull?: boolean;
+}
+
+/** Rows as a document, exactly as the C library writes it.  With a full
+ * schema (types an array): objects keyed by column name, or arrays in
+ * column order (any iterable, a View too), written as typed.  Without a
+ * schema, or with a partial one, the types are inferred from every row as
+ * the converter infers them from the rows' JSON (sparse keys add columns,
+ * arrays of objects are nested tables, mixed columns are text). */
 export function encode(rows: Iterable<Row | Value[]>, schema: WriteSchema): Uint8Array;
+export function encode(rows: Iterable<InRow | InValue[]>, schema?: PartialSchema | null, options?: BuildOptions): Uint8Array;
 /** encode() as a string. */
 export function encodeText(rows: Iterable<Row | Value[]>, schema: WriteSchema): string;
+export function encodeText(rows: Iterable<InRow | InValue[]>, schema?: PartialSchema | null, options?: BuildOptions): string;
+
+/** Options of fromJSON(). */
+export interface ConvertOptions extends BuildOptions {
+  /** Types for some columns: "id:i,joined:d,items:{qty:f}" (as the
+   * command line's --schema) or as PartialSchema.types. */
+  schema?: string | PartialTypes;
+  /** The input's name, to begin error messages ("in.json: row 3 ..."). */
+  name?: string;
+}
+
+/** Options of fromCSV(). */
+export interface CSVOptions extends ConvertOptions {
+  /** The delimiter (one ASCII character); detected among , tab ; | by
+   * default. */
+  delimiter?: string;
+  /** An unquoted field equal to it is null (default: the empty field). */
+  null?: string;
+  /** Fields true and false are booleans (default: text). */
+  booleans?: boolean;
+  /** An unquoted empty field is the empty text, not null. */
+  emptyIsText?: boolean;
+}
+
+/** JSON (one array of objects, or objects one after another: NDJSON) as a
+ * document, by the C converter (the command line's `convert`). */
+export function fromJSON(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: ConvertOptions): Uint8Array;
+/** fromJSON() as a string. */
+export function fromJSONText(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: ConvertOptions): string;
+/** CSV (RFC 4180, a header row) as a document, by the C converter. */
+export function fromCSV(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: CSVOptions): Uint8Array;
+/** fromCSV() as a string. */
+export function fromCSVText(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: CSVOptions): string;
 
 /** Decompress gzip bytes (Node's zlib, or DecompressionStream), at most
  * `maxSize` bytes of output (default 1 GiB; 0: no limit). */

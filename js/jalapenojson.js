@@ -5,6 +5,8 @@
 //   const rows = decode(bytes);            // [{id: 1, user: "u0042", ...}]
 //   const v = view(bytes);                 // lazy: v.row(i), v.column(name)
 //   const doc = encode(rows, {columns: ['id', 'user'], types: ['i', 's']});
+//   const inferred = encode(JSON.parse(text));   // types as the converter's
+//   const fromFile = fromCSV(csvText);            // the C converter
 //
 // Node loads the module on first use; browsers `await init()` first.
 // docs/javascript.md has the value mapping and the options.
@@ -15,6 +17,7 @@ import { call, checkRange, currentGeneration, init, mem, open as opened, outOfMe
 import { View, decodeDoc, docShape, openDoc, readOptions } from './lib/read.js';
 import { utf8Into } from './lib/utf8.js';
 import { encodeRows } from './lib/write.js';
+import { buildRows, convert } from './lib/build.js';
 
 export { JJError, gunzip, init };
 
@@ -96,16 +99,49 @@ export function view(input, options) {
   });
 }
 
-// The document of `rows` (objects keyed by column name, or arrays in
-// column order; a view works too) as UTF-8 bytes, exactly as the C writer
-// writes it.  schema: {columns, types[, meta]}.
-export function encode(rows, schema) {
-  return call(() => encodeRows(rows, schema));
+// The document of `rows` as UTF-8 bytes, exactly as the C library writes
+// it.  With a full schema, {columns, types[, meta]} (types an array), the
+// rows are objects keyed by column name or arrays in column order, and the
+// C writer writes them as typed.  Without one, or with a partial schema
+// ({types: {name: type}, columns: [names]}, either part optional), the
+// row builder infers the other types from every row as the converter
+// does (options: onNote(message) for its decisions, badToNull).
+export function encode(rows, schema, options) {
+  if (schema !== null && typeof schema === 'object' && Array.isArray(schema.types)) {
+    if (options !== undefined && (options === null || typeof options !== 'object'))
+      throw new TypeError('encode: options must be an object');
+    return call(() => encodeRows(rows, schema));
+  }
+  return call(() => buildRows(rows, schema, options));
 }
 
 // encode() as a string.
-export function encodeText(rows, schema) {
-  return utf8.decode(encode(rows, schema));
+export function encodeText(rows, schema, options) {
+  return utf8.decode(encode(rows, schema, options));
+}
+
+// A document converted from JSON (an array of objects, or NDJSON) given
+// as text or bytes, by the C converter (docs/convert.md): options schema
+// ("id:i,joined:d" or {id: 'i'}), badToNull, onNote, name.
+export function fromJSON(input, options) {
+  return call(() => convert(input, false, options));
+}
+
+// fromJSON() as a string.
+export function fromJSONText(input, options) {
+  return utf8.decode(fromJSON(input, options));
+}
+
+// A document converted from CSV (RFC 4180 with a header row): options as
+// fromJSON's, and delimiter (detected by default), null, booleans,
+// emptyIsText.
+export function fromCSV(input, options) {
+  return call(() => convert(input, true, options));
+}
+
+// fromCSV() as a string.
+export function fromCSVText(input, options) {
+  return utf8.decode(fromCSV(input, options));
 }
 
 // For the tests: the instance's exports and memory (not a public API).

@@ -37,10 +37,13 @@ const encoder = new TextEncoder();
 // The tape: bytes in the instance's memory, replayed into the writer when
 // full.  u8 and dv are views of the memory, taken again after every call
 // into the instance (it may grow the memory).
-class Tape {
-  constructor(x, w) {
+// `replay`: the export that replays a tape into its handle `w`
+// (jjw_write_tape, or jjw_build_tape for the row builder, js/lib/build.js).
+export class Tape {
+  constructor(x, w, replay = x.jjw_write_tape) {
     this.x = x;
     this.w = w;
+    this.replay = replay;
     this.cap = TAPE_BYTES;
     this.p = x.jjw_alloc(this.cap);
     if (!this.p) throw outOfMemory();
@@ -70,7 +73,7 @@ class Tape {
   flush() {
     const len = this.at - this.p;
     this.at = this.p;
-    if (len && this.x.jjw_write_tape(this.w, this.p, len) < 0) throw lastError();
+    if (len && this.replay(this.w, this.p, len) < 0) throw lastError();
     this.views();
   }
   op(op) {
@@ -157,11 +160,11 @@ function fail(tape, stack, shapes, code, detail) {
 
 // ---- Values ----------------------------------------------------------------
 
-function isBytes(v) {
+export function isBytes(v) {
   return v instanceof Uint8Array || ArrayBuffer.isView(v) || v instanceof ArrayBuffer;
 }
 
-function asBytes(v) {
+export function asBytes(v) {
   if (v instanceof Uint8Array) return v;
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
@@ -184,51 +187,61 @@ function isoText(ms, zone, day) {
 // Throw unless the Date's time ms, in the zone, falls in the years
 // 0000-9999 that dates and timestamps hold (`what`: 'date' or
 // 'timestamp'); the C writer would name its day or seconds only.
-function checkYears(t, stack, shapes, ms, zone, what) {
+function checkYears(bad, ms, zone, what) {
   const year = new Date(ms + zone * 60000).getUTCFullYear();
   if (!(year >= 0 && year <= 9999))
-    fail(t, stack, shapes, what, `the date ${isoText(ms, zone, what === 'date' && ms % DAY_MS === 0)} is outside years 0000-9999 that a ${what} can hold`);
+    bad(what, `the date ${isoText(ms, zone, what === 'date' && ms % DAY_MS === 0)} is outside years 0000-9999 that a ${what} can hold`);
 }
 
 function writeDate(t, v, stack, shapes) {
   if (typeof v === 'string') return t.text(OP_DATE, v);
-  if (v instanceof Date) {
-    const ms = v.getTime();
-    if (Number.isNaN(ms)) fail(t, stack, shapes, 'date', 'an Invalid Date (its time is NaN) is not a date');
-    checkYears(t, stack, shapes, ms, 0, 'date');
-    if (ms % DAY_MS !== 0)
-      fail(t, stack, shapes, 'date', `${v.toISOString()} is not a date (a date column takes a Date at midnight UTC)`);
-    return t.days(ms / DAY_MS);
-  }
+  if (v instanceof Date) return t.days(dateDays(v, (code, detail) => fail(t, stack, shapes, code, detail)));
   fail(t, stack, shapes, 'type', `expected a date string, found ${showValue(v)}`);
+}
+
+// The days since 1970-01-01 of a Date at midnight UTC in the years
+// 0000-9999; else bad(code, detail) throws.
+export function dateDays(v, bad) {
+  const ms = v.getTime();
+  if (Number.isNaN(ms)) bad('date', 'an Invalid Date (its time is NaN) is not a date');
+  checkYears(bad, ms, 0, 'date');
+  if (ms % DAY_MS !== 0)
+    bad('date', `${v.toISOString()} is not a date (a date column takes a Date at midnight UTC)`);
+  return ms / DAY_MS;
 }
 
 // A timestamp: its text, a Date (written in UTC), or {date, nanos, zone,
 // digits} as decode({timestamps: 'object'}) gives it.
 function writeTimestamp(t, v, stack, shapes) {
   if (typeof v === 'string') return t.text(OP_TS, v);
+  if (!(v instanceof Date) && (v === null || typeof v !== 'object' || !(v.date instanceof Date)))
+    fail(t, stack, shapes, 'type', `expected a timestamp string, found ${showValue(v)}`);
+  const [seconds, nanos, zone, digits] = timestampFields(v, (code, detail) => fail(t, stack, shapes, code, detail));
+  t.timestamp(seconds, nanos, zone, digits);
+}
+
+// The fields [seconds, nanos, zone, digits] of a Date (in UTC, with its
+// milliseconds) or a {date, nanos, zone, digits} object (whose .date is a
+// Date); else bad(code, detail) throws.
+export function timestampFields(v, bad) {
   let date = v;
   let nanos;
   let zone = 0;
   let digits;
-  if (!(v instanceof Date)) {
-    if (v === null || typeof v !== 'object' || !(v.date instanceof Date))
-      fail(t, stack, shapes, 'type', `expected a timestamp string, found ${showValue(v)}`);
-    ({ date, nanos, zone = 0, digits } = v);
-  }
+  if (!(v instanceof Date)) ({ date, nanos, zone = 0, digits } = v);
   const ms = date.getTime();
-  if (Number.isNaN(ms)) fail(t, stack, shapes, 'timestamp', 'an Invalid Date (its time is NaN) is not a timestamp');
+  if (Number.isNaN(ms)) bad('timestamp', 'an Invalid Date (its time is NaN) is not a timestamp');
   const seconds = Math.floor(ms / 1000);
   const millis = ms - seconds * 1000;
   if (nanos === undefined) nanos = millis * 1e6;
   if (digits === undefined) digits = nanos === 0 ? 0 : nanos % 1e6 === 0 ? 3 : 9;
-  const bad = (x, lo, hi) => !Number.isInteger(x) || x < lo || x > hi;
-  if (bad(nanos, 0, 999999999) || bad(zone, -1439, 1439) || bad(digits, 0, 9))
-    fail(t, stack, shapes, 'timestamp', `nanos ${nanos}, zone ${zone}, digits ${digits}: not a timestamp's fields`);
+  const out = (x, lo, hi) => !Number.isInteger(x) || x < lo || x > hi;
+  if (out(nanos, 0, 999999999) || out(zone, -1439, 1439) || out(digits, 0, 9))
+    bad('timestamp', `nanos ${nanos}, zone ${zone}, digits ${digits}: not a timestamp's fields`);
   if (Math.floor(nanos / 1e6) !== millis)
-    fail(t, stack, shapes, 'timestamp', `nanos ${nanos} disagree with the Date's milliseconds (${millis})`);
-  checkYears(t, stack, shapes, ms, zone, 'timestamp');
-  t.timestamp(seconds, nanos, zone, digits);
+    bad('timestamp', `nanos ${nanos} disagree with the Date's milliseconds (${millis})`);
+  checkYears(bad, ms, zone, 'timestamp');
+  return [seconds, nanos, zone, digits];
 }
 
 function writeValue(t, kind, sub, v, stack, shapes) {

@@ -145,7 +145,9 @@ test('encode: values of the wrong JS type fail at their place, in the reader\'s 
   assert.throws(() => jj.encode([], { columns: ['a', 'a'], types: ['i', 'i'] }), { name: 'JJError', code: 'schema' });
   assert.throws(() => jj.encode([], { columns: [''], types: ['i'] }), { name: 'JJError' });
   assert.throws(() => jj.encode([], { columns: ['a'], types: ['q'] }), TypeError);
-  assert.throws(() => jj.encode([], { columns: ['a'] }), TypeError);
+  assert.throws(() => jj.encode([], { columns: ['a'], types: 'i' }), TypeError);
+  // columns without types: the types are inferred (a column without values is text)
+  assert.equal(jj.encodeText([], { columns: ['a'] }), '{"jalapenojson":1,"columns":["a"],"types":["s"],"rows":[\n]}');
   assert.throws(() => jj.encode(5, { columns: ['a'], types: ['i'] }), TypeError);
 });
 

@@ -21,7 +21,7 @@ test('npm pack: the tarball installs offline into an empty directory and imports
     const cache = path.join(tmp, 'cache');
     const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp, '--cache', cache], JS_DIR));
     const files = packed[0].files.map((f) => f.path).sort();
-    assert.deepEqual(files, ['dist/jalapenojson-reader.wasm', 'dist/jalapenojson.wasm', 'jalapenojson.d.ts', 'jalapenojson.js', 'lib/errors.js', 'lib/gzip.js', 'lib/instance.js', 'lib/number.js', 'lib/printf.js', 'lib/read.js', 'lib/shape.js', 'lib/utf8.js', 'lib/write.js', 'package.json']);
+    assert.deepEqual(files, ['dist/jalapenojson-reader.wasm', 'dist/jalapenojson.wasm', 'jalapenojson.d.ts', 'jalapenojson.js', 'lib/build.js', 'lib/errors.js', 'lib/gzip.js', 'lib/instance.js', 'lib/number.js', 'lib/printf.js', 'lib/read.js', 'lib/shape.js', 'lib/utf8.js', 'lib/write.js', 'package.json']);
     const tarball = path.join(tmp, packed[0].filename);
     const app = path.join(tmp, 'app');
     fs.mkdirSync(app);
@@ -37,6 +37,7 @@ test('npm pack: the tarball installs offline into an empty directory and imports
       await jj.init({ wasm: new URL(import.meta.resolve('jalapenojson/reader.wasm')) });
       out.reader = jj.decode(doc).length;
       try { jj.encode([], schema); } catch (e) { out.readerEncode = e.code + ': ' + e.message; }
+      try { jj.encode([{ a: 1 }]); } catch (e) { out.readerBuild = e.code + ': ' + e.message; }
       console.log(JSON.stringify(out));
     `;
     const out = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script], app));
@@ -47,6 +48,7 @@ test('npm pack: the tarball installs offline into an empty directory and imports
     assert.equal(out.day, '2024-02-29');
     assert.equal(out.reader, 2);
     assert.equal(out.readerEncode, 'usage: this build of the module has no writer');
+    assert.equal(out.readerBuild, 'usage: this build of the module has no row builder');
     t.diagnostic(`pack: ${packed[0].filename}, ${packed[0].size} bytes packed, ${packed[0].unpackedSize} unpacked`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -55,6 +57,7 @@ test('npm pack: the tarball installs offline into an empty directory and imports
 
 test('the declarations name what the module exports', () => {
   const dts = fs.readFileSync(path.join(JS_DIR, 'jalapenojson.d.ts'), 'utf8');
-  const declared = [...dts.matchAll(/^export (?:declare )?(?:function|class) (\w+)/gm)].map((m) => m[1]).sort();
+  // an overloaded function is declared once per signature
+  const declared = [...new Set([...dts.matchAll(/^export (?:declare )?(?:function|class) (\w+)/gm)].map((m) => m[1]))].sort();
   assert.deepEqual(declared, Object.keys(jj).sort());
 });
