@@ -101,7 +101,14 @@ static const char *show(const cv_val *v, char *out) {
 
 void cv_example(cv *c, cv_col *col, int k, const cv_val *v) {
   char shown[JJ_SHOW_CAP];
-  if (!col->ex[k]) ic_example(&c->x, col, k, show(v, shown));
+  const char *p;
+  size_t len;
+  if (col->ex[k]) return;
+  /* a string with escapes as its text, as the row builder shows it */
+  if (v->kind == V_STR && v->esc && cv_text(c, v, &p, &len) == 0)
+    ic_example(&c->x, col, k, jj_show(shown, sizeof shown, p, len, 1));
+  else
+    ic_example(&c->x, col, k, show(v, shown));
 }
 
 /* The text of a string value for the checks below (decoded); NULL (no

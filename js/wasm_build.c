@@ -103,7 +103,7 @@ EXPORT(jjw_build_free) void jjw_build_free(jj_builder *b) { jj_builder_free(b); 
 
 /* Name a top-level column (p[0..len)) before the first row.  0 or -1. */
 EXPORT(jjw_build_column) int jjw_build_column(jj_builder *b, const char *p, size_t len) {
-  if (jj_builder_column(b, p, len) == JJ_OK) return 0;
+  if (jj_builder_column(b, p, len, 0) == JJ_OK) return 0;
   jjw_err = *jj_builder_error(b);
   return -1;
 }
