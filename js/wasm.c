@@ -43,6 +43,15 @@ __attribute__((noinline)) void jjw_nomem(void) {
   jjw_err.column = -1;
 }
 
+int jjw_tape_malformed(const char *message) {
+  jjw_err.code = JJ_ERR_USAGE;
+  jjw_err.offset = JJ_NO_OFFSET;
+  jjw_err.row = 0;
+  jjw_err.column = -1;
+  memcpy(jjw_err.message, message, strlen(message) + 1);
+  return -1;
+}
+
 EXPORT(jjw_err_code) int jjw_err_code(void) { return (int)jjw_err.code; }
 /* As 32-bit numbers: a document in the memory (2 GiB at most, see
 ** js/wasm_malloc.c) has fewer bytes and rows than 2^31; JJ_NO_OFFSET

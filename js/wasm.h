@@ -8,6 +8,7 @@
 #define JJW_WASM_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "jalapenojson.h"
 
@@ -23,6 +24,31 @@ extern uint32_t jjw_len;
 /* Out of memory without a jj_error from the core (our own allocations):
 ** fills jjw_err. */
 void jjw_nomem(void);
+
+/* The tapes JS packs (js/lib/write.js) for the writer (wasm_write.c) and
+** the builder (wasm_build.c): numbers little-endian and unaligned. */
+static inline uint32_t jjw_u32_at(const unsigned char *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+/* A timestamp's 15 bytes: the seconds as a double, the nanoseconds (4),
+** the zone in minutes (2), the fraction digits (1). */
+static inline jj_timestamp jjw_ts_at(const unsigned char *p) {
+  jj_timestamp ts;
+  double d;
+  int16_t zone;
+  memcpy(&d, p, 8);
+  ts.seconds = (int64_t)d;
+  ts.nanos = (int32_t)jjw_u32_at(p + 8);
+  memcpy(&zone, p + 12, 2);
+  ts.zone_minutes = zone;
+  ts.digits = p[14];
+  return ts;
+}
+/* A tape JS packed wrong: jjw_err is JJ_ERR_USAGE with `message` (under
+** 40 bytes).  Returns -1. */
+int jjw_tape_malformed(const char *message);
 
 /* A document: the top level owns its bytes, a nested table borrows its
 ** parent's.  Reference counted, because a nested table must be freed

@@ -130,11 +130,6 @@ enum {
   B_JSON = 16  /* length, JSON text */
 };
 
-static uint32_t u32_at(const unsigned char *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
 
 /* Replay tape[0..len) into the builder.  0, or -1 with the builder's error
 ** (a malformed tape is JJ_ERR_USAGE: JS never writes one). */
@@ -171,7 +166,7 @@ EXPORT(jjw_build_tape) int jjw_build_tape(jj_builder *b, const unsigned char *ta
       case B_TEXT:
       case B_BYTES:
       case B_JSON: {
-        n = u32_at(p);
+        n = jjw_u32_at(p);
         if ((size_t)(end - p) - 4 < n) goto bad;
         p += 4;
         const char *s = (const char *)p;
@@ -184,16 +179,9 @@ EXPORT(jjw_build_tape) int jjw_build_tape(jj_builder *b, const unsigned char *ta
         need = 0;
         break;
       }
-      case B_DAYS: rc = jj_builder_date(b, (int32_t)u32_at(p)); break;
+      case B_DAYS: rc = jj_builder_date(b, (int32_t)jjw_u32_at(p)); break;
       case B_TS: {
-        jj_timestamp ts;
-        int16_t zone;
-        memcpy(&d, p, 8);
-        ts.seconds = (int64_t)d;
-        ts.nanos = (int32_t)u32_at(p + 8);
-        memcpy(&zone, p + 12, 2);
-        ts.zone_minutes = zone;
-        ts.digits = p[14];
+        jj_timestamp ts = jjw_ts_at(p);
         rc = jj_builder_timestamp(b, &ts);
         break;
       }
@@ -210,12 +198,7 @@ EXPORT(jjw_build_tape) int jjw_build_tape(jj_builder *b, const unsigned char *ta
   }
   return 0;
 bad:
-  jjw_err.code = JJ_ERR_USAGE;
-  jjw_err.offset = JJ_NO_OFFSET;
-  jjw_err.row = 0;
-  jjw_err.column = -1;
-  memcpy(jjw_err.message, "malformed build tape", 21);
-  return -1;
+  return jjw_tape_malformed("malformed build tape");
 }
 
 /* Decide the types, write the document and hand it over (free with

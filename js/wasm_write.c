@@ -52,11 +52,6 @@ enum {
   OP_BYTES, OP_DAYS, OP_TS_VALUE, OP_BEGIN, OP_END_ROW, OP_END_TABLE
 };
 
-static uint32_t u32_at(const unsigned char *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
 
 /* Replay tape[0..len) into the writer.  0, or -1 with the writer's error
 ** (a malformed tape is JJ_ERR_USAGE: JS never writes one). */
@@ -89,7 +84,7 @@ EXPORT(jjw_write_tape) int jjw_write_tape(jj_writer *w, const unsigned char *tap
       case OP_DATE:
       case OP_TS:
       case OP_BYTES:
-        n = u32_at(p);
+        n = jjw_u32_at(p);
         if ((size_t)(end - p) - 4 < n) goto bad;
         p += 4;
         rc = op == OP_TEXT   ? jj_writer_text(w, (const char *)p, n)
@@ -99,16 +94,9 @@ EXPORT(jjw_write_tape) int jjw_write_tape(jj_writer *w, const unsigned char *tap
         p += n;
         need = 0;
         break;
-      case OP_DAYS: rc = jj_writer_date_days(w, (int32_t)u32_at(p)); break;
+      case OP_DAYS: rc = jj_writer_date_days(w, (int32_t)jjw_u32_at(p)); break;
       case OP_TS_VALUE: {
-        jj_timestamp ts;
-        int16_t zone;
-        memcpy(&d, p, 8);
-        ts.seconds = (int64_t)d;
-        ts.nanos = (int32_t)u32_at(p + 8);
-        memcpy(&zone, p + 12, 2);
-        ts.zone_minutes = zone;
-        ts.digits = p[14];
+        jj_timestamp ts = jjw_ts_at(p);
         rc = jj_writer_timestamp_value(w, &ts);
         break;
       }
@@ -122,12 +110,7 @@ EXPORT(jjw_write_tape) int jjw_write_tape(jj_writer *w, const unsigned char *tap
   }
   return 0;
 bad:
-  jjw_err.code = JJ_ERR_USAGE;
-  jjw_err.offset = JJ_NO_OFFSET;
-  jjw_err.row = 0;
-  jjw_err.column = -1;
-  memcpy(jjw_err.message, "malformed write tape", 21);
-  return -1;
+  return jjw_tape_malformed("malformed write tape");
 }
 
 /* Finish and hand over the document (free with jjw_jj_free), its length in
