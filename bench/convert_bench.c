@@ -8,7 +8,7 @@
 **                                            byte for byte when given, and is
 **                                            read back and validated always
 **   convert_bench out json|ndjson|csv IN.jj OUT   jj -> JSON/NDJSON/CSV
-**                                            (jj_file_open, jj_export)
+**                                            (jj_file_open, jj_to_text)
 **   convert_bench stream ROWS                NDJSON rows generated on the fly
 **                                            through jj_input callbacks (no
 **                                            file, rewound by regenerating),
@@ -124,7 +124,7 @@ static int task_out(char **argv) {
   double t0 = now(), c0 = cpu();
   if (jj_file_open(argv[3], 0, &f, &err)) return fail(argv[3], &err);
   jj_doc *d = jj_parse(f.data, f.len, &err);
-  if (!d || jj_export(d, to, NULL, file_sink, out, &err))
+  if (!d || jj_to_text(d, to, NULL, file_sink, out, &err))
     return fail(argv[3], &err);
   if (fflush(out)) return 1;
   report("out", now() - t0, cpu() - c0, f.len);

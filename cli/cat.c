@@ -51,7 +51,7 @@ int cli_cat(cli *app, int argc, char **argv) {
   const char *val, *path = NULL;
   cli_format fmt = CLI_FMT_NDJSON;
   jj_compression comp = JJ_PLAIN;
-  jj_export_opts eo;
+  jj_to_text_opts eo;
   int id;
   memset(&eo, 0, sizeof eo);
   while ((id = cli_next(app, &a, opts, &val)) != CLI_ARG_END) {
@@ -83,10 +83,10 @@ int cli_cat(cli *app, int argc, char **argv) {
                            val);
         break;
       case OPT_CRLF:
-        eo.flags |= JJ_EXPORT_CRLF;
+        eo.flags |= JJ_TO_TEXT_CRLF;
         break;
       case OPT_NOHEAD:
-        eo.flags |= JJ_EXPORT_NO_HEADER;
+        eo.flags |= JJ_TO_TEXT_NO_HEADER;
         break;
     }
   }

@@ -317,7 +317,7 @@ void cli_buf_free(cli_buf *b);
 ** the rows written.  Returns 0 or the exit status, printed; errors are
 ** prefixed with `label`. */
 int cli_write_doc(cli *app, jj_doc *doc, cli_format fmt,
-                  const jj_export_opts *eo, cli_out *out, int64_t *rows,
+                  const jj_to_text_opts *eo, cli_out *out, int64_t *rows,
                   const char *label);
 
 /* ---- table.c --------------------------------------------------------- */

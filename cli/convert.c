@@ -3,7 +3,7 @@
 **
 **   JSON, NDJSON, CSV, TSV  -> jalapenojson   jj_convert, two passes over
 **                                             IN, streamed to OUT
-**   jalapenojson -> JSON, NDJSON, CSV, TSV    jj_export
+**   jalapenojson -> JSON, NDJSON, CSV, TSV    jj_to_text
 **   jalapenojson -> jalapenojson              re-encoded canonically
 **   JSON/CSV -> JSON/CSV                      through a document in memory
 **                                             (the types inferred on the way)
@@ -143,7 +143,7 @@ typedef struct job {
   int from_given; /* --from said the input's format */
   jj_compression out_comp;
   jj_convert_opts co;
-  jj_export_opts eo;
+  jj_to_text_opts eo;
   int level;
 } job;
 

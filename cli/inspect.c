@@ -413,7 +413,7 @@ int cli_head(cli *app, int argc, char **argv) {
     rc = print_box(app, sub, (size_t)width, d.src.label);
   } else if (sub) {
     cli_out out;
-    jj_export_opts eo;
+    jj_to_text_opts eo;
     memset(&eo, 0, sizeof eo);
     if (fmt == CLI_FMT_UNKNOWN) fmt = CLI_FMT_TSV;
     rc = cli_out_init(app, &out, NULL, comp);

@@ -6,7 +6,7 @@
 ** written straight (there is nothing to rename over); compressed through
 ** jj_deflate_* when the name or --to says so; a growable buffer that is a
 ** jj_sink; and cli_write_doc, which `cat`, `convert` and `head` share: a
-** document out through jj_export, or copied value by value through a
+** document out through jj_to_text, or copied value by value through a
 ** jj_writer.
 **
 ** Signals: the temporary file is created at the first byte of output, and
@@ -402,17 +402,17 @@ static int64_t count_rows(jj_doc *doc) {
 }
 
 int cli_write_doc(cli *app, jj_doc *doc, cli_format fmt,
-                  const jj_export_opts *eo, cli_out *out, int64_t *rows,
+                  const jj_to_text_opts *eo, cli_out *out, int64_t *rows,
                   const char *label) {
   jj_error err;
   jj_code code;
   if (fmt == CLI_FMT_JJ) {
     code = copy_doc(doc, out, rows, &err);
   } else {
-    jj_export_opts o = *eo;
+    jj_to_text_opts o = *eo;
     o.interrupt = cli_interrupted;
     o.interrupt_ctx = out;
-    code = jj_export(doc, cli_format_jj(fmt), &o, cli_out_sink, out, &err);
+    code = jj_to_text(doc, cli_format_jj(fmt), &o, cli_out_sink, out, &err);
     if (!code && rows) *rows = count_rows(doc);
   }
   if (code == JJ_OK) return cli_out_finish(out);

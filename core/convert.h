@@ -10,7 +10,7 @@
 **   convert_json.c   the JSON / NDJSON scanner (both passes)
 **   convert_csv.c    the CSV / TSV scanner (both passes)
 **   convert_scan.h   the two scanners' inline fast paths
-**   export.c         jj_export (uses none of this)
+**   to_text.c         jj_to_text (uses none of this)
 **
 ** Both passes read the input through one window (cv_win): the scanners
 ** parse a whole row (a JSON object, a CSV record) from the window; when a

@@ -954,7 +954,7 @@ jj_code jj_file_write(const char *path, const char *data, size_t len,
 /* ===================================================================== */
 
 /* JSON and CSV in, a jalapenojson document out (jj_convert), and back
-** (jj_export).  docs/convert.md has the rules of
+** (jj_to_text).  docs/convert.md has the rules of
 ** type inference; this section has the calls.  In short:
 **   - JSON is one array of objects, or objects one after another (NDJSON);
 **     CSV/TSV is RFC 4180 with a header row.  Each object or record is a
@@ -1108,21 +1108,21 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
 jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
                          jj_convert_result *res, jj_error *err);
 
-/* Flags of jj_export_opts. */
-#define JJ_EXPORT_CRLF 0x1u        /* CSV records end in CRLF, not LF */
-#define JJ_EXPORT_NO_HEADER 0x2u   /* CSV without the header record */
-#define JJ_EXPORT_QUOTE_SPACE 0x4u /* CSV: also quote text with a leading or
-                                   ** trailing space */
+/* Flags of jj_to_text_opts. */
+#define JJ_TO_TEXT_CRLF 0x1u        /* CSV records end in CRLF, not LF */
+#define JJ_TO_TEXT_NO_HEADER 0x2u   /* CSV without the header record */
+#define JJ_TO_TEXT_QUOTE_SPACE 0x4u /* CSV: also quote text with a leading
+                                    ** or trailing space */
 
-/* How to export.  A zeroed struct: CSV with ',' and LF, a header, nulls as
+/* How to write a document as text.  A zeroed struct: CSV with ',' and LF, a header, nulls as
 ** empty fields. */
-typedef struct jj_export_opts {
+typedef struct jj_to_text_opts {
   char delimiter;        /* CSV: 0 is ','; JJ_FORMAT_TSV always tab */
-  unsigned flags;        /* JJ_EXPORT_* */
+  unsigned flags;        /* JJ_TO_TEXT_* */
   const char *null_text; /* CSV spelling of null (NULL: the empty field) */
   jj_interrupt interrupt; /* polled about every MiB written (may be NULL) */
   void *interrupt_ctx;
-} jj_export_opts;
+} jj_to_text_opts;
 
 /* Write every row of `doc` from the first (a cursor of its own; doc is
 ** only read) to sink as `to`:
@@ -1137,12 +1137,12 @@ typedef struct jj_export_opts {
 ** null_text, so that neither reads back as null); null as an unquoted empty
 ** field (or null_text); integers and floats as in JSON (NaN, Infinity,
 ** -Infinity bare); booleans true/false; nested tables as their JSON text.
-** Every value is checked as it is read: a bad one stops the export with
-** its error (JJ_OK, or JJ_ERR_USAGE for a NULL doc or sink or an unknown
+** Every value is checked as it is read: a bad one stops the writing
+** with its error (JJ_OK, or JJ_ERR_USAGE for a NULL doc or sink or an unknown
 ** format, JJ_ERR_IO when the sink fails, JJ_ERR_INTERRUPTED, a reader
 ** error).  Memory: one row at a time. */
-jj_code jj_export(jj_doc *doc, jj_format to, const jj_export_opts *opts,
-                  jj_sink sink, void *sink_ctx, jj_error *err);
+jj_code jj_to_text(jj_doc *doc, jj_format to, const jj_to_text_opts *opts,
+                   jj_sink sink, void *sink_ctx, jj_error *err);
 
 /* ===================================================================== */
 /* Building a document from values                                       */

@@ -476,7 +476,7 @@ static int command(int argc, char **argv) {
     jj_doc *d = NULL;
     if (jj_file_open(argv[2], 0, &f, &err) == JJ_OK &&
         (d = jj_parse(f.data, f.len, &err)) != NULL &&
-        jj_export(d, to, NULL, file_sink, out, &err) == JJ_OK)
+        jj_to_text(d, to, NULL, file_sink, out, &err) == JJ_OK)
       rc = 0;
     jj_doc_free(d);
     jj_file_close(&f);

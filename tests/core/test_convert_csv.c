@@ -1,6 +1,6 @@
 /*
 ** test_convert_csv.c — jj_convert on CSV/TSV input (RFC 4180 edge cases,
-** nulls, the header, the located errors), jj_export to JSON, NDJSON and
+** nulls, the header, the located errors), jj_to_text to JSON, NDJSON and
 ** CSV, the round trips JSON -> jj -> JSON and CSV -> jj -> CSV on generated
 ** data with every type, and JSONTestSuite's y_ files as values inside
 ** NDJSON (../shared/conformance/JSONTestSuite, found as
@@ -244,9 +244,9 @@ TEST(export_json_ndjson_csv) {
       "2,\"\",NaN,,,false,\"\",[]\n"
       "-3,\"tab\there\nline\",-0.0,0000-01-01,1970-01-01T00:00:00Z,,,\n");
   tbuf_free(&b);
-  jj_export_opts eo;
+  jj_to_text_opts eo;
   memset(&eo, 0, sizeof eo);
-  eo.flags = JJ_EXPORT_CRLF | JJ_EXPORT_NO_HEADER;
+  eo.flags = JJ_TO_TEXT_CRLF | JJ_TO_TEXT_NO_HEADER;
   eo.null_text = "-3";
   eo.delimiter = ';';
   static const char small[] =
@@ -295,7 +295,7 @@ TEST(export_errors) {
                           NULL, &b, &err),
                JJ_ERR_IO);
   tbuf_free(&b);
-  CHECK_EQ_INT(jj_export(NULL, JJ_FORMAT_JSON, NULL, tbuf_sink, &b, &err),
+  CHECK_EQ_INT(jj_to_text(NULL, JJ_FORMAT_JSON, NULL, tbuf_sink, &b, &err),
                JJ_ERR_USAGE);
 }
 
@@ -449,9 +449,9 @@ TEST(round_trip_csv_jj_csv) {
     jj_error err;
     conv_out o;
     jj_convert_opts opts;
-    jj_export_opts eo;
+    jj_to_text_opts eo;
     memset(&eo, 0, sizeof eo);
-    eo.flags = tsv ? 0 : JJ_EXPORT_CRLF;
+    eo.flags = tsv ? 0 : JJ_TO_TEXT_CRLF;
     CHECK_EQ_INT(export_doc(doc, len, tsv ? JJ_FORMAT_TSV : JJ_FORMAT_CSV, &eo,
                             &csv, &err),
                  JJ_OK);

@@ -1,5 +1,5 @@
 /*
-** fuzz_convert.c — libFuzzer harness for jj_convert and jj_export.  The
+** fuzz_convert.c — libFuzzer harness for jj_convert and jj_to_text.  The
 ** first input byte picks the options (format, flags, a schema, the null
 ** text), the second the size of the reads and whether the input can be
 ** rewound (else it is spooled); the rest is the JSON or CSV.
@@ -123,7 +123,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
     REQUIRE(jj_schema_equal(inf.schema, res.schema, NULL));
     jj_schema_free(inf.schema);
     for (int f = JJ_FORMAT_JSON; f <= JJ_FORMAT_CSV; f++)
-      REQUIRE(jj_export(d, (jj_format)f, NULL, discard, NULL, &err) == JJ_OK);
+      REQUIRE(jj_to_text(d, (jj_format)f, NULL, discard, NULL, &err) ==
+              JJ_OK);
     jj_doc_free(d);
     jj_schema_free(res.schema);
     jj_schema_free(res2.schema);

@@ -99,11 +99,11 @@ static inline const char *body(const conv_out *o) {
 
 /* Export a document's bytes as `to` into b; the code. */
 static inline jj_code export_doc(const char *doc, size_t len, jj_format to,
-                                 const jj_export_opts *eo, tbuf *b,
+                                 const jj_to_text_opts *eo, tbuf *b,
                                  jj_error *err) {
   jj_doc *d = jj_parse(doc, len, err);
   if (!d) return err->code;
-  jj_code code = jj_export(d, to, eo, tbuf_sink, b, err);
+  jj_code code = jj_to_text(d, to, eo, tbuf_sink, b, err);
   if (!b->p) tbuf_sink(b, "", 0);
   jj_doc_free(d);
   return code;

@@ -1,5 +1,5 @@
 /*
-** export.c — jj_export: a document out as JSON (an array of objects),
+** to_text.c — jj_to_text: a document out as JSON (an array of objects),
 ** NDJSON or CSV/TSV, streaming: one row at a time through a buffer that
 ** goes to the sink whenever it holds 64 KiB.
 **
@@ -92,7 +92,7 @@ static jj_code table_json(ex *x, jj_cursor *c, size_t col) {
 ** empty, equals the null text, or (with the flag) has a space at an end. */
 static jj_code field(ex *x, const char *p, size_t len) {
   int q = len == 0 || (x->null_len == len && !memcmp(p, x->null_text, len)) ||
-          ((x->flags & JJ_EXPORT_QUOTE_SPACE) &&
+          ((x->flags & JJ_TO_TEXT_QUOTE_SPACE) &&
            (p[0] == ' ' || p[len - 1] == ' '));
   for (size_t i = 0; i < len && !q; i++)
     q = p[i] == x->delim || p[i] == '"' || p[i] == '\n' || p[i] == '\r';
@@ -182,11 +182,11 @@ static jj_code csv_value(ex *x, jj_cursor *c, size_t col, jj_type t) {
 static jj_code csv(ex *x, jj_doc *doc, jj_cursor *c) {
   const jj_schema *s = jj_doc_schema(doc);
   size_t n = jj_schema_columns(s);
-  const char *eol = x->flags & JJ_EXPORT_CRLF ? "\r\n" : "\n";
+  const char *eol = x->flags & JJ_TO_TEXT_CRLF ? "\r\n" : "\n";
   size_t eol_len = strlen(eol);
   jj_code code = JJ_OK;
   int r;
-  if (!(x->flags & JJ_EXPORT_NO_HEADER)) {
+  if (!(x->flags & JJ_TO_TEXT_NO_HEADER)) {
     for (size_t i = 0; i < n && !code; i++) {
       size_t len;
       const char *name = jj_schema_name(s, i, &len);
@@ -222,8 +222,8 @@ static jj_code json(ex *x, jj_cursor *c, int nd) {
   return code;
 }
 
-jj_code jj_export(jj_doc *doc, jj_format to, const jj_export_opts *opts,
-                  jj_sink sink, void *sink_ctx, jj_error *err) {
+jj_code jj_to_text(jj_doc *doc, jj_format to, const jj_to_text_opts *opts,
+                   jj_sink sink, void *sink_ctx, jj_error *err) {
   jj_error local;
   ex x;
   jj_cursor *c;
@@ -232,11 +232,11 @@ jj_code jj_export(jj_doc *doc, jj_format to, const jj_export_opts *opts,
   x.err = err ? err : &local;
   if (!doc || !sink)
     return jj_fail(x.err, JJ_ERR_USAGE, NULL,
-                   "jj_export needs a document "
+                   "jj_to_text needs a document "
                    "and a sink");
   if (to < JJ_FORMAT_JSON || to > JJ_FORMAT_TSV)
     return jj_fail(x.err, JJ_ERR_USAGE, NULL,
-                   "jj_export cannot write the "
+                   "jj_to_text cannot write the "
                    "format %s",
                    jj_format_name(to));
   x.sink = sink;
