@@ -246,6 +246,10 @@ static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
   jjx_poll poll;
   jj_error err;
   jj_input in;
+  jjx_notes notes;
+  jjx_notes_begin(&notes, fn);
+  o->note = jjx_note;
+  o->note_ctx = &notes;
   memset(&plain, 0, sizeof plain);
   memset(&out, 0, sizeof out);
   int st = sqlite3_value_type(data);
@@ -302,8 +306,10 @@ static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
     /* no copy: SQLite takes the buffer (sqlite3_realloc64 memory) */
     sqlite3_result_text64(ctx, out.b.p, out.b.len, sqlite3_free, SQLITE_UTF8);
     out.b.p = NULL;
+    jjx_notes_publish(&notes, settings);
   }
 done:
+  jjx_notes_discard(&notes);
   jjx_poll_end(&poll);
   jjx_buf_free(&out.b);
   jjx_buf_free(&plain);

@@ -58,6 +58,7 @@ typedef struct exporter {
   jjx_poll poll;
   uint64_t bytes;  /* into the file */
   int sink_failed; /* the file refused bytes: commit tells why */
+  jjx_notes notes; /* the builder's decisions, for jj_notes() */
 } exporter;
 
 static int count_sink(void *ctx, const char *p, size_t len) {
@@ -169,6 +170,8 @@ static int start(exporter *e, sqlite3 *db, const char *spec) {
   o.memory = EXPORT_MEMORY;
   o.interrupt = jjx_poll_check;
   o.interrupt_ctx = &e->poll;
+  o.note = jjx_note;
+  o.note_ctx = &e->notes;
   jjx_poll_begin(&e->poll, db);
   if (!(e->b = jj_builder_new(&o, &err))) {
     if (err.code == JJ_ERR_NOMEM) return sqlite3_result_error_nomem(e->ctx), -1;
@@ -234,6 +237,7 @@ static int run(exporter *e, sqlite3 *db, const char *path,
   }
   sqlite3_result_text(e->ctx, json, -1, sqlite3_free);
   sqlite3_result_subtype(e->ctx, 74); /* JSON, for ->> */
+  jjx_notes_publish(&e->notes, sqlite3_user_data(e->ctx));
   return 0;
 }
 
@@ -243,6 +247,7 @@ void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   jj_compression kind;
   memset(&e, 0, sizeof e);
   e.ctx = ctx;
+  jjx_notes_begin(&e.notes, "jj_export");
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
       sqlite3_value_type(argv[1]) == SQLITE_NULL)
@@ -296,4 +301,5 @@ void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(e.types);
   for (int c = 0; e.names && c < e.ncol; c++) sqlite3_free(e.names[c]);
   sqlite3_free(e.names);
+  jjx_notes_discard(&e.notes);
 }

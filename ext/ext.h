@@ -12,6 +12,8 @@
 **   buf.c           the byte buffer (buf.h)
 **   settings.c      per-connection settings (jj_max_size), interrupt polling
 **                   and progress ticks of long reads
+**   notes.c         decisions of the writing functions: jj_notes(),
+**                   sqlite3_log
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
 **   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
@@ -190,6 +192,8 @@ typedef struct jjx_settings {
   jjx_cache cache;   /* documents kept between statements */
   int exporting;     /* a jj_export is running its query (export.c): one
                      ** reached again from that query is refused */
+  char *notes;       /* jj_notes(): the last call's decisions; sqlite3_free */
+  int notes_lost;    /* ... or they did not fit in memory */
 } jjx_settings;
 
 jjx_settings *jjx_settings_new(void);
@@ -198,6 +202,23 @@ void *jjx_settings_ref(jjx_settings *s);
 void jjx_settings_unref(void *s);
 /* jj_max_size([N]), SQLITE_DIRECTONLY. */
 void jjx_max_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* Decisions of type inference (notes.c): a jjx_notes collects one call's
+** (jjx_note is the core's note callback, ctx the jjx_notes); when the call
+** succeeds, jjx_notes_publish makes them what jj_notes() returns, else
+** jjx_notes_discard drops them.  Either frees what was collected. */
+typedef struct jjx_notes {
+  const char *fn;    /* the function, for sqlite3_log */
+  sqlite3_str *text; /* the sentences, one a line; NULL before the first */
+  int count;
+  int lost;          /* one did not fit in memory */
+} jjx_notes;
+void jjx_notes_begin(jjx_notes *n, const char *fn);
+void jjx_note(void *ctx, const char *msg);
+void jjx_notes_publish(jjx_notes *n, jjx_settings *s);
+void jjx_notes_discard(jjx_notes *n);
+/* jj_notes(). */
+void jjx_notes_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 /* jj_version(): the library's version string (version.c). */
 void jjx_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);

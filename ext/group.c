@@ -7,8 +7,8 @@
 ** A name may carry its type after its last colon: i f s d t b x, or jj for
 ** a nested table whose values are jalapenojson documents (a nested
 ** jj_group, say).  The rest are typed from every value by the core's row
-** builder, with the converter's rules and notes (build_value.c gives it
-** SQLite's values): all INTEGER i, INTEGER and REAL f (when every integer
+** builder, with the converter's rules and notes (jj_notes(); build_value.c
+** gives it SQLite's values): all INTEGER i, INTEGER and REAL f (when every integer
 ** is exact as a double), TEXT s, or d and t when every text is a date or a
 ** timestamp, BLOB x, all NULL s, and a mix s with its values' text.  So
 ** jj_group, jj_export and the converter make the same document of the same
@@ -49,6 +49,7 @@ typedef struct group_ctx {
   jj_builder *b;
   uint64_t min_len;  /* a lower bound of the document's length */
   uint64_t limit;    /* SQLITE_LIMIT_LENGTH */
+  jjx_notes notes;   /* the builder's decisions, for jj_notes() */
 } group_ctx;
 
 /* SQLite's allocator for the document: sqlite3_result_text64 takes it
@@ -128,6 +129,9 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
   o.memory = GROUP_MEMORY;
   o.alloc = &group_memory;
   o.max_length = g->limit;
+  jjx_notes_begin(&g->notes, "jj_group");
+  o.note = jjx_note;
+  o.note_ctx = &g->notes;
   if (!(g->b = jj_builder_new(&o, &err)))
     return sqlite3_result_error_nomem(ctx), -1;
   for (int i = 0; i < n; i++) {
@@ -242,16 +246,24 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 void jjx_group_final(sqlite3_context *ctx) {
   group_ctx *g = sqlite3_aggregate_context(ctx, 0);
-  if (!g) return; /* no rows: NULL */
+  if (!g) { /* no rows: NULL, and no decisions */
+    jjx_notes none;
+    jjx_notes_begin(&none, "jj_group");
+    jjx_notes_publish(&none, sqlite3_user_data(ctx));
+    return;
+  }
   if (!g->failed && g->b) {
     size_t len;
     char *doc = NULL;
     if (jj_builder_finish(g->b, NULL, NULL, NULL) ||
         !(doc = jj_builder_take(g->b, &len)))
       builder_failed(ctx, g);
-    else
+    else {
       sqlite3_result_text64(ctx, doc, len, sqlite3_free, SQLITE_UTF8);
+      jjx_notes_publish(&g->notes, sqlite3_user_data(ctx));
+    }
   }
+  jjx_notes_discard(&g->notes);
   jj_builder_free(g->b);
   for (int i = 0; i < g->ncol; i++) sqlite3_free(g->cols[i].name);
   sqlite3_free(g->cols);

@@ -69,6 +69,7 @@ static const struct {
      jjx_cache_size_func, NULL, NULL},
     {"jj_cache_size", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
      jjx_cache_size_func, NULL, NULL},
+    {"jj_notes", 0, SQLITE_UTF8, jjx_notes_func, NULL, NULL},
     {"jj_version", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
      jjx_version_func, NULL, NULL},
 };

@@ -43,6 +43,7 @@ void jjx_settings_unref(void *p) {
   jjx_settings *s = p;
   if (s && --s->refs == 0) {
     jjx_cache_trim(&s->cache, 0); /* entries still read are detached */
+    sqlite3_free(s->notes);
     sqlite3_free(s);
   }
 }

@@ -127,3 +127,10 @@ SELECT jj_group('n', length(t), 't', t) FROM (
   SELECT substr('abcdefghijklmnopqrst', 1, value) AS t FROM generate_series(0, 20)
   UNION ALL SELECT substr('ab"cd\ef' || char(9) || 'ghijklmnopqrst', 1, value) FROM generate_series(0, 20)
   UNION ALL SELECT substr('Tromsø Tromsø Tromsø', 1, value) FROM generate_series(1, 21, 4));
+.print '-- decisions: jj_notes() returns those of the last call, and each group sends its own to sqlite3_log (the shell shows them with .log)'
+CREATE TABLE mixed(g INTEGER, v);
+INSERT INTO mixed VALUES (1, 1), (1, 'one'), (2, 3), (3, 2), (3, 2.5);
+.log stdout
+SELECT g, jj_group('v', v) FROM mixed GROUP BY g;
+.log off
+SELECT jj_notes();
