@@ -270,7 +270,8 @@ static int text_fits(jj_type t, const char *p, size_t len, int is_num) {
       return !is_num && ((len == 4 && !memcmp(p, "true", 4)) ||
                          (len == 5 && !memcmp(p, "false", 5)));
     case JJ_DATE:
-      return !is_num && jj_date_parse(p, len, NULL, NULL) == JJ_OK;
+      return !is_num && (jj_date_ok(p, len) ||
+                         jj_date_parse(p, len, NULL, NULL) == JJ_OK);
     case JJ_TIMESTAMP:
       return !is_num && jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK;
     case JJ_BYTES: {
