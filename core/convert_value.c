@@ -278,6 +278,7 @@ int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
 
 int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
   jj_buf *b = &c->scratch2;
+  b->len = 0;
   if (jj_buf_reserve(b, v->len)) return cv_nomem(c);
   b->len = compact(v->p, v->len, b->p, v->len);
   *p = b->p;

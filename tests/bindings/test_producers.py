@@ -10,9 +10,13 @@ events) and 40 random tables from a fixed seed.  Each goes through:
   cli json, cli ndjson, cli csv   `jalapenojson convert` (notes: stderr)
   sql jj_from_json, jj_from_csv   the converter in SQL (notes: jj_notes())
   sql jj_group, jj_export         SQLite values (a table loaded with them)
-  python encode, dump             Python values (InferenceWarning)
+  python encode, dump             Python values (InferenceWarning); encode
+                                  also with dates and timestamps as
+                                  datetime.date and aware datetime
   python from_json, from_csv      the converter in Python
   js encode, fromJSON, fromCSV    the WebAssembly module under node (onNote)
+The Python and JS producers run in child processes (producers_child.py in
+BUILD/venv's Python, producers_child.mjs under node).
 Each row set x producer is one case, compared with the first producer that
 can take the rows.  Where a host cannot express a value (SQLite has no
 nested tables or booleans, CSV has no types, JS has one number type) the
@@ -41,7 +45,8 @@ FIXTURES = ("countries.json", "users.json", "orders.json", "weather.ndjson", "fe
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 INT64 = (-2 ** 63, 2 ** 63 - 1)
 PRODUCERS = ("cli json", "cli ndjson", "cli csv", "sql jj_from_json", "sql jj_from_csv",
-             "sql jj_group", "sql jj_export", "python encode", "python dump",
+             "sql jj_group", "sql jj_export", "python encode", "python encode, dates as objects",
+             "python dump",
              "python from_json", "python from_csv", "js encode", "js fromJSON", "js fromCSV")
 
 
@@ -167,7 +172,7 @@ def reason(case, producer):
     rows = case["rows"]
     if producer == "cli ndjson" and not rows:
         return "NDJSON of no rows is an empty file, another input"
-    if producer in ("python encode", "python dump") and not rows:
+    if producer.startswith(("python encode", "python dump")) and not rows:
         return "no rows: the module asks for columns= (it can write a table without rows)"
     if producer in ("cli json", "cli ndjson", "sql jj_from_json", "python from_json",
                     "js fromJSON"):
@@ -385,104 +390,11 @@ def sql_run(conn, tmp, case, producer):
         return {"error": str(e)}
     return {"doc": doc, "notes": sql_notes(conn)}
 
-
-PY_CHILD = r'''
-import base64, json, sys, warnings
-import jalapenojson as jj
-
-def revive(v):
-    if isinstance(v, dict) and len(v) == 1 and "$bytes" in v:
-        return base64.b64decode(v["$bytes"])
-    if isinstance(v, dict) and len(v) == 1 and "$bigint" in v:
-        return int(v["$bigint"])
-    if isinstance(v, list) and all(isinstance(x, dict) for x in v):
-        return [{k: revive(x) for k, x in r.items()} for r in v]
-    return v
-
-def run(f):
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        try:
-            doc = f()
-        except Exception as e:
-            return {"error": str(e)}
-    return {"doc": doc.decode("utf-8"),
-            "notes": [str(w.message) for w in seen if issubclass(w.category, jj.InferenceWarning)]}
-
-def dump(rows, path):
-    jj.dump(rows, path)
-    with open(path, "rb") as f:
-        return f.read()
-
-manifest, tmp = json.load(open(sys.argv[1], encoding="utf-8")), sys.argv[2]
-out = []
-for c in manifest:
-    rows = [{k: revive(v) for k, v in r.items()} for r in c["rows"]]
-    got = {}
-    for p in c["producers"]:
-        if p == "python encode":
-            got[p] = run(lambda: jj.encode(rows))
-        elif p == "python dump":
-            got[p] = run(lambda: dump(rows, tmp + "/dump.jj"))
-        elif p == "python from_json":
-            got[p] = run(lambda: jj.from_json(c["json"]))
-        elif p == "python from_csv":
-            got[p] = run(lambda: jj.from_csv(c["csv"], delimiter=",", booleans=c["booleans"]))
-    out.append(got)
-json.dump(out, sys.stdout)
-'''
-
-JS_CHILD = r'''
-import fs from 'node:fs';
-const jj = await import(process.argv[3]);
-function revive(v) {
-  if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1) {
-    if ('$bytes' in v) return new Uint8Array(Buffer.from(v.$bytes, 'base64'));
-    if ('$bigint' in v) return BigInt(v.$bigint);
-  }
-  if (Array.isArray(v) && v.every((x) => x && typeof x === 'object' && !Array.isArray(x)))
-    return v.map(row);
-  return v;
-}
-function row(r) {
-  const o = {};
-  for (const [k, v] of Object.entries(r)) o[k] = revive(v);
-  return o;
-}
-function run(f) {
-  const notes = [];
-  try {
-    return { doc: f((m) => notes.push(m)), notes };
-  } catch (e) {
-    return { error: e.message };
-  }
-}
-const out = [];
-for (const c of JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))) {
-  const got = {};
-  for (const p of c.producers) {
-    if (p === 'js encode') {
-      const rows = c.rows.map(row);
-      got[p] = run((onNote) => jj.encodeText(rows, undefined, { onNote }));
-    } else if (p === 'js fromJSON') {
-      got[p] = run((onNote) => jj.fromJSONText(c.json, { onNote }));
-    } else if (p === 'js fromCSV') {
-      got[p] = run((onNote) => jj.fromCSVText(c.csv, { onNote, delimiter: ',', booleans: c.booleans }));
-    }
-  }
-  out.push(got);
-}
-process.stdout.write(JSON.stringify(out));
-'''
-
-
-def child(tmp, cmd, code, suffix, cases, producers):
-    """Run code (a script for python or node) over the cases' rows with the
-    given producers; a list of {producer: result}, or an error text."""
-    script = os.path.join(tmp, "child" + suffix)
+def child(tmp, cmd, suffix, cases, producers):
+    """Run producers_child.py or .mjs over the cases' rows with the given
+    producers; a list of {producer: result}, or an error text."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "producers_child" + suffix)
     manifest = os.path.join(tmp, "manifest.json")
-    with open(script, "w", encoding="utf-8") as f:
-        f.write(code)
     with open(manifest, "w", encoding="utf-8") as f:
         json.dump([{"rows": [{k: tagged(v) for k, v in r.items()} for r in c["rows"]],
                     "json": c["json"], "csv": c["csv"], "booleans": c["booleans"],
@@ -557,17 +469,17 @@ def main():
                     results[c["name"]][p] = sql_run(conn, tmp, c, p)
         conn.close()
         python = os.path.join(build, "venv", "bin", "python")
-        hosts = [("python", [python, "-P"], PY_CHILD, ".py",
+        hosts = [("python", [python, "-P"], ".py",
                   None if os.path.exists(python) else
                   "%s is missing: run make python (make python-asan for build/san)" % python)]
         if not quick:
             dist = os.path.join(jjtest.ROOT, "js", "dist", "jalapenojson.wasm")
-            hosts.append(("js", ["node"], JS_CHILD, ".mjs",
+            hosts.append(("js", ["node"], ".mjs",
                           "node is missing" if not shutil.which("node") else
                           None if os.path.exists(dist) else "%s is missing: run make js" % dist))
-        for host, cmd, code, suffix, missing in hosts:
+        for host, cmd, suffix, missing in hosts:
             producers = [p for p in PRODUCERS if p.startswith(host + " ")]
-            got = missing or child(tmp, cmd, code, suffix, cases, producers)
+            got = missing or child(tmp, cmd, suffix, cases, producers)
             for i, c in enumerate(cases):
                 for p in producers:
                     if p in c["todo"]:
