@@ -289,8 +289,8 @@ int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
 int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   cv_col *cc = &t->cols[col];
   jj_writer *w = c->wr;
-  const char *p;
-  size_t len;
+  const char *p = NULL; /* set on every path that reads it; gcc's */
+  size_t len = 0;       /* -Wmaybe-uninitialized cannot tell */
   double d;
   int64_t i;
   jj_code code;
