@@ -390,6 +390,7 @@ def sql_run(conn, tmp, case, producer):
         return {"error": str(e)}
     return {"doc": doc, "notes": sql_notes(conn)}
 
+
 def child(tmp, cmd, suffix, cases, producers):
     """Run producers_child.py or .mjs over the cases' rows with the given
     producers; a list of {producer: result}, or an error text."""
