@@ -1108,6 +1108,24 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
 jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
                          jj_convert_result *res, jj_error *err);
 
+/* The table format a file name says, looking past a final .gz or .br:
+** .json -> JJ_FORMAT_JSON, .ndjson or .jsonl -> JJ_FORMAT_NDJSON, .csv ->
+** JJ_FORMAT_CSV, .tsv -> JJ_FORMAT_TSV (ASCII case ignored); anything else
+** (.jj, no extension) JJ_FORMAT_AUTO: a jalapenojson document. */
+jj_format jj_format_for_path(const char *path);
+/* Open a JSON, NDJSON, CSV or TSV file (plain, gzip or brotli) as a
+** jalapenojson document: the file read as jj_file_open_opts reads one
+** (the same refusals, fopts->max_size on the bytes read, the identity
+** jj_file_changed compares), then converted into memory by jj_convert as
+** copts say (NULL: defaults; copts->from JJ_FORMAT_AUTO detects) — f->data
+** is the document, f->compression the file's.  fopts->max_size also bounds
+** the document made (JJ_ERR_LIMIT); prefix and JJ_FILE_MMAP do not apply.
+** res (may be NULL) as jj_convert's: its schema is the caller's.  Errors
+** name the file ("people.csv: row 3, ...").  On error *f is zeroed. */
+jj_code jj_file_convert(const char *path, const jj_file_opts *fopts,
+                        const jj_convert_opts *copts, jj_file *f,
+                        jj_convert_result *res, jj_error *err);
+
 /* Flags of jj_to_text_opts. */
 #define JJ_TO_TEXT_CRLF 0x1u        /* CSV records end in CRLF, not LF */
 #define JJ_TO_TEXT_NO_HEADER 0x2u   /* CSV without the header record */

@@ -166,7 +166,7 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
   if (rc != SQLITE_OK) return rc; /* quoting the schema's own text */
   rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, &t->opt.glob, db,
-                       pzErr);
+                       t->cfg, pzErr);
   if (rc != SQLITE_OK) return from_schema ? quiet(t, argv[2], rc, pzErr) : rc;
   t->typed = 1;
   t->declared = h.schema; /* the table owns it now, and the union */
