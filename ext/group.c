@@ -104,7 +104,7 @@ static int parse_name(sqlite3_context *ctx, group_col *c, const char *arg,
     size_t tlen = n - (size_t)(t - arg);
     if (!(c->type = jj_type_from_short(t, tlen))) {
       jjx_ctx_err(ctx, "jj_group: unknown type \"%.*s\" in \"%s\" (use i, f, "
-                       "s, d, t, b, x or jj)",
+                       "s, d, t, l, b, x or jj)",
                   (int)tlen, t, arg);
       return -1;
     }
