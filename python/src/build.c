@@ -633,6 +633,10 @@ static int give_value(jjpy_build *bd, shape *sh, PyObject *name, PyObject *v,
   if (jjpy_is_datetime(v)) {
     jj_timestamp ts;
     const char *why;
+    if (jjpy_is_naive(v)) { /* no zone: a local timestamp, l */
+      jjpy_naive_ts(v, &ts);
+      return CALL(bd, jj_builder_local_timestamp(b, &ts));
+    }
     int rc = jjpy_datetime_ts(v, &ts, &why);
     if (rc < 0) return -1;
     if (rc) return fail(bd, r, name, JJ_ERR_TIMESTAMP, "the datetime %R %s", v, why);
