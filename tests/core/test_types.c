@@ -137,7 +137,7 @@ int main(void) {
   RUN(every_type_has_its_letter_and_names);
   RUN(scalar_letters_round_trip_and_equal_the_enum_values);
   RUN(short_names_round_trip);
-  RUN(only_the_seven_letters_are_types);
+  RUN(only_the_eight_letters_are_types);
   RUN(no_type_gets_zero_or_null);
   RUN(the_reader_accepts_exactly_the_table_s_letters);
   RUN(schema_add_takes_the_table_s_types_only);
