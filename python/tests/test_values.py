@@ -228,6 +228,10 @@ def test_naive_datetimes_are_local_timestamps():
     with pytest.warns(jj.InferenceWarning, match="taken as UTC"):
         utc = jj.encode([{"t": naive[0]}], types=["t"])
     assert jj.decode(utc) == [{"t": dt.datetime(2024, 3, 1, tzinfo=UTC)}]
+    # inside a nested table
+    nested = jj.encode([{"o": 1, "items": [{"at": naive[1]}, {"at": naive[0]}]}])
+    assert b'{"columns":["at"],"types":["l"]}' in nested
+    assert jj.decode(nested)[0]["items"] == [{"at": naive[1]}, {"at": naive[0]}]
     # text in SQLite's form is a local timestamp too, written with a T
     with pytest.warns(jj.InferenceWarning, match="written with T for the space"):
         spaced = jj.encode([{"t": "2024-03-01 10:30:00.5"}])
