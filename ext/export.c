@@ -19,7 +19,7 @@
 ** converter's rules, as jj_group does, so the two make the same document
 ** of the same rows.  Types, per column, the first that applies:
 **   1. TYPES, the converter's schema option: "name:T,..." with T one of
-**      i f s d t b x, or jj for a nested table whose values are documents
+**      i f s d t l b x, or jj for a nested table whose values are documents
 **      (a name with other characters than letters, digits and spaces as a
 **      JSON string);
 **   2. the column's declared type when it is one of jalapenojson's SQL

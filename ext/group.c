@@ -4,7 +4,7 @@
 **
 **   SELECT jj_group('id', id, 'user', user, 'joined:d', joined) FROM rows;
 **
-** A name may carry its type after its last colon: i f s d t b x, or jj for
+** A name may carry its type after its last colon: i f s d t l b x, or jj for
 ** a nested table whose values are jalapenojson documents (a nested
 ** jj_group, say).  The rest are typed from every value by the core's row
 ** builder, with the converter's rules and notes (jj_notes(); build_value.c
