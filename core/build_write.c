@@ -156,7 +156,8 @@ static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
 }
 
 jj_code build_direct(jj_builder *b, int op, const char *p, size_t n) {
-  return put_payload(b, &b->x.top.cols[b->col], op, p, n, p + n);
+  /* a null, a boolean: no payload, p NULL (NULL + 0 is undefined in C) */
+  return put_payload(b, &b->x.top.cols[b->col], op, p, n, p ? p + n : p);
 }
 
 /* Write the row whose entries start at p (ending at `end` for a top-level
