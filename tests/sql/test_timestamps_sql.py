@@ -135,6 +135,19 @@ def test_record_form(conn, path, rows):
     check("->> on the record: as written", "T" in got, got)
 
 
+def test_ends_of_the_calendar(conn):
+    doc = ('{"jalapenojson":1,"columns":["t"],"types":["t"],"rows":[["0000-01-01T00:30:00+01:00"],'
+           '["9999-12-31T23:30:00-01:00"],["0000-01-01T01:30:00+01:00"]]}')
+    conn.execute("CREATE VIRTUAL TABLE temp.ends USING jj_open(%s)" % q(doc))
+    got = [r[0] for r in conn.execute("SELECT t FROM ends")]
+    check("an instant outside 0000-9999 in UTC reads as written",
+          got == ["0000-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00", "0000-01-01 00:30:00"], got)
+    for pred in ["t >= '0000-01-01 00:00:00'", "t < '9999'", "t = '0000-01-01 00:30:00'"]:
+        a = conn.execute("SELECT rowid FROM ends WHERE " + pred).fetchall()
+        b = conn.execute("SELECT rowid FROM ends WHERE +" + pred).fetchall()
+        check("the ends: pushed down as not", a == b, (pred, a, b))
+
+
 def notes(conn):
     return conn.execute("SELECT jj_notes()").fetchone()[0] or ""
 
@@ -187,6 +200,7 @@ def main():
         test_values_are_sqlites_own(conn, rows)
         test_predicates_agree(conn)
         test_record_form(conn, path, rows)
+        test_ends_of_the_calendar(conn)
         test_producers(conn, tmp)
     return jjtest.report("timestamps_sql")
 
