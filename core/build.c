@@ -251,6 +251,7 @@ static jj_code misfit(jj_builder *b, ic_col *c, const char *shown) {
   return misfit_code(b, c, shown,
                      ty == JJ_DATE        ? JJ_ERR_DATE
                      : ty == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
+                     : ty == JJ_LOCAL_TIMESTAMP ? JJ_ERR_TIMESTAMP
                      : ty == JJ_BYTES     ? JJ_ERR_BASE64
                                           : JJ_ERR_TYPE);
 }
@@ -272,8 +273,11 @@ static int text_fits(jj_type t, const char *p, size_t len, int is_num) {
     case JJ_DATE:
       return !is_num && (jj_date_ok(p, len) ||
                          jj_date_parse(p, len, NULL, NULL) == JJ_OK);
-    case JJ_TIMESTAMP:
-      return !is_num && jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK;
+    case JJ_TIMESTAMP: /* without zone: taken as UTC (spelled) */
+      return !is_num && (jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ||
+                         jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK);
+    case JJ_LOCAL_TIMESTAMP:
+      return !is_num && jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK;
     case JJ_BYTES: {
       unsigned char out[64];
       size_t bad;
@@ -377,9 +381,13 @@ static jj_code spelled(jj_builder *b, const char *p, size_t len, int is_num) {
                              ? JJ_ERR_TYPE
                              : c->forced == JJ_DATE      ? JJ_ERR_DATE
                              : c->forced == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
+                             : c->forced == JJ_LOCAL_TIMESTAMP ? JJ_ERR_TIMESTAMP
                              : c->forced == JJ_BYTES     ? JJ_ERR_BASE64
                                                          : JJ_ERR_TYPE,
                          is_num ? NULL : p, len);
+    if (c->forced == JJ_TIMESTAMP && !c->utc_told &&
+        jj_timestamp_parse(p, len, NULL, NULL) != JJ_OK)
+      ic_utc_note(&b->x, b->lv[b->depth].t, (size_t)b->col, SHOWN);
   } else {
     int k = is_num ? ic_num_kind(p, len, &c->inexact)
                    : ic_text_kind(p, len, 0);
@@ -470,6 +478,20 @@ jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts) {
   memcpy(le + 12, &ts->zone_minutes, 2);
   le[14] = (char)ts->digits;
   return put(b, OP_TS, le, 15, 0);
+}
+
+/* As its text: a text's kind is K_LTS, and an explicit t column takes it
+** as UTC, as it takes such text. */
+jj_code jj_builder_local_timestamp(jj_builder *b, const jj_timestamp *ts) {
+  char t[40];
+  size_t n;
+  if (ready(b)) return jj_builder_error(b)->code;
+  if (!ts) return build_fail(b, JJ_ERR_USAGE, "a NULL timestamp");
+  if (!(n = jj_local_timestamp_format(ts, t)))
+    return build_fail(b, JJ_ERR_TIMESTAMP,
+                      "the local timestamp is outside years 0000-9999 (or a "
+                      "field is out of range)");
+  return spelled(b, t, n, 0);
 }
 
 jj_code jj_builder_json(jj_builder *b, const char *p, size_t len) {

@@ -206,6 +206,39 @@ jj_code jj_writer_timestamp_value(jj_writer *w, const jj_timestamp *ts) {
   return value_end(w, d + n + 2);
 }
 
+/* Local timestamp text is checked by chrono.c and written with a T: the
+** T form as given, SQLite's space form with its space made a T. */
+jj_code jj_writer_local_timestamp(jj_writer *w, const char *p, size_t len) {
+  jj_error e;
+  /* a valid local timestamp is at most 29 bytes: reserve for that */
+  char *d = value_begin(w, JJ_LOCAL_TIMESTAMP, 40);
+  if (!d) return w->err.code;
+  if (JJ_UNLIKELY(jj_local_timestamp_parse(p, len, 1, NULL, &e)))
+    return jj_writer_fail(w, e.code, JJ_W_VALUE, "%s", e.message);
+  *d++ = '"';
+  memcpy(d, p, len);
+  d[10] = 'T';
+  d += len;
+  *d++ = '"';
+  return value_end(w, d);
+}
+
+/* A local timestamp from numbers, with ts->digits digits and no zone. */
+jj_code jj_writer_local_timestamp_value(jj_writer *w, const jj_timestamp *ts) {
+  char *d = value_begin(w, JJ_LOCAL_TIMESTAMP, 42);
+  if (!d) return w->err.code;
+  size_t n = jj_local_timestamp_format(ts, d + 1);
+  if (n == 0)
+    return jj_writer_fail(w, JJ_ERR_TIMESTAMP, JJ_W_VALUE,
+                          "%lld seconds, %ld nanoseconds, %d digits is not a "
+                          "local timestamp in the years 0000-9999",
+                          (long long)ts->seconds, (long)ts->nanos,
+                          (int)ts->digits);
+  d[0] = '"';
+  d[n + 1] = '"';
+  return value_end(w, d + n + 2);
+}
+
 /* Bytes as padded standard base64, encoded straight into the buffer. */
 jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len) {
   if (len > SIZE_MAX / 2) return jj_writer_nomem(w);

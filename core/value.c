@@ -264,13 +264,14 @@ static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
                           const char *p, size_t len, int32_t *days,
                           jj_timestamp *ts, jj_error *err) {
   jj_error e;
-  jj_code code = t == JJ_DATE ? jj_date_parse(p, len, days, &e)
-                              : jj_timestamp_parse(p, len, ts, &e);
+  jj_code code = t == JJ_DATE        ? jj_date_parse(p, len, days, &e)
+                 : t == JJ_TIMESTAMP ? jj_timestamp_parse(p, len, ts, &e)
+                                     : jj_local_timestamp_parse(p, len, 0, ts, &e);
   if (JJ_LIKELY(code == JJ_OK)) return 0;
   return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
 }
 
-/* Text of an s, d or t column (type t): zero-copy without escapes (UTF-8
+/* Text of an s, d, t or l column (type t): zero-copy without escapes (UTF-8
 ** checked for s, the calendar for d and t), else decoded into scratch
 ** memory. */
 static JJ_INLINE int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
@@ -392,7 +393,12 @@ int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
 
 static JJ_NOINLINE int text_all_cases(jj_cursor *c, size_t col, const char **p,
                                       size_t *len, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
+  /* a local timestamp's text too: the third type is whichever of the two
+  ** timestamps the column is */
+  jj_type ts = c && col < c->readable && JJ_CURSOR_TYPE(c, col) == JJ_LOCAL_TIMESTAMP
+                   ? JJ_LOCAL_TIMESTAMP
+                   : JJ_TIMESTAMP;
+  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, ts, "jj_cursor_text", err);
   return s ? read_text(c, col, s, JJ_CURSOR_TYPE(c, col), p, len, err) : -1;
 }
 /* A date column's plain string of 12 bytes, quotes included, at q
@@ -445,9 +451,10 @@ int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
 
 int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
                         jj_error *err) {
-  const jj_span *s =
-      value(c, col, JJ_TIMESTAMP, JJ_TIMESTAMP, JJ_TIMESTAMP, "jj_cursor_timestamp", err);
-  return s ? read_calendar(c, col, s, JJ_TIMESTAMP, NULL, out, NULL, NULL, err) : -1;
+  const jj_span *s = value(c, col, JJ_TIMESTAMP, JJ_LOCAL_TIMESTAMP, JJ_TIMESTAMP,
+                           "jj_cursor_timestamp", err);
+  return s ? read_calendar(c, col, s, JJ_CURSOR_TYPE(c, col), NULL, out, NULL, NULL, err)
+           : -1;
 }
 
 int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
@@ -490,6 +497,7 @@ static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj
       return tagged(out, read_calendar(c, col, s, t, &out->u.date.days, NULL,
                                        &out->u.date.p, &out->u.date.len, err));
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       return tagged(out, read_calendar(c, col, s, t, NULL, &out->u.timestamp.ts,
                                        &out->u.timestamp.p, &out->u.timestamp.len, err));
     case JJ_BOOL: return tagged(out, read_bool(c, col, s, &out->u.b, err));

@@ -183,6 +183,12 @@ static jj_code build_cell(jj_builder *b, jj_cursor *c, const jj_schema *s,
         code = jj_builder_timestamp(b, &ts);
       break;
     }
+    case JJ_LOCAL_TIMESTAMP: {
+      jj_timestamp ts;
+      if ((got = jj_cursor_timestamp(c, i, &ts, err)) == 1)
+        code = jj_builder_local_timestamp(b, &ts);
+      break;
+    }
     case JJ_BOOL: {
       int x;
       if ((got = jj_cursor_bool(c, i, &x, err)) == 1)

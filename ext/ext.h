@@ -520,6 +520,8 @@ typedef struct jjx_options {
   int validate;      /* check every value when the document is opened */
   int mmap;          /* map the declared plain file instead of reading it */
   int union_by_name; /* a glob's files of different columns, by name */
+  int ts_as_written; /* timestamps=as_written: t and l columns read as the
+                     ** document writes them, not in SQLite's form */
   jjx_glob_limits glob; /* glob_max_*: lower the defaults; 0: none */
 } jjx_options;
 

@@ -22,7 +22,7 @@
 **   - The comparison's affinity is the column's when the right-hand side
 **     is a literal or a parameter, and NUMERIC when either side has numeric
 **     affinity (sqlite3CompareAffinity).  INTEGER, REAL, BOOLEAN (NUMERIC),
-**     DATE and TIMESTAMP (NUMERIC: their declared names hold none of INT,
+**     DATE, TIMESTAMP and DATETIME (NUMERIC: their declared names hold none of INT,
 **     CHAR, TEXT, BLOB, REAL) columns therefore always compare with numeric
 **     affinity, whatever the right-hand expression is: a TEXT value on
 **     either side that reads as a number becomes that number, exactly as
@@ -79,7 +79,7 @@ static const char *const op_spelling[JJX_P_COUNT] = {
 /* 1 for the column types whose declared SQL type has numeric affinity. */
 static int numeric_affinity(jj_type type) {
   return type == JJ_INT || type == JJ_FLOAT || type == JJ_BOOL ||
-         type == JJ_DATE || type == JJ_TIMESTAMP;
+         type == JJ_DATE || type == JJ_TIMESTAMP || type == JJ_LOCAL_TIMESTAMP;
 }
 
 /* The jjx_pop of an SQLite constraint op, or -1. */
@@ -122,6 +122,7 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
       return op;
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       return text_ok ? op : -1;
     case JJ_TEXT: {
       sqlite3_value *v = NULL;
@@ -285,7 +286,8 @@ int jjx_filter_begin(jjx_filter *f, const char *idxStr, const jj_schema *s,
         if (rc != SQLITE_OK) return rc;
       }
       p->text_text = (p->type == JJ_TEXT || p->type == JJ_DATE ||
-                      p->type == JJ_TIMESTAMP) &&
+                      p->type == JJ_TIMESTAMP ||
+                      p->type == JJ_LOCAL_TIMESTAMP) &&
                      p->rhs.kind == SQLITE_TEXT && op != JJX_P_ISNULL &&
                      op != JJX_P_NOTNULL;
       /* planned only for a literal TEXT, BLOB or NULL (jjx_push_op) */
@@ -374,6 +376,7 @@ static int to_colval(const jj_value *v, colval *a) {
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       a->kind = SQLITE_TEXT;
       a->p = v->u.text.p;
       a->n = v->u.text.len;

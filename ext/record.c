@@ -347,7 +347,8 @@ static int answer(sqlite3_context *ctx, int f, jj_cursor *c, size_t col,
     }
     case JJ_TEXT:
     case JJ_DATE:
-    case JJ_TIMESTAMP:
+    case JJ_TIMESTAMP: /* the record holds them as written */
+    case JJ_LOCAL_TIMESTAMP:
       if (!plain(v.u.text.p, v.u.text.len)) return 0;
       string_value(ctx, f, v.u.text.p, v.u.text.len);
       return 1;

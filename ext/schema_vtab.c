@@ -6,7 +6,7 @@
 **   SELECT * FROM jj_schema('rows.jj');
 **     position  INTEGER  1-based column position
 **     name      TEXT     the column name
-**     type      TEXT     the type letter (i f s d t b x), jj for a nested table
+**     type      TEXT     the type letter (i f s d t l b x), jj for a nested table
 **     sql_type  TEXT     the declared SQL type jj_open gives the column
 **     nested    TEXT     a nested table's schema as {"columns":..,"types":..}
 **     source    HIDDEN   the SOURCE argument (BLOB, document, file name)

@@ -263,7 +263,8 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
     jj_type type = col >= 0 && col < t->ncol
                        ? jj_schema_type(push, (size_t)col)
                        : JJ_TABLE;
-    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP)
+    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP ||
+        type == JJ_LOCAL_TIMESTAMP)
       t->text_ok = db_is_utf8(t->db) ? 1 : -1;
   }
   return jjx_open_plan(info, t->typed, t->ncol, t->est_rows, t->glob, push,

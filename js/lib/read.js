@@ -186,6 +186,8 @@ function convert(shape, c, b, opts, dst, at, nested, parent) {
       return texts(b, t0, s0, dst, at);
     case 't':
       return opts.timestamps === 'string' ? texts(b, t0, s0, dst, at) : timestamps(b, t0, s0, dst, at, opts);
+    case 'l': // a local timestamp: its text always (a Date would invent a zone)
+      return texts(b, t0, s0, dst, at);
     case 'x':
       return bytes(b, t0, s0, dst, at);
     case '{':

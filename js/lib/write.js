@@ -27,6 +27,7 @@ const OP_TS_VALUE = 10;
 const OP_BEGIN = 11;
 const OP_END_ROW = 12;
 const OP_END_TABLE = 13;
+const OP_LTS = 14;
 
 const TAPE_BYTES = 1 << 16;
 const TWO32 = 4294967296;
@@ -271,6 +272,9 @@ function writeValue(t, kind, sub, v, stack, shapes) {
       return writeDate(t, v, stack, shapes);
     case 't':
       return writeTimestamp(t, v, stack, shapes);
+    case 'l': // its text, T or SQLite's space (written with the T)
+      if (typeof v === 'string') return t.text(OP_LTS, v);
+      return fail(t, stack, shapes, 'type', `expected a local timestamp string, found ${showValue(v)}`);
     case 'x':
       if (isBytes(v)) return t.bytes(asBytes(v));
       return fail(t, stack, shapes, 'type', `expected bytes (a Uint8Array), found ${showValue(v)}`);

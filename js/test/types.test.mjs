@@ -111,6 +111,29 @@ test('timestamps: their text with the zone by default; Date or {date, nanos, zon
   assert.throws(() => jj.encode([['2024-03-01T24:00:00Z']], { columns: ['v'], types: ['t'] }), { code: 'timestamp', message: 'row 1, column "v": "2024-03-01T24:00:00Z" is not a timestamp (hour 24 does not exist)' });
 });
 
+test('local timestamps: their text, whatever the timestamps option (a Date would invent a zone)', () => {
+  const texts = ['"2024-03-01T10:30:00.25"', '"1970-01-01T00:00:00"', '"0000-01-01T00:00:00.123456789"', '"9999-12-31T23:59:59.5"'];
+  for (const timestamps of ['string', 'date', 'object'])
+    assert.deepEqual(values('l', texts, { timestamps }), texts.map((t) => t.slice(1, -1)));
+  // the strings write back; SQLite's space form is written with the T
+  assert.equal(jj.encodeText(texts.map((t) => [t.slice(1, -1)]), { columns: ['v'], types: ['l'] }), doc('l', texts));
+  assert.equal(jj.encodeText([['2024-03-01 10:30:00']], { columns: ['v'], types: ['l'] }), doc('l', ['"2024-03-01T10:30:00"']));
+  assert.throws(() => jj.encode([['2024-03-01T10:30:00Z']], { columns: ['v'], types: ['l'] }), {
+    code: 'timestamp',
+    message: 'row 1, column "v": "2024-03-01T10:30:00Z" is not a local timestamp (a local timestamp has no zone)',
+  });
+  assert.throws(() => jj.encode([[new Date(0)]], { columns: ['v'], types: ['l'] }), { code: 'type' });
+  // inferred: zone-less text is l, the space form written with a T and told
+  const notes = [];
+  const inferred = new TextDecoder().decode(jj.encode([{ at: '2024-03-01 10:30:00' }, { at: '2024-03-01T23:59:59.5' }], undefined, { onNote: (n) => notes.push(n) }));
+  assert.equal(inferred, '{"jalapenojson":1,"columns":["at"],"types":["l"],"rows":[\n["2024-03-01T10:30:00"],\n["2024-03-01T23:59:59.5"]\n]}');
+  assert.match(notes.join('\n'), /written with T for the space/);
+  // with a timestamp that has a zone: text, told
+  notes.length = 0;
+  jj.encode([{ at: '2024-03-01T10:30:00' }, { at: new Date(0) }], undefined, { onNote: (n) => notes.push(n) });
+  assert.match(notes.join('\n'), /-> s \(timestamps with and without a zone/);
+});
+
 test('booleans and bytes', () => {
   assert.deepEqual(values('b', ['true', 'false', 'null']), [true, false, null]);
   assert.deepEqual(values('x', ['"AAEC/w=="', '""', '"QQ=="', 'null']), [new Uint8Array([0, 1, 2, 255]), new Uint8Array(0), new Uint8Array([65]), null]);

@@ -248,11 +248,11 @@ static int spec_one(jjpy_state *st, shape *sh, PyObject *name, PyObject *t,
     if (!s) goto done;
     if (len == 2 && !memcmp(s, "jj", 2)) {
       item = PyUnicode_FromFormat("%U:{}", n);
-    } else if (len == 1 && strchr("ifsdtbx", s[0])) {
+    } else if (len == 1 && strchr("ifsdtlbx", s[0])) {
       item = PyUnicode_FromFormat("%U:%s", n, s);
     } else {
       jjpy_raise_at(st, JJ_ERR_SCHEMA, 0, NULL, JJ_NO_OFFSET,
-                    "unknown type %R for column \"%U\" (use i, f, s, d, t, b, "
+                    "unknown type %R for column \"%U\" (use i, f, s, d, t, l, b, "
                     "x, jj or {\"columns\": [...], \"types\": [...]})",
                     t, name);
       goto done;
@@ -633,6 +633,10 @@ static int give_value(jjpy_build *bd, shape *sh, PyObject *name, PyObject *v,
   if (jjpy_is_datetime(v)) {
     jj_timestamp ts;
     const char *why;
+    if (jjpy_is_naive(v)) { /* no zone: a local timestamp, l */
+      jjpy_naive_ts(v, &ts);
+      return CALL(bd, jj_builder_local_timestamp(b, &ts));
+    }
     int rc = jjpy_datetime_ts(v, &ts, &why);
     if (rc < 0) return -1;
     if (rc) return fail(bd, r, name, JJ_ERR_TIMESTAMP, "the datetime %R %s", v, why);

@@ -159,6 +159,11 @@ int32_t jjpy_date_days(PyObject *date);
 ** with *why set to a static reason (naive, an offset with seconds, an
 ** offset of None); -1 with a Python exception (utcoffset() failed). */
 int jjpy_datetime_ts(PyObject *dt, jj_timestamp *ts, const char **why);
+/* A naive datetime as the core's local timestamp (seconds of its wall time
+** counted as if UTC, zone 0, the fewest fraction digits). */
+void jjpy_naive_ts(PyObject *dt, jj_timestamp *ts);
+/* 1 if the datetime dt is naive (no tzinfo). */
+int jjpy_is_naive(PyObject *dt);
 
 /* The module's sqlite3 helpers (_parse_date, ...), in module.c's table. */
 PyObject *jjpy_parse_date(PyObject *module, PyObject *arg);
@@ -166,6 +171,8 @@ PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
                                PyObject *kwargs);
 PyObject *jjpy_format_date(PyObject *module, PyObject *arg);
 PyObject *jjpy_format_timestamp(PyObject *module, PyObject *arg);
+PyObject *jjpy_parse_local_timestamp(PyObject *module, PyObject *args,
+                                     PyObject *kwargs);
 
 /* ---------------------------------------------------------------------- */
 /* Document bytes (source.c)                                              */

@@ -120,8 +120,10 @@ def test_values_a_column_cannot_hold():
     with pytest.raises(jj.Error, match="lone surrogate") as e:
         jj.encode([{"c": "\ud800"}])
     assert (e.value.code, e.value.row, e.value.column) == ("utf8", 1, "c")
-    with pytest.raises(jj.Error, match="naive") as e:
-        jj.encode([{"c": dt.datetime(2024, 1, 1)}])
+    # a naive datetime is a local timestamp (l); an aware one has a zone
+    # that an l column cannot keep
+    with pytest.raises(jj.Error, match="is not a local timestamp") as e:
+        jj.encode([{"c": dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)}], types=["l"])
     assert (e.value.code, e.value.row, e.value.column) == ("timestamp", 1, "c")
 
 

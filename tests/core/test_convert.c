@@ -127,14 +127,23 @@ TEST(convert_dates_and_timestamps_checked) {
                "YYYY-MM-DD text that is not a date (row 2, "
                "\"2023-02-29\") -> s\n") != NULL);
   conv_free(&o);
-  /* a timestamp needs its zone; lowercase t is not RFC 3339 here */
+  /* with and without a zone: no one instant for both, so text */
   conv("{\"t\":\"2024-01-01T10:00:00Z\"}\n{\"t\":\"2024-01-01T10:00:00\"}",
        NULL, 0, &o);
   CHECK(strstr(body(&o), "\"types\":[\"s\"]") != NULL);
   CHECK(strstr(o.notes.p,
                "timestamps (row 1, \"2024-01-01T10:00:00Z\"), "
+               "local timestamps (row 2, \"2024-01-01T10:00:00\") -> s "
+               "(timestamps with and without a zone: no one instant for "
+               "both)") != NULL);
+  conv_free(&o);
+  /* an hour that does not exist: timestamp-like text */
+  conv("{\"t\":\"2024-01-01T10:00:00Z\"}\n{\"t\":\"2024-01-01T25:00:00Z\"}",
+       NULL, 0, &o);
+  CHECK(strstr(body(&o), "\"types\":[\"s\"]") != NULL);
+  CHECK(strstr(o.notes.p,
                "timestamp-like text that is not an RFC 3339 "
-               "timestamp (row 2, \"2024-01-01T10:00:00\") -> s") != NULL);
+               "timestamp (row 2, \"2024-01-01T25:00:00Z\") -> s") != NULL);
   conv_free(&o);
   /* dates and timestamps together are text */
   CHECK_CONV("{\"x\":\"2024-01-01\"}\n{\"x\":\"2024-01-01T00:00:00Z\"}", NULL,
@@ -415,7 +424,7 @@ TEST(convert_schema_option_errors) {
                  "have");
   CHECK_CONV_ERR("{\"a\":1}", "a:q", 0, JJ_ERR_USAGE,
                  "in: the schema option, at byte 2: unknown type q for column "
-                 "\"a\" (use one of i f s d t b x, {...} or jj for a nested "
+                 "\"a\" (use one of i f s d t l b x, {...} or jj for a nested "
                  "table)");
   CHECK_CONV_ERR("{\"a\":1}", "a:i,a:f", 0, JJ_ERR_USAGE,
                  "in: the schema option, at byte 4: column \"a\" is named "

@@ -268,7 +268,8 @@ static void diff_value(jj_cursor *c, size_t col, jj_type type, const cJSON *v, c
     }
     case JJ_TEXT:
     case JJ_DATE:
-    case JJ_TIMESTAMP: {
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: {
       const char *p = NULL;
       size_t len = 0;
       if (jj_cursor_text(c, col, &p, &len, &err) != 1) {

@@ -137,16 +137,18 @@ static int read_column(jj_cursor *c, size_t col, const jj_schema *s,
   }
   static const jj_type fits[8] = {JJ_INT, JJ_FLOAT, JJ_TEXT, JJ_DATE,
                                   JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES, JJ_TABLE};
+  /* a local timestamp reads through the timestamp's accessor */
+  jj_type tt = t == JJ_LOCAL_TIMESTAMP ? JJ_TIMESTAMP : t;
   int mine = -1;
   for (int k = 0; k < 8; k++) {
-    int fit = fits[k] == t || (k == 2 && (t == JJ_DATE || t == JJ_TIMESTAMP));
+    int fit = fits[k] == tt || (k == 2 && (tt == JJ_DATE || tt == JJ_TIMESTAMP));
     if (!fit) REQUIRE(r[k] == -1 && errs[k].code == JJ_ERR_USAGE);
     if (r[k] < 0) require_error(&errs[k]);
-    if (fits[k] == t) mine = k;
+    if (fits[k] == tt) mine = k;
   }
   REQUIRE(mine >= 0);
   /* text of a date or timestamp column succeeds exactly when its reader does */
-  if (t == JJ_DATE || t == JJ_TIMESTAMP) REQUIRE(r[2] == r[mine]);
+  if (tt == JJ_DATE || tt == JJ_TIMESTAMP) REQUIRE(r[2] == r[mine]);
   REQUIRE((r[mine] == 0) == (jj_cursor_is_null(c, col) == 1));
   *te = errs[mine];
   return r[mine];

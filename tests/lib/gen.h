@@ -241,8 +241,8 @@ static inline void gen_name(gen_rng *r, size_t k, gen_buf *out) {
 ** nested tables only up to depth 2.  Returns a new schema (caller frees with
 ** jj_schema_free), or NULL with a message when the library refuses. */
 static inline jj_schema *gen_schema(gen_rng *r, int depth) {
-  static const jj_type scalars[] = {JJ_INT,       JJ_FLOAT, JJ_TEXT, JJ_DATE,
-                                    JJ_TIMESTAMP, JJ_BOOL,  JJ_BYTES};
+  static const jj_type scalars[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,           JJ_DATE, JJ_TIMESTAMP,
+                                    JJ_BOOL, JJ_BYTES, JJ_LOCAL_TIMESTAMP};
   jj_schema *s = jj_schema_new();
   if (!s) return NULL;
   size_t n = depth == 0 ? 1 + (size_t)gen_below(r, 12) : 1 + (size_t)gen_below(r, 4);
@@ -250,7 +250,7 @@ static inline jj_schema *gen_schema(gen_rng *r, int depth) {
   for (size_t k = 0; k < n; k++) {
     jj_error err;
     jj_schema *sub = NULL;
-    jj_type type = scalars[gen_below(r, 7)];
+    jj_type type = scalars[gen_below(r, 8)];
     if (depth < 2 && gen_chance(r, 10)) {
       sub = gen_schema(r, depth + 1);
       if (!sub) break;
@@ -425,7 +425,7 @@ static inline void gen_date(gen_rng *r, gen_value *v) {
 ** Zones are Z, +14:00, -12:00, +05:30 or random nonzero offsets (a zero
 ** offset written as +00:00 would not survive the numeric form, which cannot
 ** tell it from Z). */
-static inline void gen_timestamp(gen_rng *r, gen_value *v) {
+static inline void gen_timestamp(gen_rng *r, gen_value *v, int local) {
   static const int zones[] = {840, -720, 330};
   int y, mo, d, zone = 0, digits = (int)gen_below(r, 10);
   int h = (int)gen_below(r, 24), mi = (int)gen_below(r, 60), s = (int)gen_below(r, 60);
@@ -435,7 +435,7 @@ static inline void gen_timestamp(gen_rng *r, gen_value *v) {
   if (gen_chance(r, 20)) h = 23, mi = 59, s = 59;
   for (int k = 0; k < digits; k++) frac = frac * 10 + (uint32_t)gen_below(r, 10);
   for (int k = digits; k < 9; k++) scale *= 10;
-  switch (gen_below(r, 4)) {
+  switch (local ? 0 : gen_below(r, 4)) {
     case 0: zone = 0; break;
     case 1: zone = zones[gen_below(r, 3)]; break;
     default:
@@ -444,7 +444,9 @@ static inline void gen_timestamp(gen_rng *r, gen_value *v) {
   }
   int n = snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s);
   if (digits) n += snprintf(text + n, sizeof text - (size_t)n, ".%0*u", digits, frac);
-  if (zone == 0)
+  if (local)
+    ; /* a local timestamp has no zone */
+  else if (zone == 0)
     n += snprintf(text + n, sizeof text - (size_t)n, "Z");
   else
     n += snprintf(text + n, sizeof text - (size_t)n, "%c%02d:%02d", zone < 0 ? '-' : '+',
@@ -496,7 +498,8 @@ static inline gen_table *gen_table_new(gen_rng *r, const jj_schema *s, int64_t r
         case JJ_FLOAT: v->f = gen_double(r); break;
         case JJ_TEXT: v->s = gen_text(r, &v->len); break;
         case JJ_DATE: gen_date(r, v); break;
-        case JJ_TIMESTAMP: gen_timestamp(r, v); break;
+        case JJ_TIMESTAMP: gen_timestamp(r, v, 0); break;
+        case JJ_LOCAL_TIMESTAMP: gen_timestamp(r, v, 1); break;
         case JJ_BOOL: v->i = gen_chance(r, 50); break;
         case JJ_BYTES: v->s = gen_bytes(r, &v->len); break;
         case JJ_TABLE:
@@ -539,6 +542,10 @@ static inline jj_code gen_write_rows(jj_writer *w, const gen_table *t) {
           case JJ_TIMESTAMP:
             rc = v->alt ? jj_writer_timestamp_value(w, &v->ts)
                         : jj_writer_timestamp(w, v->s, v->len);
+            break;
+          case JJ_LOCAL_TIMESTAMP:
+            rc = v->alt ? jj_writer_local_timestamp_value(w, &v->ts)
+                        : jj_writer_local_timestamp(w, v->s, v->len);
             break;
           case JJ_BOOL: rc = jj_writer_bool(w, (int)v->i); break;
           case JJ_BYTES: rc = jj_writer_bytes(w, v->s, v->len); break;
