@@ -319,4 +319,18 @@ const char *jj_json_ws(const char *p, const char *end);
 const char *jj_json_skip(const char *p, const char *end, unsigned max_depth,
                          const char **bad, jj_code *code, const char **why);
 
+/* ---------------------------------------------------------------------- */
+/* JSON values of a JSON column, canonical (json_canon.c)                  */
+/* ---------------------------------------------------------------------- */
+
+/* Check p[0..len) as one JSON value (JSON whitespace around it allowed),
+** nesting at most max_depth arrays and objects.  With out NULL: 1 when the
+** text is the value's canonical form already (SPEC.md, "j (JSON)"), 0
+** when it is valid but spelled otherwise.  With out: the canonical form
+** appended to out, and 1 or 0 as before.  -1 when it is not valid JSON:
+** *bad the offset in p of the problem, *code (JJ_ERR_SYNTAX, JJ_ERR_UTF8,
+** JJ_ERR_DEPTH, JJ_ERR_NOMEM) and *why a static reason; out is as it was. */
+int jj_json_canon(const char *p, size_t len, unsigned max_depth, jj_buf *out,
+                  size_t *bad, jj_code *code, const char **why);
+
 #endif /* JJ_INTERNAL_H */
