@@ -487,8 +487,7 @@ jj_code jj_builder_json(jj_builder *b, const char *p, size_t len) {
   jj_code code = JJ_ERR_SYNTAX;
   const char *why = "";
   if (jj_json_canon(p, len, IC_MAX_DEPTH, NULL, &bad, &code, &why) < 0)
-    return build_fail(b, code, "%s is not valid JSON (%s, at byte %zu of it)",
-                      jj_show(shown, sizeof shown, p, len, 0), why, bad);
+    return build_fail(b, code, "not valid JSON: %s (at byte %zu of the value)", why, bad);
   const char *s = jj_json_ws(p, p + len);
   if ((size_t)(p + len - s) >= 4 && memcmp(s, "null", 4) == 0)
     return put(b, OP_NULL, NULL, 0, 0); /* JSON's null (valid: nothing else) */

@@ -236,11 +236,10 @@ jj_code jj_writer_json(jj_writer *w, const char *p, size_t len) {
   jj_code code = JJ_ERR_SYNTAX;
   const char *why = "";
   if (jj_json_canon(p, len, depth, &w->out, &bad, &code, &why) < 0) {
-    char shown[JJ_SHOW_CAP];
     w->out.len = start;
     if (code == JJ_ERR_NOMEM) return jj_writer_nomem(w);
-    return jj_writer_fail(w, code, JJ_W_VALUE, "%s is not valid JSON (%s, at byte %zu of the value)",
-                          jj_show(shown, sizeof shown, p, len, 0), why, bad);
+    return jj_writer_fail(w, code, JJ_W_VALUE, "not valid JSON: %s (at byte %zu of the value)",
+                          why, bad);
   }
   return value_end(w, w->out.p + w->out.len);
 }

@@ -376,11 +376,9 @@ static int read_json(jj_cursor *c, size_t col, const jj_span *s, const char **p,
   jj_buf b = {NULL, 0, 0, NULL};
   if (r == 0) r = jj_json_canon(s->p, n, depth, &b, &bad, &code, &why);
   if (r < 0) {
-    char shown[JJ_SHOW_CAP];
     jj_buf_free(&b);
     if (code == JJ_ERR_NOMEM) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
-    return jj_cursor_fail(c, err, code, c->row, col, s->p + bad, "%s is not valid JSON (%s)",
-                          jj_show(shown, sizeof shown, s->p, n, 0), why), -1;
+    return jj_cursor_fail(c, err, code, c->row, col, s->p + bad, "not valid JSON: %s", why), -1;
   }
   char *out = jj_cursor_scratch(c, b.len ? b.len : 1);
   if (!out || (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec)))) {
