@@ -104,9 +104,12 @@ void cv_example(cv *c, cv_col *col, int k, const cv_val *v) {
   const char *p;
   size_t len;
   if (col->ex[k]) return;
-  /* a string with escapes as its text, as the row builder shows it */
+  /* a string with escapes as its text, as the row builder shows it; an
+  ** array or object without its whitespace */
   if (v->kind == V_STR && v->esc && cv_text(c, v, &p, &len) == 0)
     ic_example(&c->x, col, k, jj_show(shown, sizeof shown, p, len, 1));
+  else if ((v->kind == V_ARR || v->kind == V_OBJ) && cv_json_compact(c, v, &p, &len) == 0)
+    ic_example(&c->x, col, k, jj_show(shown, sizeof shown, p, len, 0));
   else
     ic_example(&c->x, col, k, show(v, shown));
 }

@@ -49,6 +49,8 @@ def register_sqlite3(*, timestamps="datetime"):
                  timestamps="text" the text itself (sub-microsecond digits
                  are an error otherwise, never dropped)
       BOOLEAN    1 / 0 -> True / False
+      JSON       a JSON column's text -> what json.loads gives (dict, list,
+                 str, int, float, bool)
 
     and the other way, datetime.date -> 'YYYY-MM-DD' and an aware
     datetime.datetime -> 'YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM)', the text
@@ -58,6 +60,7 @@ def register_sqlite3(*, timestamps="datetime"):
     between date and time and fail on the format's timestamps.
     """
     import datetime
+    import json
     import sqlite3
 
     if timestamps not in ("datetime", "text"):
@@ -72,5 +75,6 @@ def register_sqlite3(*, timestamps="datetime"):
     sqlite3.register_converter(_c._SQL_TYPES["d"], _c._parse_date)
     sqlite3.register_converter(_c._SQL_TYPES["t"], convert_timestamp)
     sqlite3.register_converter(_c._SQL_TYPES["b"], _convert_bool)
+    sqlite3.register_converter(_c._SQL_TYPES["j"], json.loads)
     sqlite3.register_adapter(datetime.date, _c._format_date)
     sqlite3.register_adapter(datetime.datetime, _c._format_timestamp)
