@@ -59,14 +59,24 @@ def test_mixed_columns_are_text_with_a_warning():
     cases = [([1, "x"], ["1", "x"], 'integers (row 1, 1), text (row 2, "x") -> s'),
              ([True, 1], ["true", "1"], "booleans (row 1, true), integers (row 2, 1) -> s"),
              ([dt.date(2024, 1, 1), "x"], ["2024-01-01", "x"],
-              'dates (row 1, "2024-01-01"), text (row 2, "x") -> s'),
-             ([[{"a": 1}], 3], ['[{"a":1}]', "3"],
-              'integers (row 2, 3), arrays of objects (row 1, [{\\"a\\":1}]) -> s '
-              '(arrays and objects as their JSON text)')]
+              'dates (row 1, "2024-01-01"), text (row 2, "x") -> s')]
     for values, texts, words in cases:
         doc, notes = quiet([{"c": v} for v in values])
         assert types_of(doc) == ("s",)
         assert [r["c"] for r in jj.decode(doc)] == texts
+        assert notes == ['column "c": ' + words]
+    # rows, dicts or lists among other values: all JSON values, a j column
+    cases = [([[{"a": 1}], 3], [[{"a": 1}], 3],
+              'integers (row 2, 3), arrays of objects (row 1, [{\\"a\\":1}]) -> j '
+              '(every value kept as JSON)'),
+             ([{"k": [1, None]}, "x", True, 2.5, 2**70], [{"k": [1, None]}, "x", True, 2.5, 2**70],
+              'booleans (row 3, true), integers beyond 64 bits (row 5, 1180591620717411303424), '
+              'floats (row 4, 2.5), text (row 2, "x"), other arrays and objects '
+              '(row 1, {\\"k\\":[1,null]}) -> j (every value kept as JSON)')]
+    for values, back, words in cases:
+        doc, notes = quiet([{"c": v} for v in values])
+        assert types_of(doc) == ("j",)
+        assert [r["c"] for r in jj.decode(doc)] == back
         assert notes == ['column "c": ' + words]
     # warnings made errors: the mixed column is refused
     with warnings.catch_warnings():

@@ -57,7 +57,7 @@ static jj_code run(jj_writer *w, input in, int *meta) {
   while (in.n > 0 && !rc) {
     size_t len;
     const unsigned char *p;
-    switch (take_u64(&in, 1) % 15) {
+    switch (take_u64(&in, 1) % 16) {
       case 0:
         rc = jj_writer_null(w);
         break;
@@ -113,6 +113,10 @@ static jj_code run(jj_writer *w, input in, int *meta) {
       case 13:
         rc = jj_writer_end_row(w);
         break;
+      case 15:
+        p = take(&in, take_u64(&in, 1) % 48, &len);
+        rc = jj_writer_json(w, (const char *)p, len);
+        break;
       default:
         p = take(&in, take_u64(&in, 1) % 32, &len);
         rc = jj_writer_set_meta(w, (const char *)p, len);
@@ -162,7 +166,7 @@ static void check_doc(const char *doc, size_t len, int64_t rows, int meta) {
 
 /* id i, f f, s s, d d, t t, b b, x x, n {k s, v i} */
 static jj_schema *make_schema(void) {
-  static const char names[] = "ifsdtbx";
+  static const char names[] = "ifsdtbxj";
   jj_schema *s = jj_schema_new(), *n = jj_schema_new();
   REQUIRE(s && n);
   for (size_t i = 0; i < 7; i++)
