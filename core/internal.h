@@ -311,6 +311,9 @@ size_t jj_base64_encode(const unsigned char *p, size_t len, char *out);
 /* Skip JSON whitespace (space, \t, \n, \r). */
 const char *jj_json_ws(const char *p, const char *end);
 
+/* 1 when p[0..n) is exactly one number in JSON's grammar (any size). */
+int jj_json_number_ok(const char *p, size_t n);
+
 /* Skip one complete JSON value starting at p (no leading whitespace),
 ** checking it fully (strings decoded and UTF-8 checked, number grammar,
 ** literals, nesting at most max_depth levels).  Returns a pointer past it,
@@ -332,5 +335,8 @@ const char *jj_json_skip(const char *p, const char *end, unsigned max_depth,
 ** JJ_ERR_DEPTH, JJ_ERR_NOMEM) and *why a static reason; out is as it was. */
 int jj_json_canon(const char *p, size_t len, unsigned max_depth, jj_buf *out,
                   size_t *bad, jj_code *code, const char **why);
+/* 1 when p[0..len), known to be valid JSON (the row scan has checked an
+** array or object), is in its canonical form; one pass, no allocation. */
+int jj_json_is_canonical(const char *p, size_t len);
 
 #endif /* JJ_INTERNAL_H */

@@ -108,39 +108,14 @@ static int string(canon *k) {
   return 0;
 }
 
-static const char *digits(const char *p, const char *end) {
-  while (p < end && *p >= '0' && *p <= '9') p++;
-  return p;
-}
-
 /* A number, by the JSON grammar only: kept as written, whatever its size
 ** (no double holds 1e400 or a 30-digit integer, the text does). */
 static int number(canon *k) {
-  const char *s = k->p, *p = s, *e = k->end;
-  if (p < e && *p == '-') p++;
-  if (p < e && *p == '0') {
-    p++;
-  } else {
-    const char *q = digits(p, e);
-    if (q == p) return fault(k, s, JJ_ERR_SYNTAX, "invalid number");
-    p = q;
-  }
-  if (p < e && *p == '.') {
-    const char *q = digits(p + 1, e);
-    if (q == p + 1) return fault(k, s, JJ_ERR_SYNTAX, "invalid number");
-    p = q;
-  }
-  if (p < e && (*p == 'e' || *p == 'E')) {
-    p++;
-    if (p < e && (*p == '+' || *p == '-')) p++;
-    const char *q = digits(p, e);
-    if (q == p) return fault(k, s, JJ_ERR_SYNTAX, "invalid number");
-    p = q;
-  }
-  if (p < e && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E'))
-    return fault(k, s, JJ_ERR_SYNTAX, "invalid number"); /* 01, 1.2.3 */
-  k->p = p;
-  return emit(k, s, (size_t)(p - s));
+  const char *s = k->p;
+  size_t n = jj_num_span(s, k->end);
+  if (!n || !jj_json_number_ok(s, n)) return fault(k, s, JJ_ERR_SYNTAX, "invalid number");
+  k->p = s + n;
+  return emit(k, s, n);
 }
 
 static int literal(canon *k) {
@@ -245,6 +220,28 @@ static int walk(canon *k, unsigned max_depth) {
   }
 eof:
   return fault(k, k->end, JJ_ERR_SYNTAX, "unexpected end of input");
+}
+
+/* See internal.h: one pass, outside strings looking for whitespace, inside
+** them for escapes to check. */
+int jj_json_is_canonical(const char *p, size_t len) {
+  const char *e = p + len;
+  while (p < e) {
+    char c = *p++;
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') return 0;
+    if (c != '"') continue;
+    const char *s = p; /* the string's contents */
+    for (;;) {
+      while (p < e && *p != '"' && *p != '\\') p++;
+      if (p >= e) return 0;
+      if (*p == '"') break;
+      p += p + 1 < e && p[1] == 'u' ? 6 : 2;
+      if (p > e) return 0;
+    }
+    if (memchr(s, '\\', (size_t)(p - s)) && !escapes_canonical(s, (size_t)(p - s))) return 0;
+    p++;
+  }
+  return 1;
 }
 
 int jj_json_canon(const char *p, size_t len, unsigned max_depth, jj_buf *out,
