@@ -1277,7 +1277,12 @@ jj_code jj_builder_bytes(jj_builder *b, const void *p, size_t len);
 jj_code jj_builder_date(jj_builder *b, int32_t days);
 /* A timestamp as numbers (written as jj_timestamp_format writes it). */
 jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts);
-/* A JSON object or array (a value that is not rows), kept as its text. */
+/* A JSON value given as its text (an object or an array that is not
+** rows, or any other JSON value a host marks as JSON: SQLite's
+** JSON-subtyped TEXT), checked as JSON (JJ_ERR_SYNTAX, JJ_ERR_UTF8,
+** JJ_ERR_DEPTH); "null" is a null.  Its kind makes a column `j` (JJ_JSON),
+** written in its canonical form; a column the schema makes `s` takes it as
+** its text. */
 jj_code jj_builder_json(jj_builder *b, const char *p, size_t len);
 /* A nested table: its rows follow, then jj_builder_end_table. */
 jj_code jj_builder_begin_table(jj_builder *b);

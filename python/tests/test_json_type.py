@@ -90,3 +90,14 @@ def test_register_sqlite3_converts_json_columns(tmp_path):
     got = [v for (v,) in conn.execute("SELECT v FROM t ORDER BY rowid")]
     assert got == [r["v"] for r in jj.decode(DOC)]
     conn.close()
+
+
+def test_j_inside_nested_tables():
+    rows = [{"id": 1, "items": [{"sku": "a", "attrs": {"color": "red", "size": [1, 2]}},
+                                {"sku": "b", "attrs": ["x", 1]}]},
+            {"id": 2, "items": []}]
+    doc = quiet(rows)
+    assert jj.view(doc).types == ("i", {"columns": ["sku", "attrs"], "types": ["s", "j"]})
+    assert jj.decode(doc) == rows
+    assert [list(r["items"]) for r in jj.view(doc)][0][0]["attrs"] == {"color": "red", "size": [1, 2]}
+    assert doc == jj.from_json(json.dumps(rows))
