@@ -85,7 +85,7 @@ def main():
         conn.execute("CREATE TABLE native(id INTEGER, geometry TEXT)")
         conn.executemany("INSERT INTO native VALUES (?, ?)",
                          ((x["id"], json.dumps(x["geometry"], separators=(",", ":"))) for x in feats))
-        conn.execute("SELECT count(*) FROM jj").fetchone()  # the document read once, as a session would
+        conn.execute("SELECT count(*) FROM jj").fetchone()  # the document read once first, as a connection that queries it again would
         tasks = []
         for label, sql in (("sum(length(geometry))", "SELECT sum(length(geometry)) FROM %s"),
                            ("count(*) WHERE geometry->>'type' = 'Point'",
