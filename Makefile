@@ -333,7 +333,7 @@ python-warnings:
 WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
 WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
-WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
+WASM_READER   := base64 buf chrono cursor doc error json json_canon numparse numprint reader \
                  rowscan schema select text types validate value
 WASM_WRITER   := writer encode copy infer infer_schema build_tape build build_write build_ahead build_finish \
                  convert convert_csv convert_input convert_json convert_json_lex \

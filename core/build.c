@@ -262,6 +262,7 @@ static int text_fits(jj_type t, const char *p, size_t len, int is_num) {
   double d;
   switch (t) {
     case JJ_TEXT:
+    case JJ_JSON: /* text is a JSON string, a number its number */
       return 1;
     case JJ_INT:
       return jj_num_parse_int64(p, len, &i) == JJ_NUM_OK;
@@ -302,7 +303,7 @@ jj_code jj_builder_null(jj_builder *b) {
 jj_code jj_builder_bool(jj_builder *b, int v) {
   ic_col *c = value_col(b);
   if (!c) return jj_builder_error(b)->code;
-  if (c->forced && c->forced != JJ_BOOL && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_BOOL && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, v ? "true" : "false");
   if (!c->forced) ic_fold_kind(&b->x, c, K_BOOL, v ? "true" : "false");
   return put(b, v ? OP_TRUE : OP_FALSE, NULL, 0, 0);
@@ -333,6 +334,7 @@ jj_code jj_builder_int(jj_builder *b, int64_t v) {
       break;
     case JJ_INT:
     case JJ_TEXT:
+    case JJ_JSON:
       break;
     case JJ_FLOAT:
       if (!ic_int_exact(v))
@@ -353,7 +355,7 @@ jj_code jj_builder_double(jj_builder *b, double v) {
   ic_col *c = value_col(b);
   char shown[32];
   if (!c) return jj_builder_error(b)->code;
-  if (c->forced && c->forced != JJ_FLOAT && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_FLOAT && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, show_double(v, shown));
   if (!c->forced && NEW_KIND(c, K_FLOAT))
     ic_fold_kind(&b->x, c, K_FLOAT, show_double(v, shown));
@@ -449,7 +451,7 @@ jj_code jj_builder_date(jj_builder *b, int32_t days) {
                       "the date %ld days from 1970-01-01 is outside years "
                       "0000-9999",
                       (long)days);
-  if (c->forced && c->forced != JJ_DATE && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_DATE && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, show_quoted(d, 10, shown));
   if (!c->forced && NEW_KIND(c, K_DATE))
     ic_fold_kind(&b->x, c, K_DATE, show_quoted(d, 10, shown));
@@ -468,7 +470,8 @@ jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts) {
     return build_fail(b, JJ_ERR_TIMESTAMP,
                       "the timestamp is outside years 0000-9999 (or a field "
                       "is out of range)");
-  if (c->forced && c->forced != JJ_TIMESTAMP && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_TIMESTAMP && c->forced != JJ_TEXT &&
+      c->forced != JJ_JSON)
     return misfit(b, c, show_quoted(t, n, shown));
   if (!c->forced && NEW_KIND(c, K_TS))
     ic_fold_kind(&b->x, c, K_TS, show_quoted(t, n, shown));
@@ -500,10 +503,14 @@ jj_code jj_builder_json(jj_builder *b, const char *p, size_t len) {
   size_t bad;
   if (!c) return jj_builder_error(b)->code;
   if (!p && len) return build_fail(b, JJ_ERR_USAGE, "a NULL value");
-  if (!jj_utf8_valid(p, len, &bad))
-    return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8",
-                      jj_show(shown, sizeof shown, p, len, 0));
-  if (c->forced && c->forced != JJ_TEXT)
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  if (jj_json_canon(p, len, IC_MAX_DEPTH, NULL, &bad, &code, &why) < 0)
+    return build_fail(b, code, "not valid JSON: %s (at byte %zu of the value)", why, bad);
+  const char *s = jj_json_ws(p, p + len);
+  if ((size_t)(p + len - s) >= 4 && memcmp(s, "null", 4) == 0)
+    return put(b, OP_NULL, NULL, 0, 0); /* JSON's null (valid: nothing else) */
+  if (c->forced && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, jj_show(shown, sizeof shown, p, len, 0));
   if (!c->forced && NEW_KIND(c, K_JSON))
     ic_fold_kind(&b->x, c, K_JSON, jj_show(shown, sizeof shown, p, len, 0));
@@ -516,7 +523,7 @@ jj_code jj_builder_begin_table(jj_builder *b) {
   if (b->depth >= IC_MAX_DEPTH)
     return build_fail(b, JJ_ERR_DEPTH, "nested tables deeper than %d",
                       IC_MAX_DEPTH);
-  if (c->forced && c->forced != JJ_TABLE && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_TABLE && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, "rows");
   ic_table *t = b->lv[b->depth].t;
   size_t at = b->tape.len;

@@ -104,6 +104,14 @@ static jj_code put_payload(jj_builder *b, ic_col *c, int op, const char *pay,
     } else {
       code = jj_writer_text(w, b->scratch.p, b->scratch.len);
     }
+  } else if (c->type == JJ_JSON) { /* any value as its JSON */
+    b->scratch.len = 0;
+    if (op == OP_NUM || op == OP_JSON)
+      code = jj_writer_json(w, pay, (size_t)len);
+    else if (build_value_json(c->sub, op, pay, len, end, &b->scratch))
+      return nomem(b);
+    else
+      code = jj_writer_json(w, b->scratch.p, b->scratch.len);
   } else {
     switch (op) {
       case OP_FALSE:

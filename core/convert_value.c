@@ -201,6 +201,15 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
     case JJ_TABLE:
       if (k == -3 && v->kind == V_ARR) k = v->esc;
       return k == K_TABLE || k == K_EMPTY;
+    case JJ_JSON: /* every JSON value is one; a CSV field must be its text */
+      if (v->kind != V_FIELD) return 1;
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      {
+        size_t bad;
+        jj_code code;
+        const char *why;
+        return jj_json_canon(p, len, IC_MAX_DEPTH, NULL, &bad, &code, &why) >= 0;
+      }
     default:
       return 0;
   }
@@ -374,6 +383,19 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     case JJ_TABLE:
       if (v->kind != V_ARR || v->esc == K_JSON) return misfit(c, t, col, v);
       return c->json_table(c, cc->sub, v);
+    case JJ_JSON: /* the value's own JSON text, canonical (a string with
+                  ** its quotes, which the scanner leaves around it) */
+      if (v->kind == V_FIELD) {
+        if ((r = cv_text(c, v, &p, &len))) return r;
+      } else if (v->kind == V_STR) {
+        p = v->p - 1, len = v->len + 2;
+      } else if (v->kind == V_TRUE || v->kind == V_FALSE) {
+        p = v->kind == V_TRUE ? "true" : "false", len = v->kind == V_TRUE ? 4 : 5;
+      } else {
+        p = v->p, len = v->len;
+      }
+      code = jj_writer_json(w, p, len);
+      break;
     default: /* text, from whatever the value is */
       switch (v->kind) {
         case V_TRUE:

@@ -249,3 +249,30 @@ jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len) {
   *d++ = '"';
   return value_end(w, d);
 }
+
+/* A JSON value, checked and written in its canonical form straight after
+** the separator (json_canon.c).  Its depth limit is the reader's default
+** less the two levels each enclosing nested table's rows take, so that
+** whatever is written reads back.  JSON's null is the column's null. */
+jj_code jj_writer_json(jj_writer *w, const char *p, size_t len) {
+  const char *s = len ? jj_json_ws(p, p + len) : p, *e = p + len;
+  while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\r' || e[-1] == '\t')) e--;
+  if (e - s == 4 && memcmp(s, "null", 4) == 0) {
+    if (jj_writer_check(w, JJ_JSON)) return w->err.code;
+    return jj_writer_null(w);
+  }
+  char *d = value_begin(w, JJ_JSON, 2);
+  if (!d) return w->err.code;
+  size_t start = w->out.len, bad = 0;
+  w->out.len = (size_t)(d - w->out.p);
+  unsigned depth = (unsigned)(JJ_DEFAULT_MAX_DEPTH - 2 * w->depth);
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  if (jj_json_canon(p, len, depth, &w->out, &bad, &code, &why) < 0) {
+    w->out.len = start;
+    if (code == JJ_ERR_NOMEM) return jj_writer_nomem(w);
+    return jj_writer_fail(w, code, JJ_W_VALUE, "not valid JSON: %s (at byte %zu of the value)",
+                          why, bad);
+  }
+  return value_end(w, w->out.p + w->out.len);
+}

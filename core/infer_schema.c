@@ -90,12 +90,12 @@ static int spec_list(ic *x, ic_table *t, const char *start, const char **pp,
       col->forced = JJ_TABLE;
       if (!ic_sub(x, t, (size_t)i)) return IC_FAIL;
       p += 2;
-    } else if (*p && strchr("ifsdtlbx", *p)) {
+    } else if (*p && strchr("ifsdtlbxj", *p)) {
       col->forced = (jj_type)*p++;
     } else {
       snprintf(what, sizeof what,
                "unknown type %.1s for column %s (use one "
-               "of i f s d t l b x, {...} or jj for a nested table)",
+               "of i f s d t l b x j, {...} or jj for a nested table)",
                p, shown);
       return spec_fail(x, start, p, what);
     }
@@ -224,12 +224,15 @@ static jj_type decide(ic *x, ic_table *t, size_t i) {
     return JJ_FLOAT;
   }
   if (k & B(K_TABLE) && !(k & ~(B(K_TABLE) | B(K_EMPTY)))) return JJ_TABLE;
-  if (k == B(K_EMPTY))
-    return tell(x, t, i, 's', "(their JSON text \"[]\")"), JJ_TEXT;
-  tell(x, t, i, 's',
-       k & (B(K_TABLE) | B(K_EMPTY) | B(K_JSON)) ? "(arrays and objects as "
-                                                   "their JSON text)"
-                                                 : "");
+  /* An object, an array that is not rows, or rows among other values:
+  ** every one of them is a JSON value, so the column keeps them as JSON. */
+  if (k & (B(K_TABLE) | B(K_EMPTY) | B(K_JSON)))
+    return tell(x, t, i, 'j',
+                k == B(K_EMPTY)               ? "(an empty array is no table of rows)"
+                : k & ~(B(K_TABLE) | B(K_EMPTY) | B(K_JSON)) ? "(every value kept as JSON)"
+                                              : "(kept as JSON)"),
+           JJ_JSON;
+  tell(x, t, i, 's', "");
   return JJ_TEXT;
 }
 
@@ -313,8 +316,8 @@ static jj_schema *resolve(ic *x, ic_table *t) {
                         path);
           goto fail;
         }
-        tell(x, t, i, 's', "(objects without keys: their JSON text)");
-        col->type = JJ_TEXT;
+        tell(x, t, i, 'j', "(objects without keys, kept as JSON)");
+        col->type = JJ_JSON;
       }
     }
     if (jj_schema_add(s, col->name, col->name_len, col->type, sub, x->err))
@@ -362,6 +365,8 @@ const char *ic_type_words(jj_type t) {
       return "base64 bytes";
     case JJ_TABLE:
       return "an array of objects";
+    case JJ_JSON:
+      return "JSON text";
     default:
       return "text";
   }

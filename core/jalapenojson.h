@@ -239,6 +239,7 @@ typedef enum jj_type {
   JJ_LOCAL_TIMESTAMP = 'l', /* a date and time without zone */
   JJ_BOOL = 'b',
   JJ_BYTES = 'x',
+  JJ_JSON = 'j',
   JJ_TABLE = '{'
 } jj_type;
 
@@ -475,6 +476,15 @@ int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
 ** the cursor moves (*p is not NULL even for 0 bytes). */
 int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
                     size_t *len, jj_error *err);
+/* A JJ_JSON value: its canonical JSON text (SPEC.md, "j (JSON)"), valid
+** UTF-8 JSON without whitespace outside strings, numbers as written, keys
+** in their order.  Checked first (JSON grammar, UTF-8, the depth limit).
+** *p points into the document when the value is written canonically (as
+** every writer of the format writes it), otherwise into cursor-owned
+** memory valid until the cursor moves.  A JSON null is the column's null
+** (0); a string value comes with its quotes ("\"a\"", 3 bytes). */
+int jj_cursor_json(jj_cursor *c, size_t col, const char **p, size_t *len,
+                   jj_error *err);
 /* A nested table value as a document of its own (schema
 ** jj_schema_table(schema, col)).  *out borrows the parent document's bytes
 ** and schema, not the cursor: free it with jj_doc_free before the parent
@@ -508,7 +518,7 @@ jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx,
 ** jj_type it returns 0 or NULL as said.  Strings are static. */
 
 /* The type's letter in a header's "types": 'i', 'f', 's', 'd', 't', 'l', 'b',
-** 'x'.  0 for JJ_TABLE (a nested table is an object there, not a letter)
+** 'x', 'j'.  0 for JJ_TABLE (a nested table is an object there, not a letter)
 ** and for anything that is no type. */
 char jj_type_letter(jj_type t);
 /* The scalar type whose letter is `letter`; 0 for any other value ('{'
@@ -517,12 +527,12 @@ char jj_type_letter(jj_type t);
 jj_type jj_type_from_letter(int letter);
 /* The type as messages name a column's type, with its article: "an
 ** integer", "a float", "a text", "a date", "a timestamp", "a local
-** timestamp", "a boolean", "a
-** bytes", "a nested table" (as in "column "x" is a date column").  NULL
-** for anything that is no type. */
+** timestamp", "a boolean", "a bytes", "a JSON", "a nested table" (as in
+** "column "x" is a date column").  NULL for anything that is no type. */
 const char *jj_type_name(jj_type t);
 /* The SQL declared type of a column: "INTEGER", "REAL", "TEXT", "DATE",
-** "TIMESTAMP", "DATETIME" (a local timestamp), "BOOLEAN", "BLOB"; "TEXT" for a nested table, which SQL
+** "TIMESTAMP", "DATETIME" (a local timestamp), "BOOLEAN", "BLOB", "JSON";
+** "TEXT" for a nested table, which SQL
 ** reads as its document's JSON text.  NULL for anything that is no type. */
 const char *jj_type_sql(jj_type t);
 /* The short name tools spell a type with (the SQLite extension's
@@ -574,6 +584,11 @@ typedef struct jj_value {
       const unsigned char *p; /* JJ_BYTES: the decoded bytes */
       size_t len;
     } bytes;
+    struct {
+      const char *p; /* JJ_JSON: the canonical JSON text, as jj_cursor_json
+                     ** gives it */
+      size_t len;
+    } json;
     jj_doc *table; /* JJ_TABLE: a document of its own, as jj_cursor_table
                    ** gives it (schema jj_schema_table(schema, col)).  The
                    ** caller owns it: free it with jj_doc_free, before the
@@ -731,6 +746,13 @@ jj_code jj_writer_local_timestamp(jj_writer *w, const char *p, size_t len);
 jj_code jj_writer_local_timestamp_value(jj_writer *w, const jj_timestamp *ts);
 /* A JJ_BYTES value, p[0..len), written as base64. */
 jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len);
+/* A JJ_JSON value: p[0..len) is one JSON value as text (any JSON: an
+** object, array, string, number, true or false; whitespace anywhere JSON
+** allows it), checked (JJ_ERR_SYNTAX, JJ_ERR_UTF8, JJ_ERR_DEPTH beyond
+** JJ_DEFAULT_MAX_DEPTH less two levels a nested table it stands in) and
+** written in its canonical form: no whitespace, strings re-escaped as
+** text is, numbers and key order as given.  The text "null" writes null. */
+jj_code jj_writer_json(jj_writer *w, const char *p, size_t len);
 /* Begin a JJ_TABLE value: then rows of the nested schema follow (each
 ** ended with jj_writer_end_row), then jj_writer_end_table. */
 jj_code jj_writer_begin_table(jj_writer *w);
@@ -1305,7 +1327,12 @@ jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts);
 /* A local timestamp (no zone) as numbers, as jj_local_timestamp_format
 ** writes it; an inferred column of them is JJ_LOCAL_TIMESTAMP. */
 jj_code jj_builder_local_timestamp(jj_builder *b, const jj_timestamp *ts);
-/* A JSON object or array (a value that is not rows), kept as its text. */
+/* A JSON value given as its text (an object or an array that is not
+** rows, or any other JSON value a host marks as JSON: SQLite's
+** JSON-subtyped TEXT), checked as JSON (JJ_ERR_SYNTAX, JJ_ERR_UTF8,
+** JJ_ERR_DEPTH); "null" is a null.  Its kind makes a column `j` (JJ_JSON),
+** written in its canonical form; a column the schema makes `s` takes it as
+** its text. */
 jj_code jj_builder_json(jj_builder *b, const char *p, size_t len);
 /* A nested table: its rows follow, then jj_builder_end_table. */
 jj_code jj_builder_begin_table(jj_builder *b);

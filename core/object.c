@@ -146,6 +146,7 @@ static jj_code put_read(const jj_value *v, out *o, jj_error *err) {
     case JJ_LOCAL_TIMESTAMP: return put_escaped(o, v->u.timestamp.p, v->u.timestamp.len, err);
     case JJ_BOOL: return v->u.b ? put(o, "true", 4, err) : put(o, "false", 5, err);
     case JJ_BYTES: return put_base64(o, v->u.bytes.p, v->u.bytes.len, err);
+    case JJ_JSON: return put(o, v->u.json.p, v->u.json.len, err); /* JSON as JSON */
     case JJ_TABLE: return put_table(v->u.table, o, err);
   }
   return JJ_OK; /* no other type: jj_cursor_value refused it */
@@ -221,6 +222,7 @@ static inline int raw_is_output(const jj_value *v, const char *p, size_t n,
     case JJ_BYTES: return !(flags & JJ_SPAN_ESC); /* base64.c: one encoding
                                                   ** per byte string */
     case JJ_BOOL: return 1; /* the literal, checked by the scan */
+    case JJ_JSON: /* the read gives the canonical text */
     case JJ_TABLE: return 0;
   }
   return 0;
@@ -252,6 +254,7 @@ static inline int raw_is_valid(jj_type t, const char *p, size_t n,
     case JJ_TIMESTAMP:
     case JJ_LOCAL_TIMESTAMP:
     case JJ_BYTES:
+    case JJ_JSON:
     case JJ_TABLE: return 0;
   }
   return 0;

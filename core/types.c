@@ -26,7 +26,7 @@ typedef struct type_info {
   const char *writer;    /* the writer call for a value of it */
 } type_info;
 
-enum { T_INT, T_FLOAT, T_TEXT, T_DATE, T_TIMESTAMP, T_LOCAL, T_BOOL, T_BYTES, T_TABLE, T_COUNT };
+enum { T_INT, T_FLOAT, T_TEXT, T_DATE, T_TIMESTAMP, T_LOCAL, T_BOOL, T_BYTES, T_JSON, T_TABLE, T_COUNT };
 
 /* A build for size that only reads (JJ_SMALL: the reader-only WebAssembly
 ** module) asks only for letters and what a column holds (jj_type_expect),
@@ -57,6 +57,8 @@ static const type_info table[T_COUNT] = {
                  "a local timestamp string", WRITER("jj_writer_local_timestamp")},
     [T_BOOL] = {JJ_BOOL, 'b', SHORT("b"), WORDS("a boolean"), SQL("BOOLEAN"), "true or false", WRITER("jj_writer_bool")},
     [T_BYTES] = {JJ_BYTES, 'x', SHORT("x"), WORDS("a bytes"), SQL("BLOB"), "a base64 string", WRITER("jj_writer_bytes")},
+    /* SQL reads a JSON value as its text (with SQLite's JSON subtype) */
+    [T_JSON] = {JJ_JSON, 'j', SHORT("j"), WORDS("a JSON"), SQL("JSON"), "a JSON value", WRITER("jj_writer_json")},
     /* a nested table reads in SQL as its document's JSON text */
     [T_TABLE] = {JJ_TABLE, 0, SHORT("jj"), WORDS("a nested table"), SQL("TEXT"), "an array of rows",
                  WRITER("jj_writer_begin_table")},
@@ -74,6 +76,7 @@ static const type_info *row_of(jj_type t) {
     case JJ_LOCAL_TIMESTAMP: return &table[T_LOCAL];
     case JJ_BOOL: return &table[T_BOOL];
     case JJ_BYTES: return &table[T_BYTES];
+    case JJ_JSON: return &table[T_JSON];
     case JJ_TABLE: return &table[T_TABLE];
   }
   return NULL;

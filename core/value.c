@@ -351,6 +351,73 @@ static int read_bytes(jj_cursor *c, size_t col, const jj_span *s, const unsigned
   return 1;
 }
 
+/* A JSON value's canonical text: the document's own bytes when written
+** canonically (one checking walk), else the canonical form built in
+** scratch memory (a second walk), cached for the rest of the row.  The
+** depth limit is the document's (a nested table's is its parent's less
+** the two levels its rows take). */
+#ifdef JJ_SMALL
+/* A build for size (the reader-only WebAssembly module, whose JS hands the
+** text to JSON.parse) checks the value and hands out its bytes as they
+** stand, canonical or not: an array or object was checked by the row scan,
+** a string or number is checked here by jj_json_skip, which the module has
+** anyway; json_canon.c would add 1.5 KB to its 13 gzipped. */
+static int read_json(jj_cursor *c, size_t col, const jj_span *s, const char **p,
+                     size_t *len, jj_error *err) {
+  if (*s->p == 'n') return 0;
+  const char *end = s->p + JJ_SPAN_LEN(*s), *bad = s->p, *why = "";
+  jj_code code = JJ_ERR_SYNTAX;
+  if (*s->p != '[' && *s->p != '{' &&
+      jj_json_skip(s->p, end, c->doc->max_depth, &bad, &code, &why) != end)
+    return jj_cursor_fail(c, err, code, c->row, col, bad, "not valid JSON: %s", why), -1;
+  *p = s->p;
+  *len = JJ_SPAN_LEN(*s);
+  return 1;
+}
+#else
+static int read_json(jj_cursor *c, size_t col, const jj_span *s, const char **p,
+                     size_t *len, jj_error *err) {
+  if (*s->p == 'n') return 0;
+  if (c->dec && c->dec[col].gen == c->gen && c->dec[col].p) {
+    *p = c->dec[col].p;
+    *len = c->dec[col].len;
+    return 1;
+  }
+  size_t n = JJ_SPAN_LEN(*s), bad = 0;
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  unsigned depth = c->doc->max_depth;
+  /* an array or object was checked as JSON by the row scan (SPEC.md
+  ** section 6): only its spelling is left to see */
+  int r = (*s->p == '[' || *s->p == '{') && jj_json_is_canonical(s->p, n)
+              ? 1
+              : jj_json_canon(s->p, n, depth, NULL, &bad, &code, &why);
+  if (r == 1) {
+    *p = s->p;
+    *len = n;
+    return 1;
+  }
+  jj_buf b = {NULL, 0, 0, NULL};
+  if (r == 0) r = jj_json_canon(s->p, n, depth, &b, &bad, &code, &why);
+  if (r < 0) {
+    jj_buf_free(&b);
+    if (code == JJ_ERR_NOMEM) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+    return jj_cursor_fail(c, err, code, c->row, col, s->p + bad, "not valid JSON: %s", why), -1;
+  }
+  char *out = jj_cursor_scratch(c, b.len ? b.len : 1);
+  if (!out || (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec)))) {
+    jj_buf_free(&b);
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  }
+  memcpy(out, b.p, b.len);
+  c->dec[col] = (jj_decoded){out, b.len, c->gen};
+  *p = out;
+  *len = b.len;
+  jj_buf_free(&b);
+  return 1;
+}
+#endif /* JJ_SMALL */
+
 /* A nested table value as a document borrowing the parent's bytes and
 ** nested schema (doc.c builds it); the caller frees it with jj_doc_free
 ** (before the parent).  Its errors carry the path to it. */
@@ -463,6 +530,12 @@ int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
   return s ? read_bytes(c, col, s, p, len, err) : -1;
 }
 
+int jj_cursor_json(jj_cursor *c, size_t col, const char **p, size_t *len,
+                   jj_error *err) {
+  const jj_span *s = value(c, col, JJ_JSON, JJ_JSON, JJ_JSON, "jj_cursor_json", err);
+  return s ? read_json(c, col, s, p, len, err) : -1;
+}
+
 int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
   const jj_span *s = value(c, col, JJ_TABLE, JJ_TABLE, JJ_TABLE, "jj_cursor_table", err);
   return s ? read_table(c, col, s, out, err) : -1;
@@ -503,6 +576,8 @@ static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj
     case JJ_BOOL: return tagged(out, read_bool(c, col, s, &out->u.b, err));
     case JJ_BYTES:
       return tagged(out, read_bytes(c, col, s, &out->u.bytes.p, &out->u.bytes.len, err));
+    case JJ_JSON:
+      return tagged(out, read_json(c, col, s, &out->u.json.p, &out->u.json.len, err));
     case JJ_TABLE: return tagged(out, read_table(c, col, s, &out->u.table, err));
   }
   /* a schema holds no other type (jj_schema_add refuses them) */

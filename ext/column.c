@@ -198,6 +198,10 @@ static JJX_COLD int other_value(sqlite3_context *ctx, jjx_cursor *c,
                             v->u.bytes.len ? v->u.bytes.p : (const void *)"",
                             v->u.bytes.len, SQLITE_TRANSIENT);
       break;
+    case JJ_JSON: /* its JSON text, marked as JSON for SQLite's functions */
+      result_text(ctx, c, t, v->u.json.p, v->u.json.len);
+      sqlite3_result_subtype(ctx, JSON_SUBTYPE);
+      break;
     case JJ_TABLE:
       return nested_column(ctx, c, v->u.table);
   }

@@ -103,7 +103,7 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
   int op = pop_of(info->aConstraint[i].op);
   /* sqlite3_vtab_collation: 3.22; rhs_value and vtab_in: 3.38 */
   int version = sqlite3_libversion_number();
-  if (op < 0 || type == JJ_TABLE || version < 3022000) return -1;
+  if (op < 0 || type == JJ_TABLE || type == JJ_JSON || version < 3022000) return -1;
   if (op == JJX_P_ISNULL || op == JJX_P_NOTNULL) return op;
   /* An IN list stays SQLite's, which checks it on each row of one scan:
   ** handed over, it would call xFilter once per value, a scan each, and
@@ -142,6 +142,7 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
                  ? op
                  : loose;
     }
+    case JJ_JSON: /* refused above: SQLite compares JSON's text itself */
     case JJ_TABLE:
       break;
   }
@@ -386,6 +387,8 @@ static int to_colval(const jj_value *v, colval *a) {
       a->p = v->u.bytes.p;
       a->n = v->u.bytes.len;
       return 1;
+    case JJ_JSON: /* never planned (jjx_push_op) */
+      return 0;
     case JJ_TABLE: /* never planned (jjx_push_op); freed all the same */
       jj_doc_free(v->u.table);
       return 0;

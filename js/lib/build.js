@@ -31,7 +31,7 @@ const JJ_CONVERT_CSV_BOOLEANS = 1;
 const JJ_CONVERT_BAD_TO_NULL = 2;
 const JJ_CONVERT_CSV_EMPTY_IS_TEXT = 4;
 
-const LETTERS = 'ifsdtlbx';
+const LETTERS = 'ifsdtlbxj';
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder();
 

@@ -258,3 +258,23 @@ test('encode: rows as objects or arrays, meta, "__proto__" columns, strings out'
 test('text of every length from 0 to 90 bytes, 1- to 4-byte characters mixed, comes back exactly', () => {
   assert.ok(checkText(jj) > 500);
 });
+
+test('j: JSON values decode as JSON.parse gives them, any spelling; encode takes any JSON value', () => {
+  const got = values('j', ['{"a":[1,2.50,null],"b":{"c":"é\\n"}}', '[ 1 , { "k" : "\\u00e9\\/" } ]', '"text"', '5',
+    'true', '[]', '{"k":1,"k":2}', 'null']);
+  assert.deepEqual(got, [{ a: [1, 2.5, null], b: { c: 'é\n' } }, [1, { k: 'é/' }], 'text', 5, true, [], { k: 2 }, null]);
+  assert.deepEqual(jj.view(doc('j', ['{}'])).types, ['j']);
+  // written canonically by the C writer, whatever JSON.stringify gave
+  const text = jj.encodeText([{ v: { a: 'é\u0001' } }, { v: [1, 'x'] }, { v: 'str' }, { v: null }],
+    { columns: ['v'], types: ['j'] });
+  assert.equal(text, doc('j', ['{"a":"é\\u0001"}', '[1,"x"]', '"str"', 'null']));
+  assert.throws(() => jj.encode([{ v: () => 1 }], { columns: ['v'], types: ['j'] }), /has no JSON text/);
+  // inferred: objects and arrays that are not rows make j, as the converter does
+  const rows = [{ g: { type: 'Point', coordinates: [1.5, -2] } }, { g: [1, 'a'] }, { g: 5 }];
+  const inferred = jj.encode(rows);
+  assert.deepEqual(jj.view(inferred).types, ['j']);
+  assert.deepEqual(jj.decode(inferred), rows);
+  assert.deepEqual(jj.decode(jj.fromJSON(JSON.stringify(rows))), rows);
+  // a bad value is the C reader's located error
+  assert.throws(() => values('j', ['01']), /row 1, column "v", byte \d+: not valid JSON: invalid number/);
+});

@@ -89,6 +89,8 @@ function valueDump(type, plain, exact) {
       return String(plain);
     case 'x':
       return 'x:' + hex(plain);
+    case 'j': // the canonical text, which JSON.stringify gives back for the corpus's values
+      return 'j:' + hex(encoder.encode(JSON.stringify(plain)));
   }
   throw new Error(`unknown type ${type}`);
 }

@@ -53,6 +53,8 @@ def register_sqlite3(*, timestamps="datetime"):
       DATETIME   a local timestamp (l), SQLite's form or the format's ->
                  naive datetime.datetime (or the text, as TIMESTAMP)
       BOOLEAN    1 / 0 -> True / False
+      JSON       a JSON column's text -> what json.loads gives (dict, list,
+                 str, int, float, bool)
 
     and the other way, datetime.date -> 'YYYY-MM-DD', an aware
     datetime.datetime -> 'YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM)' and a
@@ -63,6 +65,7 @@ def register_sqlite3(*, timestamps="datetime"):
     between date and time and fail on the format's timestamps.
     """
     import datetime
+    import json
     import sqlite3
 
     if timestamps not in ("datetime", "text"):
@@ -82,5 +85,6 @@ def register_sqlite3(*, timestamps="datetime"):
     sqlite3.register_converter(_c._SQL_TYPES["t"], convert_timestamp)
     sqlite3.register_converter(_c._SQL_TYPES["l"], convert_local)
     sqlite3.register_converter(_c._SQL_TYPES["b"], _convert_bool)
+    sqlite3.register_converter(_c._SQL_TYPES["j"], json.loads)
     sqlite3.register_adapter(datetime.date, _c._format_date)
     sqlite3.register_adapter(datetime.datetime, _c._format_timestamp)

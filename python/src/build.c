@@ -248,12 +248,12 @@ static int spec_one(jjpy_state *st, shape *sh, PyObject *name, PyObject *t,
     if (!s) goto done;
     if (len == 2 && !memcmp(s, "jj", 2)) {
       item = PyUnicode_FromFormat("%U:{}", n);
-    } else if (len == 1 && strchr("ifsdtlbx", s[0])) {
+    } else if (len == 1 && strchr("ifsdtlbxj", s[0])) {
       item = PyUnicode_FromFormat("%U:%s", n, s);
     } else {
       jjpy_raise_at(st, JJ_ERR_SCHEMA, 0, NULL, JJ_NO_OFFSET,
                     "unknown type %R for column \"%U\" (use i, f, s, d, t, l, b, "
-                    "x, jj or {\"columns\": [...], \"types\": [...]})",
+                    "x, j, jj or {\"columns\": [...], \"types\": [...]})",
                     t, name);
       goto done;
     }

@@ -48,6 +48,8 @@ typedef struct jjpy_state {
   PyObject *InferenceWarning; /* jalapenojson.InferenceWarning */
   PyObject *json_encode;   /* a json.JSONEncoder's encode (compact, not
                            ** ASCII-only), made at its first use */
+  PyObject *json_loads;    /* json.loads, imported at its first use: a
+                           ** JSON column's values as it gives them */
 } jjpy_state;
 
 jjpy_state *jjpy_state_of_type(PyTypeObject *tp);

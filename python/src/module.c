@@ -126,7 +126,7 @@ PyDoc_STRVAR(inference_warning_doc,
 static int add_sql_types(PyObject *m) {
   static const jj_type all[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,  JJ_DATE,
                                 JJ_TIMESTAMP, JJ_LOCAL_TIMESTAMP, JJ_BOOL,
-                                JJ_BYTES, JJ_TABLE};
+                                JJ_BYTES, JJ_JSON, JJ_TABLE};
   PyObject *d = PyDict_New();
   if (!d) return -1;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -173,6 +173,7 @@ static int jjpy_traverse(PyObject *m, visitproc visit, void *arg) {
   Py_VISIT(st->zones);
   Py_VISIT(st->InferenceWarning);
   Py_VISIT(st->json_encode);
+  Py_VISIT(st->json_loads);
   return 0;
 }
 
@@ -186,6 +187,7 @@ static int jjpy_clear(PyObject *m) {
   Py_CLEAR(st->zones);
   Py_CLEAR(st->InferenceWarning);
   Py_CLEAR(st->json_encode);
+  Py_CLEAR(st->json_loads);
   return 0;
 }
 

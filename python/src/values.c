@@ -8,6 +8,9 @@
 **   d -> datetime.date (or the str, dates="text")
 **   t -> aware datetime.datetime with a fixed-offset timezone (or the str
 **        as written, timestamps="text")
+**   j -> what json.loads gives for its text: dict, list, str, int (exact at
+**        any size), float (a number with a fraction or exponent: rounded to
+**        a double, inf beyond one, as json.loads does), bool
 **   nested table -> what cv->table makes of it (a list, or a View)
 **
 ** Two values have no datetime without loss, and are errors naming the
@@ -210,6 +213,22 @@ static PyObject *make_datetime(jjpy_state *st, jjpy_conv *cv, const char *p,
 /* A value                                                                 */
 /* ---------------------------------------------------------------------- */
 
+/* A JSON value: json.loads of its canonical text. */
+static PyObject *json_value(jjpy_state *st, const char *p, size_t len) {
+  if (!st->json_loads) {
+    PyObject *json = PyImport_ImportModule("json");
+    if (!json) return NULL;
+    st->json_loads = PyObject_GetAttrString(json, "loads");
+    Py_DECREF(json);
+    if (!st->json_loads) return NULL;
+  }
+  PyObject *text = PyUnicode_DecodeUTF8(p, (Py_ssize_t)len, NULL);
+  if (!text) return NULL;
+  PyObject *o = PyObject_CallOneArg(st->json_loads, text);
+  Py_DECREF(text);
+  return o;
+}
+
 /* A nested table: cv->table turns the document (which it then owns) into a
 ** list or a View; the place is pushed for errors of ours inside it. */
 static PyObject *table_value(jjpy_conv *cv, jj_cursor *c, size_t col,
@@ -266,6 +285,7 @@ PyObject *jjpy_value(jjpy_conv *cv, jj_cursor *c, size_t col) {
       return value_error(cv, c, col, JJ_ERR_TIMESTAMP, why, v.u.timestamp.p,
                          v.u.timestamp.len,
                          "read timestamps as text: timestamps=\"text\"");
+    case JJ_JSON: return json_value(cv->st, v.u.json.p, v.u.json.len);
     case JJ_TABLE: return table_value(cv, c, col, v.u.table);
   }
   return jjpy_raise_at(cv->st, JJ_ERR_USAGE, jj_cursor_row(c), NULL,

@@ -142,6 +142,8 @@ def decide(kinds, ints):
         return "f"
     if "table" in kinds and kinds <= {"table", "empty"}:
         return "table"
+    if kinds & {"json", "empty", "table"}:
+        return "j"  # every value a JSON value, kept as JSON
     return "s"
 
 
@@ -289,7 +291,7 @@ def infer_json(names, rows):
                     if k not in sub_names:
                         sub_names.append(k)
             if not sub_names:
-                t = "s"
+                t = "j"
             else:
                 t = ("table", sub_names, infer_json(sub_names, sub_rows))
         types[n] = t
@@ -316,6 +318,8 @@ def expect_json_value(v, t):
         return v
     if t == "l":  # SQLite's space written as T
         return v[:10] + "T" + v[11:]
+    if t == "j":
+        return ("json", v)
     if isinstance(t, tuple):
         return ("table", [[expect_json_value(x.get(k), t[2][k]) for k in t[1]]
                           for x in v])

@@ -247,6 +247,7 @@ static void prop_value_json(gen_buf *b, jj_type type, const gen_value *v) {
       free(enc);
       break;
     }
+    case JJ_JSON: gen_buf_add(b, v->s, v->len); break; /* canonical already */
     default: break;
   }
 }
@@ -335,6 +336,12 @@ static int prop_compare_value(jj_cursor *c, size_t col, jj_type type, const gen_
                          col, len, prop_hex(b, len), v->len);
       break;
     }
+    case JJ_JSON: /* the canonical text written, exactly */
+      rc = jj_cursor_json(c, col, &p, &len, &err);
+      if (rc == 1 && (len != v->len || memcmp(p, v->s, len) != 0))
+        bad += prop_fail("%srow %lld col %zu: JSON %s, want %s", path, (long long)row, col,
+                         prop_hex(p, len), prop_hex(v->s, v->len));
+      break;
     case JJ_TABLE: {
       jj_doc *sub = NULL;
       rc = jj_cursor_table(c, col, &sub, &err);

@@ -137,6 +137,7 @@ static void read_as(jj_cursor *c, size_t col, unsigned how, text *out) {
             addf(out, "t%lld.%d ", (long long)v.u.timestamp.ts.seconds, (int)v.u.timestamp.ts.nanos);
             break;
           case JJ_BYTES: addf(out, "x%zu ", v.u.bytes.len); addn(out, (const char *)v.u.bytes.p, v.u.bytes.len); break;
+          case JJ_JSON: addf(out, "j"); addn(out, v.u.json.p, v.u.json.len); break;
           case JJ_TABLE: jj_doc_free(v.u.table); break;
         }
       break;

@@ -57,7 +57,7 @@ static jj_code run(jj_writer *w, input in, int *meta) {
   while (in.n > 0 && !rc) {
     size_t len;
     const unsigned char *p;
-    switch (take_u64(&in, 1) % 17) {
+    switch (take_u64(&in, 1) % 18) {
       case 0:
         rc = jj_writer_null(w);
         break;
@@ -127,6 +127,10 @@ static jj_code run(jj_writer *w, input in, int *meta) {
         rc = jj_writer_local_timestamp_value(w, &ts);
         break;
       }
+      case 17:
+        p = take(&in, take_u64(&in, 1) % 48, &len);
+        rc = jj_writer_json(w, (const char *)p, len);
+        break;
       default:
         p = take(&in, take_u64(&in, 1) % 32, &len);
         rc = jj_writer_set_meta(w, (const char *)p, len);
@@ -174,12 +178,12 @@ static void check_doc(const char *doc, size_t len, int64_t rows, int meta) {
   jj_doc_free(d);
 }
 
-/* i, f, s, d, t, b, x, l (each named by its letter), n {k s, v i} */
+/* i, f, s, d, t, b, x, l, j (each named by its letter), n {k s, v i} */
 static jj_schema *make_schema(void) {
-  static const char names[] = "ifsdtbxl";
+  static const char names[] = "ifsdtbxlj";
   jj_schema *s = jj_schema_new(), *n = jj_schema_new();
   REQUIRE(s && n);
-  for (size_t i = 0; i < 8; i++)
+  for (size_t i = 0; i < 9; i++)
     REQUIRE(jj_schema_add(s, names + i, 1, (jj_type)names[i], NULL, NULL) ==
             JJ_OK);
   REQUIRE(jj_schema_add(n, "k", 1, JJ_TEXT, NULL, NULL) == JJ_OK);

@@ -61,6 +61,7 @@ static inline int read_any(jj_cursor *c, size_t col, jj_error *e) {
     case JJ_LOCAL_TIMESTAMP: return jj_cursor_timestamp(c, col, &t, e);
     case JJ_BOOL: return jj_cursor_bool(c, col, &b, e);
     case JJ_BYTES: return jj_cursor_bytes(c, col, &bp, &n, e);
+    case JJ_JSON: return jj_cursor_json(c, col, &p, &n, e);
     case JJ_TABLE: {
       int rc = jj_cursor_table(c, col, &sub, e);
       if (rc == 1) {
