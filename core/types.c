@@ -87,7 +87,7 @@ char jj_type_letter(jj_type t) {
   return r ? r->letter : 0;
 }
 
-/* A linear search: nine rows, and only headers ask. */
+/* A linear search: ten rows, and only headers ask. */
 jj_type jj_type_from_letter(int letter) {
   if (letter == 0) return (jj_type)0; /* JJ_TABLE's row holds 0: no letter */
   for (size_t i = 0; i < T_COUNT; i++)
