@@ -36,6 +36,13 @@ export async function rows(con, sql) {
   return reader.getRows();
 }
 
+// The rows of a query, each as one text: DuckDB's VARCHAR cast of the row
+// as a STRUCT (cheaper to carry over than rows() for many rows).
+export async function lines(con, sql) {
+  const reader = await con.runAndReadAll(`SELECT CAST(q AS VARCHAR) FROM (${sql}) q`);
+  return reader.getRows().map((r) => r[0]);
+}
+
 // The raw values of a query (numbers as bigint where DuckDB's are).
 export async function values(con, sql) {
   return (await con.runAndReadAll(sql)).getRows();
@@ -70,7 +77,7 @@ export function cat(file) {
 // The error the SQLite extension's typed table reports for FILE, the
 // message only ("FILE: row 3, column ..."), or null when it reads it all.
 export function sqliteError(file) {
-  const sql = `CREATE VIRTUAL TABLE temp.t USING jj_open(${sqlQuote(file)});\nSELECT * FROM t;\n`;
+  const sql = `CREATE VIRTUAL TABLE temp.t USING jj_open(${sqlQuote(file)});\n.output /dev/null\nSELECT * FROM t;\n`;
   const p = spawnSync('sqlite3', ['-batch', '-bail', '-cmd', `.load ${join(ROOT, 'jalapenojson')}`, ':memory:'],
                       { input: sql, encoding: 'utf8' });
   if (p.status === 0) return null;
