@@ -10,7 +10,8 @@
 #                 (no SWAR, no SIMD) and the checks of generated files; the
 #                 Python module (make python, make python-asan) is built and
 #                 tested in both builds, the JavaScript module in Node and a
-#                 browser; what CI runs
+#                 browser, the DuckDB extension in DuckDB (make duckdb); what
+#                 CI runs
 #   make python   the Python module into build/venv (see below)
 #   make demo     make deps, then the main job: write a sample document and
 #                 query it in sqlite3
@@ -185,7 +186,8 @@ check:
 
 # The full suite: the packages, warnings, the plain build, the sanitizer
 # build, the portable build (warnings are errors there too) with its C
-# tests, the Python and JavaScript modules, and the checks that generated
+# tests, the Python and JavaScript modules, the DuckDB extension (its
+# warnings, its build, DuckDB from npm), and the checks that generated
 # text is current (tests/run.sh runs the three builds' suites side by
 # side); one total line.
 test: deps
@@ -198,6 +200,8 @@ test: deps
 	@$(MAKE) --no-print-directory python
 	@$(MAKE) --no-print-directory python-asan
 	@$(MAKE) --no-print-directory -j$(NPROC) js
+	@$(MAKE) --no-print-directory duckdb-warnings
+	@$(MAKE) --no-print-directory duckdb duckdb-node
 	@tools/deps.sh browser || echo "make test: chromium could not be installed; the browser test says so"
 	@tests/run.sh build build/san build/portable
 

@@ -19,8 +19,8 @@
 # the ASan+UBSan build: the sqlite3 and python3 processes then get the
 # sanitizer runtimes preloaded.  One named */portable holds the portable
 # build of the core (no SWAR, no SIMD, no extension): only its C test
-# programs run.  --quick leaves out the JavaScript module's tests (make
-# check).
+# programs run.  --quick leaves out the JavaScript module's tests and the
+# DuckDB extension's (make check).
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -74,6 +74,7 @@ suite() {
   for t in tests/*/test_*.py; do
     [ -f "$t" ] || continue
     [ $quick = 1 ] && [ "$t" = tests/bindings/test_js.py ] && continue
+    [ $quick = 1 ] && [ "$t" = tests/bindings/test_duckdb.py ] && continue
     lockit=""
     writes_checkout "$t" && lockit="flock $lock"
     # Python itself leaks by design; check only our errors under ASan there.
