@@ -135,8 +135,13 @@ int jjd_check(jj_cursor *c, size_t col, jj_type t, const jj_schema *nested,
 ** one range (head NULL) reads the document itself. */
 typedef struct jjd_open {
   const char *path;
-  jj_file file;
-  jj_doc *doc;
+  uint64_t max_size;
+  jj_file file;      /* the whole document, or (read in ranges from the
+                     ** file) the prefix that holds its header */
+  int fd;            /* read in ranges: the file (has_fd set) */
+  int has_fd;
+  uint64_t size;     /* the document's bytes */
+  jj_doc *doc;       /* its header read */
   int *map;          /* table column -> document column, -1 none */
   char *head;        /* a header of the document's columns without "count":
                      ** each range is read as head + its rows + "]}" */
@@ -152,7 +157,7 @@ void jjd_open_free(jjd_open *o);
 /* The document range k reads, in *buf (grown as needed; the caller frees
 ** it with free): head + its rows + the end, and its length; for a file of
 ** one range, the file's own bytes (buf untouched).  NULL when out of
-** memory. */
+** memory or the file cannot be read. */
 const char *jjd_range_bytes(const jjd_open *o, size_t k, char **buf,
                             size_t *cap, size_t *len);
 /* The first error of the file's rows, read serially from the start as one

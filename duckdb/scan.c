@@ -22,6 +22,7 @@
 ** read are in memory (and those a query that stopped early, LIMIT say, left
 ** open, until the scan ends).
 */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,8 @@ typedef struct global {
   slot *files;
   size_t n, next_file, lo;
   int opening, stop;
+  size_t err_at;      /* the earliest file that failed, SIZE_MAX none */
+  char err[1024];     /* its message */
   size_t ncols;
   size_t *cols; /* per output column: a table column; the table's column
                 ** count for filename; above that none (DuckDB's row id) */
@@ -54,6 +57,7 @@ typedef struct global {
 enum { SRC_NULL = -1, SRC_FILENAME = -2 };
 
 typedef struct local {
+  size_t failed;   /* the file of l->msg's error */
   slot *s;         /* the range's file, NULL when none */
   size_t range;
   char *buf;       /* a range's document */
@@ -101,6 +105,7 @@ void jjd_init_global(duckdb_init_info info) {
   pthread_cond_init(&g->cv, NULL);
   g->b = b;
   g->n = b->files.n;
+  g->err_at = SIZE_MAX;
   g->ncols = duckdb_init_get_column_count(info);
   g->files = calloc(g->n, sizeof *g->files);
   g->cols = malloc((g->ncols ? g->ncols : 1) * sizeof *g->cols);
@@ -178,6 +183,7 @@ static int take(global *g, local *l) {
       pthread_cond_broadcast(&g->cv);
       if (rc != 0) {
         g->stop = 1;
+        l->failed = i;
         pthread_mutex_unlock(&g->mu);
         return -1;
       }
@@ -195,11 +201,15 @@ static int take(global *g, local *l) {
 static int start(global *g, local *l) {
   jj_error err;
   size_t len;
+  errno = 0;
   const char *p = jjd_range_bytes(&l->s->o, l->range, &l->buf, &l->cap, &len);
   if (!p || !(l->doc = jj_parse(p, len, &err)) ||
       !(l->c = jj_cursor_new(l->doc, &err))) {
-    snprintf(l->msg, sizeof l->msg, "%s: %s", l->s->o.path,
-             p ? err.message : "out of memory");
+    if (p)
+      snprintf(l->msg, sizeof l->msg, "%s: %s", l->s->o.path, err.message);
+    else
+      snprintf(l->msg, sizeof l->msg, "%s: cannot read it: %s", l->s->o.path,
+               errno ? strerror(errno) : "out of memory");
     return -1;
   }
   size_t table = jj_schema_columns(g->b->schema), nsel = 0;
@@ -270,9 +280,26 @@ static void range_error(global *g, local *l, const jj_error *err) {
              ":= false)", l->s->o.path);
 }
 
+/* Stop the scan with l->msg, the error of file l->failed.  When several
+** threads fail at once the error of the earliest file is the one reported,
+** once every earlier file being opened has been opened: files of other
+** columns are reported as one thread reading them in order would report
+** them, whatever the threads' timing. */
 static void fail(duckdb_function_info info, global *g, local *l) {
   pthread_mutex_lock(&g->mu);
   g->stop = 1;
+  if (l->failed < g->err_at) {
+    g->err_at = l->failed;
+    memcpy(g->err, l->msg, sizeof g->err);
+  }
+  for (;;) {
+    int earlier = 0;
+    for (size_t i = g->lo; i < g->err_at && i < g->next_file; i++)
+      if (g->files[i].state == OPENING) earlier = 1;
+    if (!earlier) break;
+    pthread_cond_wait(&g->cv, &g->mu);
+  }
+  memcpy(l->msg, g->err, sizeof l->msg);
   pthread_mutex_unlock(&g->mu);
   duckdb_function_set_error(info, l->msg);
 }
@@ -288,6 +315,7 @@ void jjd_scan(duckdb_function_info info, duckdb_data_chunk output) {
     if (!l->s) {
       int r = take(g, l);
       if (r == 0) break;
+      if (r > 0) l->failed = (size_t)(l->s - g->files);
       if (r < 0 || start(g, l) != 0) {
         if (r > 0) finish(g, l, 0);
         fail(info, g, l);
