@@ -52,6 +52,8 @@ typedef struct global {
   size_t ncols;
   size_t *cols; /* per output column: a table column; the table's column
                 ** count for filename; above that none (DuckDB's row id) */
+  jj_type *types;              /* per output column, its table column's */
+  const jj_schema **nested;    /* and its nested schema */
 } global;
 
 enum { SRC_NULL = -1, SRC_FILENAME = -2 };
@@ -77,6 +79,8 @@ static void global_free(void *p) {
   for (size_t i = 0; i < g->n; i++) jjd_open_free(&g->files[i].o);
   free(g->files);
   free(g->cols);
+  free(g->types);
+  free(g->nested);
   pthread_mutex_destroy(&g->mu);
   pthread_cond_destroy(&g->cv);
   free(g);
@@ -109,13 +113,18 @@ void jjd_init_global(duckdb_init_info info) {
   g->ncols = duckdb_init_get_column_count(info);
   g->files = calloc(g->n, sizeof *g->files);
   g->cols = malloc((g->ncols ? g->ncols : 1) * sizeof *g->cols);
-  if (!g->files || !g->cols) {
+  g->types = malloc((g->ncols ? g->ncols : 1) * sizeof *g->types);
+  g->nested = malloc((g->ncols ? g->ncols : 1) * sizeof *g->nested);
+  if (!g->files || !g->cols || !g->types || !g->nested) {
     global_free(g);
     duckdb_init_set_error(info, "out of memory");
     return;
   }
-  for (size_t j = 0; j < g->ncols; j++)
+  for (size_t j = 0; j < g->ncols; j++) {
     g->cols[j] = duckdb_init_get_column_index(info, j);
+    g->types[j] = jj_schema_type(b->schema, g->cols[j]);
+    g->nested[j] = jj_schema_table(b->schema, g->cols[j]);
+  }
   duckdb_init_set_init_data(info, g, global_free);
   duckdb_init_set_max_threads(info, threads_for(b));
 }
@@ -307,7 +316,6 @@ static void fail(duckdb_function_info info, global *g, local *l) {
 void jjd_scan(duckdb_function_info info, duckdb_data_chunk output) {
   global *g = duckdb_function_get_init_data(info);
   local *l = duckdb_function_get_local_init_data(info);
-  const jj_schema *table = g->b->schema;
   idx_t cap = duckdb_vector_size(), row = 0;
   for (size_t j = 0; j < g->ncols; j++)
     jjd_out_begin(&l->out[j], duckdb_data_chunk_get_vector(output, j));
@@ -334,9 +342,8 @@ void jjd_scan(duckdb_function_info info, duckdb_data_chunk output) {
     for (size_t j = 0; r > 0 && j < g->ncols; j++) {
       int src = l->src[j];
       if (src >= 0) {
-        size_t t = g->cols[j];
-        if (jjd_put(l->c, (size_t)src, jj_schema_type(table, t),
-                    jj_schema_table(table, t), &l->out[j], row, &err) != 0)
+        if (jjd_put(l->c, (size_t)src, g->types[j], g->nested[j], &l->out[j],
+                    row, &err) != 0)
           r = -1;
       } else if (src == SRC_FILENAME) {
         duckdb_vector_assign_string_element(l->out[j].vec, row, l->s->o.path);
