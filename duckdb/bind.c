@@ -59,22 +59,29 @@ void jjd_bind_free(void *p) {
   free(b);
 }
 
-/* Two columns of one file that DuckDB would take for one: an error. */
-static int case_twins(const jj_schema *s, const char *path, char *msg,
-                      size_t cap) {
+/* Two columns of one file, or of one of its nested tables (a STRUCT's
+** fields), that DuckDB would take for one: an error.  `in` names the
+** nested table, NULL at the top. */
+static int case_twins(const jj_schema *s, const char *path, const char *in,
+                      char *msg, size_t cap) {
   size_t n = jj_schema_columns(s);
-  for (size_t i = 1; i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     size_t l;
     const char *p = jj_schema_name(s, i, &l);
     for (size_t j = 0; j < i; j++) {
       size_t m;
       const char *q = jj_schema_name(s, j, &m);
       if (same_name(p, l, q, m)) {
-        snprintf(msg, cap, "%s: columns \"%s\" and \"%s\" are one name in "
-                 "DuckDB, which ignores case in column names", path, q, p);
+        snprintf(msg, cap, "%s: columns \"%s\" and \"%s\"%s%s%s are one name "
+                 "in DuckDB, which ignores case in column names", path, q, p,
+                 in ? " of the nested table \"" : "", in ? in : "",
+                 in ? "\"" : "");
         return -1;
       }
     }
+    if (jj_schema_type(s, i) == JJ_TABLE &&
+        case_twins(jj_schema_table(s, i), path, p, msg, cap) != 0)
+      return -1;
   }
   return 0;
 }
@@ -180,7 +187,7 @@ static int columns(jjd_bind *b, idx_t *rows, char *msg, size_t cap) {
     const char *path = b->files.name[i];
     jj_schema *s = jjd_read_header(path, &count, &size, msg, cap);
     if (!s) return -1;
-    int rc = case_twins(s, path, msg, cap);
+    int rc = case_twins(s, path, NULL, msg, cap);
     if (rc == 0) rc = union_add(b, s, path, msg, cap);
     jj_schema_free(s);
     if (rc) return -1;

@@ -75,6 +75,9 @@ test('union_by_name: names ignore case, one type per name, twins refused', async
   writeFileSync(join(dir, 'c.jj'), '{"jalapenojson":1,"columns":["Tag","TAG"],"types":["s","s"],"rows":[\n["p","q"]\n]}');
   assert.equal(await error(db.con, `SELECT * FROM read_jj(${sqlQuote(join(dir, 'c.jj'))})`),
                `${join(dir, 'c.jj')}: columns "Tag" and "TAG" are one name in DuckDB, which ignores case in column names`);
+  writeFileSync(join(dir, 'c.jj'), '{"jalapenojson":1,"columns":["id","items"],"types":["i",{"columns":["x","X"],"types":["i","s"]}],"rows":[\n[1,[[1,"p"]]]\n]}');
+  assert.equal(await error(db.con, `SELECT * FROM read_jj(${sqlQuote(join(dir, 'c.jj'))})`),
+               `${join(dir, 'c.jj')}: columns "x" and "X" of the nested table "items" are one name in DuckDB, which ignores case in column names`);
 });
 
 test('the replacement scan: FROM a .jj, .jj.gz or .jj.br name or glob', async () => {
