@@ -202,6 +202,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) js
 	@$(MAKE) --no-print-directory duckdb-warnings
 	@$(MAKE) --no-print-directory duckdb duckdb-node
+	@$(MAKE) --no-print-directory -j$(NPROC) B=build/san SAN=1 duckdb
 	@tools/deps.sh browser || echo "make test: chromium could not be installed; the browser test says so"
 	@tests/run.sh build build/san build/portable
 
@@ -317,7 +318,8 @@ python-warnings:
 	    -Icore -I$(PY_INC) -c $$f -o /dev/null || exit 1; \
 	done; done; echo "python-warnings: gcc and clang clean on $(words $(PY_CSRC)) files"
 # ---- DuckDB: the loadable extension read_jj (duckdb/) --------------------
-#   make duckdb          build/jalapenojson.duckdb_extension
+#   make duckdb          build/jalapenojson.duckdb_extension (B=build/san
+#                        SAN=1: with ASan and UBSan, for the tests)
 #   make duckdb-warnings its sources under gcc and clang, warnings as errors
 #   make duckdb-node     DuckDB for the tests and the benchmark: the npm
 #                        package @duckdb/node-api in build/duckdb-node
@@ -331,9 +333,9 @@ python-warnings:
 # (duckdb/exports.map), and duckdb/footer.py appends the metadata DuckDB
 # checks on LOAD.  Unsigned: DuckDB loads it with allow_unsigned_extensions.
 DUCKDB_SRC  := $(sort $(wildcard duckdb/*.c))
-DUCKDB_OBJ  := $(DUCKDB_SRC:duckdb/%.c=build/duckdb/%.o)
+DUCKDB_OBJ  := $(DUCKDB_SRC:duckdb/%.c=$(B)/duckdb/%.o)
 DUCKDB_HDR  := build/duckdb-headers/include
-DUCKDB_EXT  := build/jalapenojson.duckdb_extension
+DUCKDB_EXT  := $(B)/jalapenojson.duckdb_extension
 DUCKDB_NODE := build/duckdb-node/node_modules/@duckdb/node-api/package.json
 # The DuckDB the tests run: 1.5, from the npm registry.
 DUCKDB_NODE_VERSION := 1.5.6-r.1
@@ -345,18 +347,19 @@ $(DUCKDB_HDR)/duckdb_extension.h: duckdb/headers.sh
 	$(say) NPM duckdb headers
 	$(Q)duckdb/headers.sh build/duckdb-headers
 
-build/duckdb/%.o: duckdb/%.c duckdb/jjduck.h core/jalapenojson.h $(DUCKDB_HDR)/duckdb_extension.h
+$(B)/duckdb/%.o: duckdb/%.c duckdb/jjduck.h core/jalapenojson.h $(DUCKDB_HDR)/duckdb_extension.h
 	@mkdir -p $(dir $@)
 	$(say) CC $<
-	$(Q)$(CC) $(WARN) $(OPT) -g -fPIC -fvisibility=hidden -Icore -isystem $(DUCKDB_HDR) -c $< -o $@
+	$(Q)$(CC) $(WARN) $(OPT) -g $(SANFLAGS) -fPIC -fvisibility=hidden -Icore -isystem $(DUCKDB_HDR) -c $< -o $@
 
-$(DUCKDB_EXT): $(DUCKDB_OBJ) build/libjalapenojson.a duckdb/exports.map duckdb/footer.py
+# In the sanitizer build (make B=build/san SAN=1 duckdb) the extension and
+# the core are instrumented; the tests then preload the sanitizers'
+# runtimes into node (tests/bindings/test_duckdb.py).
+$(DUCKDB_EXT): $(DUCKDB_OBJ) $(B)/libjalapenojson.a duckdb/exports.map duckdb/footer.py
 	$(say) LD $@
-	$(Q)$(CC) -shared -Wl,--version-script=duckdb/exports.map -o $@ $(DUCKDB_OBJ) \
-	  build/libjalapenojson.a $(LIBS) -lpthread
+	$(Q)$(CC) -shared $(SANFLAGS) -Wl,--version-script=duckdb/exports.map -o $@ $(DUCKDB_OBJ) \
+	  $(B)/libjalapenojson.a $(LIBS) -lpthread
 	$(Q)$(PYTHON) duckdb/footer.py $@
-
-build/libjalapenojson.a: $(CORE_SRC:%.c=build/%.o)
 
 duckdb-warnings: $(DUCKDB_HDR)/duckdb_extension.h
 	@for cc in gcc clang; do for f in $(DUCKDB_SRC); do \

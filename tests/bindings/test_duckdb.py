@@ -11,8 +11,10 @@ and the hostile inputs.  Prints the failures and one line
 
 `make test` builds what the tests need first; `make check` (tests/run.sh
 --quick) leaves them out, as it leaves out the JavaScript module's.  In the
-sanitizer build (BUILD_DIR ending in san) nothing runs: DuckDB and Node are
-not instrumented, and the extension is built in build/ only.
+sanitizer build (BUILD_DIR ending in san) the same tests load that build's
+extension (`make B=build/san SAN=1 duckdb`: the extension and the core with
+ASan and UBSan) into a node with the sanitizers' runtimes preloaded (leaks
+not checked: node and DuckDB are not instrumented and keep memory at exit).
 """
 import glob
 import os
@@ -25,17 +27,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
-    if build.rstrip("/").endswith("san"):
-        print("duckdb (skipped in the sanitizer build: DuckDB is not instrumented): 0 passed, 0 failed")
-        return 0
-    missing = [p for p in ("build/jalapenojson.duckdb_extension",
-                           "build/duckdb-node/node_modules/@duckdb/node-api/package.json")
-               if not os.path.exists(os.path.join(ROOT, p))]
+    san = build.rstrip("/").endswith("san")
+    extension = os.path.join(build, "jalapenojson.duckdb_extension")
+    missing = [p for p in (extension, os.path.join(ROOT, "build/duckdb-node/node_modules/@duckdb/node-api/package.json"))
+               if not os.path.exists(p)]
     if missing:
         print(f"  FAIL not built: {', '.join(missing)} (make duckdb duckdb-node)")
         print("duckdb: 0 passed, 1 failed")
         return 1
     env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    env["JJ_DUCKDB_EXTENSION"] = os.path.abspath(extension)
+    if san:
+        runtimes = [subprocess.run(["gcc", f"-print-file-name={lib}"], capture_output=True, text=True,
+                                   check=True).stdout.strip() for lib in ("libasan.so", "libubsan.so")]
+        env["LD_PRELOAD"] = " ".join(runtimes)
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+        env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     files = sorted(os.path.relpath(f, ROOT) for f in glob.glob(os.path.join(ROOT, "tests", "duckdb", "*.mjs")))
     proc = subprocess.run(["node", "--test", "--test-reporter=tap", *files], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False)
@@ -54,7 +61,11 @@ def main():
     if failed:
         for block in re.findall(r"^\s*not ok .*?(?=^\s*(?:ok|not ok) |\Z)", out, re.M | re.S):
             print("\n".join("    " + x for x in block.splitlines()[:40]))
-    print(f"duckdb: {passed} passed, {failed} failed")
+    for line in (proc.stderr or "").splitlines():
+        if "ERROR: AddressSanitizer" in line or "runtime error:" in line:
+            print("  " + line)
+            failed += 1
+    print(f"duckdb{' (ASan, UBSan)' if san else ''}: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

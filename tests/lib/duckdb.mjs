@@ -12,7 +12,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const EXTENSION = join(ROOT, 'build', 'jalapenojson.duckdb_extension');
+// The extension loaded: the build's, or $JJ_DUCKDB_EXTENSION (a build with
+// the sanitizers, run with their runtimes preloaded into node).
+export const EXTENSION = process.env.JJ_DUCKDB_EXTENSION || join(ROOT, 'build', 'jalapenojson.duckdb_extension');
 export const CLI = join(ROOT, 'build', 'jalapenojson');
 const require = createRequire(join(ROOT, 'build', 'duckdb-node', 'package.json'));
 const { DuckDBInstance } = require('@duckdb/node-api');
