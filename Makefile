@@ -401,7 +401,7 @@ WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-global
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
 WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
                  rowscan schema select text types validate value
-WASM_WRITER   := writer encode copy infer infer_schema build_tape build build_write \
+WASM_WRITER   := writer encode copy infer infer_schema build_tape build build_write build_ahead build_finish \
                  convert convert_csv convert_input convert_json convert_json_lex \
                  convert_value
 # The glue: the ABI and malloc; then per module printf (in C, or left to

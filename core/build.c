@@ -51,6 +51,7 @@ void jj_builder_free(jj_builder *b) {
   jj_buf_free(&b->tape);
   jj_buf_free(&b->scratch);
   if (b->file) fclose(b->file);
+  build_ahead_free(b);
   free(b);
 }
 
@@ -207,23 +208,18 @@ static ic_col *value_col(jj_builder *b) {
 ** when `counted`). */
 static jj_code put(jj_builder *b, int op, const void *p, size_t n,
                    int counted) {
-  if (b->straight && !b->depth && (size_t)b->col == b->next_col &&
-      op != OP_TABLE) { /* in order, into the document at once */
+  if (!b->depth && (size_t)b->col == b->next_col && op != OP_TABLE &&
+      (b->straight ||
+       (b->ahead && build_ahead_fits(b, (size_t)b->col, op, p)))) {
+    /* in order, into the document (or the rows written ahead) at once */
     jj_code code = build_direct(b, op, p, n);
     b->col = -1;
     b->next_col++;
     return code;
   }
-  if (n > SIZE_MAX - 32 || jj_buf_reserve(&b->tape, 21 + n)) return nomem(b);
-  char *d = b->tape.p + b->tape.len;
-  size_t h = 0;
-  d[h++] = (char)op;
-  h += build_uvarint_put(d + h, (uint64_t)b->col);
-  if (counted) h += build_uvarint_put(d + h, n);
-  if (n) memcpy(d + h, p, n);
-  b->tape.len += h + n;
+  jj_code code = build_tape_put(b, op, (size_t)b->col, p, n, counted);
   b->col = -1;
-  return JJ_OK;
+  return code;
 }
 
 /* A value that does not fit its column's explicit type: an error, or with
@@ -274,7 +270,8 @@ static int text_fits(jj_type t, const char *p, size_t len, int is_num) {
       return !is_num && ((len == 4 && !memcmp(p, "true", 4)) ||
                          (len == 5 && !memcmp(p, "false", 5)));
     case JJ_DATE:
-      return !is_num && jj_date_parse(p, len, NULL, NULL) == JJ_OK;
+      return !is_num && (jj_date_ok(p, len) ||
+                         jj_date_parse(p, len, NULL, NULL) == JJ_OK);
     case JJ_TIMESTAMP:
       return !is_num && jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK;
     case JJ_BYTES: {
@@ -535,7 +532,7 @@ jj_code jj_builder_end_row(jj_builder *b) {
   uint32_t n32 = (uint32_t)len;
   memcpy(b->tape.p + b->row_at, &n32, 4);
   b->rows++;
-  if ((code = build_straight(b))) return code;
+  if ((code = build_row_end(b))) return code;
   return b->tape.len > b->o.memory ? build_spill(b) : JJ_OK;
 }
 

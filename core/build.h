@@ -8,10 +8,14 @@
 **                  (infer.h) and appended to the row's tape; whole rows go
 **                  to memory, then to a temporary file
 **   build_write.c  the rows written: a row read off its tape through a
-**                  jj_writer as its columns' types say; jj_builder_finish
-**                  (the types decided by infer_schema.c, every row kept
-**                  read back), and the rows of fixed, typed columns written
-**                  as they end
+**                  jj_writer as its columns' types say; every row kept,
+**                  read back at the end, and the rows of fixed, typed
+**                  columns written as they end
+**   build_ahead.c  fixed columns whose types are inferred: rows written as
+**                  they end with the first row's types, kept as the
+**                  document's bytes while those types hold
+**   build_finish.c where a row goes when it ends (written, written ahead
+**                  or kept), and the document at the end
 **
 ** The tape of a row is a run of entries, each an op byte, the column's
 ** index (LEB128) and the value's bytes (LEB128 length first when it has
@@ -80,8 +84,20 @@ struct jj_builder {
   jj_sink sink;     /* that sink and context */
   void *sink_ctx;
   int straight;     /* rows are written as they end (build_straight) */
-  size_t next_col;  /* straight: the columns before it in the row being
-                    ** given went to the writer as they came */
+  /* build_ahead.c: while `ahead`, w is a rows-only writer with the types
+  ** of the first row (each column's ic_col.type, also in ahead_types: 0
+  ** while it has held only nulls), its rows in ahead_out and then, past
+  ** opts.memory, in ahead_file */
+  int ahead;
+  int ahead_off;    /* not tried, or given up: rows stay on the tape */
+  unsigned char *ahead_types; /* owned, one per top-level column */
+  jj_schema *ahead_schema; /* owned: the rows-only writer's */
+  jj_buf ahead_out;
+  FILE *ahead_file;
+  size_t ahead_header; /* bytes of the header before the rows */
+  size_t last_at;   /* the tape: where the last row read back begins */
+  size_t next_col;  /* straight or ahead: the columns before it in the row
+                    ** being given went to the writer as they came */
 };
 
 /* ---- build_tape.c ---- */
@@ -140,6 +156,10 @@ jj_code build_spill(jj_builder *b);
 ** being given); returns the code. */
 jj_code build_fail(jj_builder *b, jj_code code, const char *fmt, ...)
     JJ_PRINTF(3, 4);
+/* Append a tape entry: op, column, then n bytes of p (with its length
+** first when `counted`).  JJ_OK or failed (out of memory). */
+jj_code build_tape_put(jj_builder *b, int op, size_t col, const void *p,
+                       size_t n, int counted);
 /* ---- build_write.c ---- */
 /* The top-level row just ended (its tape at tape.p + row_at + 4), written
 ** now when the columns are fixed and typed and the document has a sink
@@ -149,5 +169,43 @@ jj_code build_straight(jj_builder *b);
 /* Straight, a value of the top table's next column (b->col) in its row:
 ** written now as its column's type (op and payload as the tape's). */
 jj_code build_direct(jj_builder *b, int op, const char *p, size_t n);
+/* Write the row whose entries start at p through b->w as its columns'
+** types (ic_col.type) say; the byte after it, or NULL after a failure
+** (the columns before `from` were written already). */
+const char *build_write_row(jj_builder *b, ic_table *t, const char *p,
+                            const char *end, size_t from);
+/* The writer of the document, to sink (NULL: memory, from opts.alloc),
+** for the resolved schema.  JJ_OK or failed. */
+jj_code build_new_writer(jj_builder *b, jj_sink sink, void *ctx);
+/* The document is past opts.max_length: fail.  Returns the code. */
+jj_code build_too_long(jj_builder *b);
+/* The writer failed: its error becomes the builder's.  Returns the code. */
+jj_code build_writer_failed(jj_builder *b);
+/* Every row kept, through build_write_row: from the temporary file when
+** the rows went there, else from memory.  JJ_OK or failed. */
+jj_code build_write_rows(jj_builder *b);
+/* ---- build_finish.c ---- */
+/* The top-level row just ended: written (straight or ahead) or kept.
+** JJ_OK or failed. */
+jj_code build_row_end(jj_builder *b);
+/* ---- build_ahead.c ---- */
+/* The top-level row just ended, the columns fixed, not all typed: at the
+** first row, begin writing ahead when its values allow; then write each
+** row that keeps to the types, and at the first that does not, put every
+** row written back on the tape and stop.  JJ_OK (the row kept or written)
+** or failed. */
+jj_code build_ahead_row(jj_builder *b);
+/* jj_builder_finish with rows written ahead: resolve the types; when they
+** write the same bytes as those of the first row, the document is those
+** rows under the final header (*done 1); else the rows are back on the
+** tape for write_rows (*done 0).  JJ_OK or failed. */
+jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx, int *done);
+void build_ahead_free(jj_builder *b);
+/* While writing ahead, whether a value (op, payload) of top-level column
+** col keeps to the type written ahead; a column of no type yet (only
+** nulls) takes the value's.  A value that fits is written at once when it
+** is the row's next column (build_direct); one that does not goes to the
+** tape, and the row's end gives up writing ahead. */
+int build_ahead_fits(jj_builder *b, size_t col, int op, const char *pay);
 
 #endif /* JJ_BUILD_H */

@@ -32,6 +32,22 @@ const char *build_uvarint_get(const char *p, const char *end, uint64_t *v) {
   return NULL;
 }
 
+jj_code build_tape_put(jj_builder *b, int op, size_t col, const void *p,
+                       size_t n, int counted) {
+  if (n > SIZE_MAX - 32 || jj_buf_reserve(&b->tape, 21 + n)) {
+    ic_nomem(&b->x);
+    return b->failed = JJ_ERR_NOMEM;
+  }
+  char *d = b->tape.p + b->tape.len;
+  size_t h = 0;
+  d[h++] = (char)op;
+  h += build_uvarint_put(d + h, (uint64_t)col);
+  if (counted) h += build_uvarint_put(d + h, n);
+  if (n) memcpy(d + h, p, n);
+  b->tape.len += h + n;
+  return JJ_OK;
+}
+
 const char *build_entry(const char *p, const char *end, uint64_t *col,
                         const char **pay, uint64_t *len) {
   int op = (unsigned char)*p++;

@@ -1,7 +1,9 @@
 /*
-** build_write.c — jj_builder_finish: the types decided from every row
-** (infer_schema.c, the converter's rules and notes), then each row read
-** back from its tape (build.h) and written through a jj_writer.
+** build_write.c — rows read back from their tape (build.h) and written
+** through a jj_writer as their columns' types say: every row kept, at the
+** end once the types are decided from every row (infer_schema.c, the
+** converter's rules and notes), or each row as it ends when the types are
+** known (build_straight) or held from the first row (build_ahead.c).
 **
 ** A row's entries come in the order the host gave them; each is stamped
 ** into its column's slot, then the columns are written in order, a column
@@ -22,7 +24,7 @@
 /* Writing                                                                 */
 /* ---------------------------------------------------------------------- */
 
-static jj_code wfail(jj_builder *b) {
+jj_code build_writer_failed(jj_builder *b) {
   const jj_error *e = jj_writer_error(b->w);
   ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
   return b->failed = e->code;
@@ -38,8 +40,6 @@ static jj_code broken(jj_builder *b) {
   return b->failed = JJ_ERR_USAGE;
 }
 
-static const char *write_row(jj_builder *b, ic_table *t, const char *p,
-                             const char *end, size_t from);
 
 /* A numeric or spelled value for a column the explicit schema types. */
 static jj_code put_spelled(jj_builder *b, jj_type ty, const char *p,
@@ -129,14 +129,14 @@ static jj_code put_payload(jj_builder *b, ic_col *c, int op, const char *pay,
         if ((code = jj_writer_begin_table(w))) break;
         c->sub->row = 0; /* rows counted from 1 in each nested value */
         for (const char *p = pay; p < end && *p != OP_TABLE_END;)
-          if (!(p = write_row(b, c->sub, p, end, 0))) return b->failed;
+          if (!(p = build_write_row(b, c->sub, p, end, 0))) return b->failed;
         code = jj_writer_end_table(w);
         break;
       default:
         return broken(b);
     }
   }
-  return code ? wfail(b) : JJ_OK;
+  return code ? build_writer_failed(b) : JJ_OK;
 }
 
 /* The value of the entry at e as column i's type. */
@@ -156,8 +156,8 @@ jj_code build_direct(jj_builder *b, int op, const char *p, size_t n) {
 ** row, at OP_ROW_END for a nested one); the byte after it, or NULL after a
 ** failure.  The columns before `from` were written already (straight from
 ** the host, build_direct). */
-static const char *write_row(jj_builder *b, ic_table *t, const char *p,
-                             const char *end, size_t from) {
+const char *build_write_row(jj_builder *b, ic_table *t, const char *p,
+                            const char *end, size_t from) {
   uint64_t serial = ++b->serial;
   t->in_row = 1;
   t->row++;
@@ -171,19 +171,18 @@ static const char *write_row(jj_builder *b, ic_table *t, const char *p,
   }
   for (size_t i = from; i < t->n; i++) {
     t->col = i;
-    if (t->cols[i].stamp != serial ? jj_writer_null(b->w) && wfail(b)
+    if (t->cols[i].stamp != serial ? jj_writer_null(b->w) && build_writer_failed(b)
                                    : put_value(b, t, i, t->cols[i].slot.p,
                                                end))
       return NULL;
   }
   t->col = (size_t)-1;
   t->in_row = 0;
-  if (jj_writer_end_row(b->w)) return wfail(b), NULL;
+  if (jj_writer_end_row(b->w)) return build_writer_failed(b), NULL;
   return p < end ? p + 1 : p;
 }
 
-/* Past opts.max_length. */
-static jj_code too_long(jj_builder *b) {
+jj_code build_too_long(jj_builder *b) {
   ic_fail(&b->x, JJ_ERR_LIMIT, UINT64_MAX, 0,
           "the document would be longer than %llu bytes",
           (unsigned long long)b->o.max_length);
@@ -207,9 +206,7 @@ static jj_code file_bytes(jj_builder *b, size_t *at, size_t n) {
   return JJ_OK;
 }
 
-/* Every stored row, through write_row: from the temporary file when the
-** rows went there, else from memory. */
-static jj_code write_rows(jj_builder *b) {
+jj_code build_write_rows(jj_builder *b) {
   uint64_t polled = 0, done = 0;
   size_t at = 0;
   if (b->file) {
@@ -229,9 +226,9 @@ static jj_code write_rows(jj_builder *b) {
     if (b->tape.len - at - 4 < len) return broken(b);
     const char *row = b->tape.p + at + 4;
     at += 4 + (size_t)len;
-    if (!write_row(b, &b->x.top, row, row + len, 0)) return b->failed;
+    if (!build_write_row(b, &b->x.top, row, row + len, 0)) return b->failed;
     if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
-      return too_long(b);
+      return build_too_long(b);
     done += len;
     if (b->o.interrupt && done - polled >= ((uint64_t)1 << 20)) {
       polled = done;
@@ -242,8 +239,7 @@ static jj_code write_rows(jj_builder *b) {
   return JJ_OK;
 }
 
-/* The writer, to the sink (NULL: memory, from opts.alloc). */
-static jj_code new_writer(jj_builder *b, jj_sink sink, void *ctx) {
+jj_code build_new_writer(jj_builder *b, jj_sink sink, void *ctx) {
   b->w = sink ? jj_writer_new(b->x.schema, sink, ctx, &b->err)
          : b->o.alloc ? jj_writer_new_alloc(b->x.schema, b->o.alloc, &b->err)
                       : jj_writer_new(b->x.schema, NULL, NULL, &b->err);
@@ -263,64 +259,17 @@ static int types_known(const jj_builder *b) {
 
 jj_code build_straight(jj_builder *b) {
   if (!b->straight) {
-    if (!b->started || b->rows != 1 || !types_known(b)) return JJ_OK;
+    if (b->rows != 1 || !b->started || !types_known(b)) return JJ_OK;
     if (ic_resolve(&b->x)) return b->failed = b->err.code;
-    if (new_writer(b, b->sink, b->sink_ctx)) return b->failed;
+    if (build_new_writer(b, b->sink, b->sink_ctx)) return b->failed;
     b->straight = 1;
   }
   const char *row = b->tape.p + b->row_at + 4;
-  if (!write_row(b, &b->x.top, row, b->tape.p + b->tape.len, b->next_col))
+  if (!build_write_row(b, &b->x.top, row, b->tape.p + b->tape.len, b->next_col))
     return b->failed;
   b->tape.len = b->row_at;
   b->next_col = 0;
   if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
-    return too_long(b);
+    return build_too_long(b);
   return JJ_OK;
-}
-
-jj_code jj_builder_start(jj_builder *b, jj_sink sink, void *ctx) {
-  if (!b) return JJ_ERR_USAGE;
-  if (b->failed) return b->failed;
-  if (b->started || b->rows || b->in_row || b->depth)
-    return build_fail(b, JJ_ERR_USAGE,
-                      "jj_builder_start comes once, before the first row");
-  b->started = 1;
-  b->sink = sink;
-  b->sink_ctx = ctx;
-  return JJ_OK;
-}
-
-jj_code jj_builder_finish(jj_builder *b, jj_sink sink, void *ctx,
-                          jj_build_result *res) {
-  if (res) memset(res, 0, sizeof *res);
-  if (!b) return JJ_ERR_USAGE;
-  if (b->failed) return b->failed;
-  if (b->finished)
-    return build_fail(b, JJ_ERR_USAGE, "jj_builder_finish called twice");
-  if (b->depth || b->in_row || b->col >= 0)
-    return build_fail(b, JJ_ERR_USAGE,
-                      "jj_builder_finish with a row or nested table open");
-  b->finished = 1;
-  b->x.rows = b->rows;
-  if (b->started) sink = b->sink, ctx = b->sink_ctx;
-  if (!b->straight) {
-    if (ic_resolve(&b->x) || new_writer(b, sink, ctx))
-      return b->failed = b->err.code;
-    if (write_rows(b)) return b->failed;
-  }
-  if (jj_writer_finish(b->w)) return wfail(b);
-  if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
-    return too_long(b);
-  ic_nulled_notes(&b->x, &b->x.top);
-  if (res) {
-    res->rows = b->rows;
-    res->schema = b->x.schema;
-    res->nulled = b->nulled;
-    res->decisions = b->x.decisions;
-  }
-  return JJ_OK;
-}
-
-char *jj_builder_take(jj_builder *b, size_t *len) {
-  return b && !b->failed ? jj_writer_take(b->w, len) : NULL;
 }

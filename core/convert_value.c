@@ -99,14 +99,49 @@ static const char *show(const cv_val *v, char *out) {
                  v->kind == V_STR || v->kind == V_FIELD);
 }
 
+/* JSON text p[0..n) with the whitespace outside strings removed, into out:
+** at most cap bytes of it; the bytes written. */
+static size_t compact(const char *p, size_t n, char *out, size_t cap) {
+  size_t o = 0;
+  int in_str = 0;
+  for (size_t i = 0; i < n && o < cap; i++) {
+    char ch = p[i];
+    if (in_str) {
+      if (ch == '\\' && i + 1 < n) {
+        out[o++] = ch;
+        if (o == cap) break;
+        ch = p[++i];
+      } else if (ch == '"') {
+        in_str = 0;
+      }
+    } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
+      continue;
+    } else if (ch == '"') {
+      in_str = 1;
+    }
+    out[o++] = ch;
+  }
+  return o;
+}
+
 void cv_example(cv *c, cv_col *col, int k, const cv_val *v) {
-  char shown[JJ_SHOW_CAP];
+  char shown[JJ_SHOW_CAP], text[64];
   const char *p;
   size_t len;
   if (col->ex[k]) return;
-  /* a string with escapes as its text, as the row builder shows it */
-  if (v->kind == V_STR && v->esc && cv_text(c, v, &p, &len) == 0)
+  /* as the row builder shows the same value: a string with escapes as its
+  ** text, an array or object as the JSON text the column would hold
+  ** (compacted; more than jj_show's 40 bytes of it means "..."), a CSV
+  ** field that is a number or a boolean (K_BOOL to K_HUGE) unquoted, as
+  ** JSON spells it */
+  if (v->kind == V_FIELD && k <= K_HUGE)
+    ic_example(&c->x, col, k, jj_show(shown, sizeof shown, v->p, v->len, 0));
+  else if (v->kind == V_STR && v->esc && cv_text(c, v, &p, &len) == 0)
     ic_example(&c->x, col, k, jj_show(shown, sizeof shown, p, len, 1));
+  else if (v->kind == V_ARR || v->kind == V_OBJ)
+    ic_example(&c->x, col, k,
+               jj_show(shown, sizeof shown, text,
+                       compact(v->p, v->len, text, sizeof text), 0));
   else
     ic_example(&c->x, col, k, show(v, shown));
 }
@@ -243,23 +278,9 @@ int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
 
 int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
   jj_buf *b = &c->scratch2;
-  int in_str = 0;
   b->len = 0;
   if (jj_buf_reserve(b, v->len)) return cv_nomem(c);
-  for (size_t i = 0; i < v->len; i++) {
-    char ch = v->p[i];
-    if (in_str) {
-      if (ch == '\\')
-        b->p[b->len++] = ch, ch = v->p[++i];
-      else if (ch == '"')
-        in_str = 0;
-    } else if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
-      continue;
-    } else if (ch == '"') {
-      in_str = 1;
-    }
-    b->p[b->len++] = ch;
-  }
+  b->len = compact(v->p, v->len, b->p, v->len);
   *p = b->p;
   *len = b->len;
   return 0;
@@ -268,8 +289,8 @@ int cv_json_compact(cv *c, const cv_val *v, const char **p, size_t *len) {
 int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   cv_col *cc = &t->cols[col];
   jj_writer *w = c->wr;
-  const char *p;
-  size_t len;
+  const char *p = NULL; /* set on every path that reads it; gcc's */
+  size_t len = 0;       /* -Wmaybe-uninitialized cannot tell */
   double d;
   int64_t i;
   jj_code code;

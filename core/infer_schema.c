@@ -221,10 +221,12 @@ static jj_type decide(ic *x, ic_table *t, size_t i) {
   return JJ_TEXT;
 }
 
-/* Names equal but for ASCII case, next to each other when sorted. */
+/* Names equal but for ASCII case, next to each other when sorted, in the
+** order of their columns (qsort is not stable, and its instability differs
+** between C libraries: the notes must not). */
 typedef struct lname {
   const char *p;
-  size_t len;
+  size_t len, at;
 } lname;
 
 static int lower(int ch) { return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch; }
@@ -238,13 +240,19 @@ static int lname_cmp(const void *a, const void *b) {
   return x->len < y->len ? -1 : x->len > y->len;
 }
 
+static int lname_order(const void *a, const void *b) {
+  const lname *x = a, *y = b;
+  int d = lname_cmp(a, b);
+  return d ? d : x->at < y->at ? -1 : x->at > y->at;
+}
+
 static void case_notes(ic *x, ic_table *t) {
   char a[JJ_SHOW_CAP], b[JJ_SHOW_CAP];
   lname *v = t->n > 1 ? malloc(t->n * sizeof *v) : NULL;
   if (!v) return;
   for (size_t i = 0; i < t->n; i++)
-    v[i] = (lname){t->cols[i].name, t->cols[i].name_len};
-  qsort(v, t->n, sizeof *v, lname_cmp);
+    v[i] = (lname){t->cols[i].name, t->cols[i].name_len, i};
+  qsort(v, t->n, sizeof *v, lname_order);
   for (size_t i = 1; i < t->n; i++)
     if (!lname_cmp(&v[i - 1], &v[i]))
       ic_note(x,

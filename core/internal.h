@@ -319,4 +319,24 @@ const char *jj_json_ws(const char *p, const char *end);
 const char *jj_json_skip(const char *p, const char *end, unsigned max_depth,
                          const char **bad, jj_code *code, const char **why);
 
+/* ---------------------------------------------------------------------- */
+/* Rows ahead of their header (writer.c), for the row builder              */
+/* ---------------------------------------------------------------------- */
+
+/* A new writer with a sink writes only rows from here on: no header, no
+** end; the row builder writes rows with the first row's types before it
+** knows the final ones (build_ahead.c).  JJ_ERR_USAGE unless new. */
+jj_code jj_writer_rows_only(jj_writer *w);
+/* Column col of the top table holds type t from now on; the caller has
+** written only nulls in it (their bytes do not depend on the type). */
+void jj_writer_retype(jj_writer *w, size_t col, jj_type t);
+/* A rows-only writer: pass what it holds to its sink (rows whole). */
+jj_code jj_writer_rows_flush(jj_writer *w);
+/* Append p[0..len), rows a rows-only writer wrote for the same columns
+** with types that write the same bytes, to w's top table (its header
+** written first); `rows` whole rows end in this piece.  Pieces continue
+** one another: the first starts at a row, the separators are inside. */
+jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,
+                              int64_t rows);
+
 #endif /* JJ_INTERNAL_H */

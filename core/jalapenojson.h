@@ -1180,7 +1180,11 @@ typedef struct jj_builder jj_builder;
                                   ** key is JJ_ERR_SCHEMA); when every one
                                   ** has a scalar type and jj_builder_start
                                   ** gave the sink, rows are written as
-                                  ** they end, none kept */
+                                  ** they end, none kept; when some are
+                                  ** inferred, rows are written as they
+                                  ** end with the first row's types while
+                                  ** the values keep to them (the same
+                                  ** document: only faster) */
 
 /* How to build.  A zeroed struct: every type inferred, no notes, rows in
 ** memory up to 16 MiB, no length limit. */

@@ -401,6 +401,44 @@ jj_code jj_writer_finish(jj_writer *w) {
   return w->sink ? jj_writer_flush(w) : JJ_OK;
 }
 
+/* ---- rows ahead of their header (internal.h) ---- */
+
+jj_code jj_writer_rows_only(jj_writer *w) {
+  if (w->phase != W_NEW || !w->sink || w->err.code)
+    return jj_fail(&w->err, JJ_ERR_USAGE, NULL,
+                   "a rows-only writer must be new and have a sink");
+  w->phase = W_OPEN;
+  return JJ_OK;
+}
+
+void jj_writer_retype(jj_writer *w, size_t col, jj_type t) {
+  if (col < w->top->ncols) w->top->types[col] = (unsigned char)t;
+}
+
+jj_code jj_writer_rows_flush(jj_writer *w) {
+  if (w->err.code) return w->err.code;
+  if (w->depth || w->stack[0].col)
+    return jj_writer_fail(w, JJ_ERR_USAGE, JJ_W_ROW, "a row is not ended");
+  return jj_writer_flush(w);
+}
+
+jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,
+                              int64_t rows) {
+  jj_code rc = jj_writer_ready(w);
+  if (rc) return rc;
+  if (w->depth || w->stack[0].col)
+    return jj_writer_fail(w, JJ_ERR_USAGE, JJ_W_ROW, "a row is not ended");
+  while (len) { /* in pieces, so a sink's buffer stays small */
+    size_t n = len < FLUSH_AT ? len : FLUSH_AT;
+    if (jj_buf_append(&w->out, p, n)) return jj_writer_nomem(w);
+    p += n, len -= n;
+    if (w->sink && w->out.len >= FLUSH_AT && jj_writer_flush(w))
+      return w->err.code;
+  }
+  w->stack[0].rows += rows;
+  return JJ_OK;
+}
+
 /* Hand over the finished buffer (caller frees with jj_free, or the
 ** allocator's free); once. */
 char *jj_writer_take(jj_writer *w, size_t *len) {

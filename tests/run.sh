@@ -19,13 +19,14 @@
 # the ASan+UBSan build: the sqlite3 and python3 processes then get the
 # sanitizer runtimes preloaded.  One named */portable holds the portable
 # build of the core (no SWAR, no SIMD, no extension): only its C test
-# programs run.  --quick leaves out the JavaScript module's tests and the
-# DuckDB extension's (make check).
+# programs run.  --quick leaves out the JavaScript module's tests (make
+# check): test_js.py, and the JS cases of the other scripts (JJ_QUICK=1);
+# and the DuckDB extension's, test_duckdb.py.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
 quick=0
-if [ "${1:-}" = --quick ]; then quick=1; shift; fi
+if [ "${1:-}" = --quick ]; then quick=1; shift; export JJ_QUICK=1; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 lock="$work/checkout.lock"
