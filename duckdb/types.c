@@ -5,6 +5,8 @@
 **   i  BIGINT                     f  DOUBLE (NaN, ±Infinity, -0.0 kept)
 **   s  VARCHAR                    d  DATE (days since 1970-01-01)
 **   t  TIMESTAMP WITH TIME ZONE   b  BOOLEAN
+**   l  TIMESTAMP (no zone)        j  JSON (VARCHAR named JSON: the
+**                                    value's canonical JSON text)
 **   x  BLOB                       a nested table: LIST of STRUCT, its
 **                                 columns the STRUCT's fields
 **
@@ -31,6 +33,13 @@ duckdb_logical_type jjd_logical_type(const jj_schema *s, size_t col) {
     case JJ_DATE: return duckdb_create_logical_type(DUCKDB_TYPE_DATE);
     case JJ_TIMESTAMP:
       return duckdb_create_logical_type(DUCKDB_TYPE_TIMESTAMP_TZ);
+    case JJ_LOCAL_TIMESTAMP:
+      return duckdb_create_logical_type(DUCKDB_TYPE_TIMESTAMP);
+    case JJ_JSON: { /* DuckDB's JSON is VARCHAR under that name */
+      duckdb_logical_type t = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
+      if (t) duckdb_logical_type_set_alias(t, "JSON");
+      return t;
+    }
     case JJ_BOOL: return duckdb_create_logical_type(DUCKDB_TYPE_BOOLEAN);
     case JJ_BYTES: return duckdb_create_logical_type(DUCKDB_TYPE_BLOB);
     case JJ_TABLE: break;
@@ -70,6 +79,8 @@ const char *jjd_type_name(jj_type t) {
     case JJ_TEXT: return "VARCHAR";
     case JJ_DATE: return "DATE";
     case JJ_TIMESTAMP: return "TIMESTAMP WITH TIME ZONE";
+    case JJ_LOCAL_TIMESTAMP: return "TIMESTAMP";
+    case JJ_JSON: return "JSON";
     case JJ_BOOL: return "BOOLEAN";
     case JJ_BYTES: return "BLOB";
     case JJ_TABLE: return "LIST of STRUCT";
@@ -197,10 +208,18 @@ int jjd_put(jj_cursor *c, size_t col, jj_type t, const jj_schema *nested,
         ((duckdb_date *)o->data)[row].days = days;
       break;
     }
-    case JJ_TIMESTAMP: {
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: { /* a local one reads as if in UTC, zone 0 */
       jj_timestamp ts;
       if ((r = jj_cursor_timestamp(c, col, &ts, err)) == 1)
         ((duckdb_timestamp *)o->data)[row].micros = micros(&ts);
+      break;
+    }
+    case JJ_JSON: {
+      const char *p;
+      size_t len;
+      if ((r = jj_cursor_json(c, col, &p, &len, err)) == 1)
+        put_string(o, row, p, len);
       break;
     }
     case JJ_TEXT: {

@@ -142,3 +142,22 @@ test('every subset of the columns (projection pushdown) reads the same values', 
   const counted = await values(db.con, `SELECT count(*) FROM read_jj(${sqlQuote(file)})`);
   assert.deepEqual(counted, [[9n]]);
 });
+
+test('local timestamps as TIMESTAMP and JSON values as JSON', async () => {
+  const doc = `{"jalapenojson":1,"columns":["ts","v"],"types":["l","j"],"rows":[
+["2024-03-01T10:30:00",{"high":62,"low":[1,2.50]}],
+["0001-01-01T00:00:00.123456789","tromsø"],
+[null,null]
+]}`;
+  const file = join(tmp.dir, 'lj.jj');
+  writeFileSync(file, doc);
+  const f = sqlQuote(file);
+  const types = await values(db.con, `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_jj(${f}))`);
+  assert.deepEqual(types, [["ts", "TIMESTAMP"], ["v", "JSON"]]);
+  const got = await values(db.con, `SELECT ts::VARCHAR, v::VARCHAR, v->>'high', json_type(v) FROM read_jj(${f})`);
+  assert.deepEqual(got, [
+    ['2024-03-01 10:30:00', '{"high":62,"low":[1,2.50]}', '62', 'OBJECT'],
+    ['0001-01-01 00:00:00.123456', '"tromsø"', null, 'VARCHAR'],
+    [null, null, null, null],
+  ]);
+});
