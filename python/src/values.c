@@ -466,8 +466,10 @@ PyObject *jjpy_parse_date(PyObject *module, PyObject *arg) {
                        why); /* checked: exactly the 10 bytes, no NUL */
 }
 
-PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
-                               PyObject *kwargs) {
+/* register_sqlite3's converters for TIMESTAMP (local 0) and DATETIME
+** (local 1): the text a typed table gives, as a datetime or as the text. */
+static PyObject *parse_stamp(PyObject *module, PyObject *args,
+                             PyObject *kwargs, int local) {
   static char *kws[] = {"value", "text", NULL};
   jjpy_state *st = module_state(module);
   PyObject *arg;
@@ -476,17 +478,22 @@ PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
   Py_ssize_t len;
   jj_timestamp ts;
   jj_error err;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$p:_parse_timestamp", kws,
-                                   &arg, &as_text))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs,
+                                   local ? "O|$p:_parse_local_timestamp"
+                                         : "O|$p:_parse_timestamp",
+                                   kws, &arg, &as_text))
     return NULL;
   if (text_arg(arg, &p, &len) < 0) return NULL;
-  /* a typed table gives a t column in SQLite's form, in UTC and without
-  ** zone (ext/column.c's jjx_ts_sql): read back as UTC */
-  if (jj_timestamp_parse(p, (size_t)len, &ts, &err) != JJ_OK &&
-      jj_local_timestamp_parse(p, (size_t)len, 1, &ts, NULL) != JJ_OK)
-    return jjpy_raise(st, &err, NULL, NULL);
+  /* a typed table gives both in SQLite's form (ext/column.c's jjx_ts_sql),
+  ** a t column in UTC and without zone: read back as UTC */
+  jj_code code = local ? jj_local_timestamp_parse(p, (size_t)len, 1, &ts, &err)
+                       : jj_timestamp_parse(p, (size_t)len, &ts, &err);
+  if (code != JJ_OK && !local &&
+      jj_local_timestamp_parse(p, (size_t)len, 1, &ts, NULL) == JJ_OK)
+    code = JJ_OK;
+  if (code != JJ_OK) return jjpy_raise(st, &err, NULL, NULL);
   if (as_text) return PyUnicode_FromStringAndSize(p, len);
-  PyObject *dt = make_datetime(st, NULL, p, &ts, 0, &why);
+  PyObject *dt = make_datetime(st, NULL, p, &ts, local, &why);
   if (dt || !why) return dt;
   return jjpy_raise_at(st, JJ_ERR_TIMESTAMP, 0, NULL, JJ_NO_OFFSET,
                        "%R %s (register_sqlite3(timestamps=\"text\") reads "
@@ -494,30 +501,14 @@ PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
                        arg, why);
 }
 
+PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
+                               PyObject *kwargs) {
+  return parse_stamp(module, args, kwargs, 0);
+}
+
 PyObject *jjpy_parse_local_timestamp(PyObject *module, PyObject *args,
                                      PyObject *kwargs) {
-  static char *kws[] = {"value", "text", NULL};
-  jjpy_state *st = module_state(module);
-  PyObject *arg;
-  int as_text = 0;
-  const char *p, *why = NULL;
-  Py_ssize_t len;
-  jj_timestamp ts;
-  jj_error err;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$p:_parse_local_timestamp",
-                                   kws, &arg, &as_text))
-    return NULL;
-  if (text_arg(arg, &p, &len) < 0) return NULL;
-  /* SQLite's form (a typed table's l column) or the format's */
-  if (jj_local_timestamp_parse(p, (size_t)len, 1, &ts, &err) != JJ_OK)
-    return jjpy_raise(st, &err, NULL, NULL);
-  if (as_text) return PyUnicode_FromStringAndSize(p, len);
-  PyObject *dt = make_datetime(st, NULL, p, &ts, 1, &why);
-  if (dt || !why) return dt;
-  return jjpy_raise_at(st, JJ_ERR_TIMESTAMP, 0, NULL, JJ_NO_OFFSET,
-                       "%R %s (register_sqlite3(timestamps=\"text\") reads "
-                       "timestamps as text)",
-                       arg, why);
+  return parse_stamp(module, args, kwargs, 1);
 }
 
 PyObject *jjpy_format_date(PyObject *module, PyObject *arg) {
