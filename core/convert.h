@@ -94,7 +94,15 @@ typedef struct cv {
   int pass; /* 1 or 2 */
   cv_win w;
   uint64_t next_id;   /* object stamps */
-  int64_t rows;       /* data rows done in this pass */
+  int64_t rows;       /* data rows written (pass 2) or kept (pass 1) */
+  int64_t records;    /* CSV: data records read in this pass, set aside
+                      ** or not (the row numbers of the messages) */
+  int64_t *set_aside; /* CSV: record numbers set aside in pass 1, rising */
+  size_t n_aside, aside_cap, next_aside; /* next_aside: pass 2's place */
+  char *first_aside;  /* the first one's message, for the note */
+  uint64_t padded;    /* CSV records padded with nulls (pass 1) */
+  int64_t padded_row; /* the first one */
+  size_t padded_fields;
   size_t longest_row; /* JSON: the most bytes of one row, in pass 1 */
   jj_writer *wr;      /* pass 2 */
   jj_buf scratch;     /* decoded strings and keys, JSON text */

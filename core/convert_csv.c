@@ -17,7 +17,13 @@
 **     that column's empty field;
 **   - a UTF-8 byte order mark at the start is skipped; the bytes must be
 **     UTF-8.
-** Each record must have as many fields as the header (JJ_ERR_ROW).  Header
+** Each record must have as many fields as the header (JJ_ERR_ROW), unless
+** JJ_CONVERT_CSV_NULL_PADDING fills a short one with nulls.  With on_error
+** skip or null, a record whose contents fail (field count, a value that
+** does not fit a forced type, bad UTF-8) is set aside in pass 1: the
+** reject callback hears its error, pass 2 passes over its record number.
+** A record that cannot be split (a broken quote) still stops the pass:
+** where it ends is not known.  Header
 ** names: an empty one becomes "column_N" (N its 1-based position), a
 ** repeated one gets "_2", "_3", ... (the first free), each with a note.
 */
@@ -233,9 +239,70 @@ static int header(cs *j) {
   return 0;
 }
 
+/* Nulls for the fields a short record lacks, counted in pass 1.  0 or
+** CV_FAIL. */
+static int pad(cs *j) {
+  cv *c = j->c;
+  size_t had = c->nfields;
+  uint64_t at = c->fields[had - 1].off;
+  while (c->nfields < c->header_cols) {
+    cv_val *v = new_field(j, c->w.buf);
+    if (!v) return CV_FAIL;
+    memset(v, 0, sizeof *v);
+    v->p = "";
+    v->off = at;
+    v->kind = V_NULL;
+  }
+  if (c->pass == 1 && !c->padded++) {
+    c->padded_row = c->records + 1;
+    c->padded_fields = had;
+  }
+  return 0;
+}
+
+/* Errors of a row's contents, which on_error may set the row aside for;
+** the others are the reading's. */
+static int rejectable(jj_code code) {
+  return code != JJ_ERR_NOMEM && code != JJ_ERR_IO &&
+         code != JJ_ERR_INTERRUPTED && code != JJ_ERR_LIMIT &&
+         code != JJ_ERR_USAGE;
+}
+
+/* Pass 1: set the record that just failed aside (its error in c->x.err):
+** tell the reject callback, remember its number for pass 2, clear the
+** error.  0 or CV_FAIL. */
+static int set_aside(cv *c) {
+  jj_error *e = c->x.err;
+  if (c->n_aside == c->aside_cap) {
+    size_t cap = c->aside_cap ? c->aside_cap * 2 : 16;
+    int64_t *a = realloc(c->set_aside, cap * sizeof *a);
+    if (!a) return cv_nomem(c);
+    c->set_aside = a;
+    c->aside_cap = cap;
+  }
+  c->set_aside[c->n_aside++] = c->records + 1;
+  if (!c->first_aside) {
+    size_t n = strlen(e->message) + 1;
+    if (!(c->first_aside = malloc(n))) return cv_nomem(c);
+    memcpy(c->first_aside, e->message, n);
+  }
+  if (c->o.reject) {
+    const cv_col *col = e->column >= 0 && (size_t)e->column < c->x.top.n
+                            ? &c->x.top.cols[e->column]
+                            : NULL;
+    c->o.reject(c->o.reject_ctx, e, col ? col->name : NULL,
+                col ? col->name_len : 0);
+  }
+  memset(e, 0, sizeof *e);
+  return 0;
+}
+
 /* One data record: fold (pass 1) or write (pass 2) its fields. */
 static int row(cs *j) {
   cv *c = j->c;
+  if (c->nfields < c->header_cols &&
+      (c->o.flags & JJ_CONVERT_CSV_NULL_PADDING) && pad(j))
+    return CV_FAIL;
   if (c->nfields != c->header_cols)
     return cv_fail(c, JJ_ERR_ROW, c->fields[0].off,
                    "expected %zu field%s (as in the header), found %zu",
@@ -300,7 +367,7 @@ int cv_csv_pass(cv *c) {
       continue;
     }
     c->x.top.in_row = have_header;
-    c->x.top.row = c->rows + 1;
+    c->x.top.row = c->records + 1;
     c->x.top.col = (size_t)-1;
     const char *q = record(&j, p);
     if (!q && j.st == CV_MORE) {
@@ -320,9 +387,17 @@ int cv_csv_pass(cv *c) {
               : 0)
         return CV_FAIL;
       have_header = 1;
+    } else if (c->pass == 2 && c->next_aside < c->n_aside &&
+               c->set_aside[c->next_aside] == c->records + 1) {
+      c->next_aside++; /* set aside in pass 1 */
+      c->records++;
     } else {
-      if (row(&j)) return CV_FAIL;
-      c->rows++;
+      if (!row(&j))
+        c->rows++;
+      else if (c->pass == 2 || c->o.on_error == JJ_ON_ERROR_FAIL ||
+               !rejectable(c->x.err->code) || set_aside(c))
+        return CV_FAIL;
+      c->records++;
     }
     c->x.top.in_row = 0;
     p = q;
