@@ -46,7 +46,8 @@ static const char help[] =
     "                       SPEC.md: i f s d t b x)\n"
     "      --null TEXT      CSV: an unquoted field equal to TEXT is null (and\n"
     "                       null is written as TEXT); default: the empty\n"
-    "                       field\n"
+    "                       field; repeated, each TEXT is null (the first\n"
+    "                       is written): --null '' --null NA --null .\n"
     "  -d, --delimiter C    CSV: the delimiter (default: detected among\n"
     "                       , tab ; | when reading, ',' when writing); 'tab'\n"
     "      --csv-booleans   CSV: fields true and false are booleans\n"
@@ -159,6 +160,7 @@ typedef struct job {
   jj_to_text_opts eo;
   int level;
   const char *rejects; /* --rejects FILE */
+  const char *nulls[JJ_CONVERT_MAX_NULLS]; /* --null after the first */
 } job;
 
 /* The rows set aside, one JSON object per line to the --rejects file. */
@@ -232,7 +234,15 @@ static int parse(cli *app, int argc, char **argv, job *j) {
         j->co.schema = val;
         break;
       case OPT_NULL:
-        j->co.null_text = j->eo.null_text = val;
+        if (!j->co.null_text) {
+          j->co.null_text = j->eo.null_text = val;
+        } else if (j->co.n_null_texts == JJ_CONVERT_MAX_NULLS) {
+          return cli_usage(app, "--null may be given at most %d times",
+                           JJ_CONVERT_MAX_NULLS + 1);
+        } else {
+          j->nulls[j->co.n_null_texts++] = val;
+          j->co.null_texts = j->nulls;
+        }
         break;
       case OPT_DELIM:
         if (cli_parse_delimiter(val, &j->co.delimiter))

@@ -11,8 +11,9 @@
 **     and must be followed by the delimiter or the line end (anything else
 **     is an error: "a"b is ambiguous);
 **   - a '"' inside an unquoted field is an ordinary character;
-**   - an unquoted field equal to the null text ("" unless opts.null_text)
-**     is null; a quoted one never is, so "" is the empty text;
+**   - an unquoted field equal to a null text (opts.null_text and
+**     opts.null_texts; "" when neither is given) is null; a quoted one
+**     never is, so "" is the empty text;
 **   - a blank line is skipped, except in a table of one column, where it is
 **     that column's empty field;
 **   - a UTF-8 byte order mark at the start is skipped; the bytes must be
@@ -37,9 +38,11 @@ typedef struct cs {
   cv *c;
   int st;                  /* CV_MORE or CV_FAIL after a NULL return */
   unsigned char stop[256]; /* bytes that end an unquoted field */
-  const char *null_text;
-  size_t null_len;
-  int null_ok;   /* unquoted fields can be null at all */
+  struct {
+    const char *p;
+    size_t len;
+  } nulls[JJ_CONVERT_MAX_NULLS + 1]; /* the texts that mean null */
+  size_t n_nulls;
   int fast_text; /* cv_text_fast applies (no CSV booleans) */
 } cs;
 
@@ -167,10 +170,10 @@ static const char *record(cs *j, const char *p) {
       v->p = p;
       v->len = len;
       v->esc = 0;
-      v->kind =
-          j->null_ok && len == j->null_len && !memcmp(p, j->null_text, len)
-              ? V_NULL
-              : V_FIELD;
+      v->kind = V_FIELD;
+      for (size_t k = 0; k < j->n_nulls; k++)
+        if (len == j->nulls[k].len && !memcmp(p, j->nulls[k].p, len))
+          v->kind = V_NULL;
       p = q;
     }
     if (p < e && *p == c->delim) {
@@ -337,6 +340,32 @@ static int row(cs *j) {
   return 0;
 }
 
+/* The texts that mean null: null_text (NULL: none, "" the empty field),
+** null_texts, and the empty field when neither is given; "" never with
+** JJ_CONVERT_CSV_EMPTY_IS_TEXT.  0 or CV_FAIL (too many, or a NULL). */
+static int null_texts(cs *j) {
+  const jj_convert_opts *o = &j->c->o;
+  int empty_text = (o->flags & JJ_CONVERT_CSV_EMPTY_IS_TEXT) != 0;
+  if (o->n_null_texts > JJ_CONVERT_MAX_NULLS ||
+      (o->n_null_texts && !o->null_texts))
+    return cv_fail_plain(j->c, JJ_ERR_USAGE, UINT64_MAX,
+                         "at most %d null texts", JJ_CONVERT_MAX_NULLS);
+  for (size_t k = 0; k <= o->n_null_texts; k++) {
+    const char *t = k == 0 ? o->null_text : o->null_texts[k - 1];
+    if (k > 0 && !t)
+      return cv_fail_plain(j->c, JJ_ERR_USAGE, UINT64_MAX,
+                           "null text %zu is NULL", k);
+    if (!t || (!*t && empty_text)) continue;
+    j->nulls[j->n_nulls].p = t;
+    j->nulls[j->n_nulls++].len = strlen(t);
+  }
+  if (!o->null_text && !o->n_null_texts && !empty_text) {
+    j->nulls[0].p = "";
+    j->nulls[j->n_nulls++].len = 0;
+  }
+  return 0;
+}
+
 int cv_csv_pass(cv *c) {
   cs j;
   const char *p = c->w.buf;
@@ -345,9 +374,7 @@ int cv_csv_pass(cv *c) {
   j.c = c;
   j.stop['\n'] = j.stop['\r'] = j.stop[0] = 1;
   j.stop[(unsigned char)c->delim] = 1;
-  j.null_text = c->o.null_text ? c->o.null_text : "";
-  j.null_len = strlen(j.null_text);
-  j.null_ok = j.null_len > 0 || !(c->o.flags & JJ_CONVERT_CSV_EMPTY_IS_TEXT);
+  if (null_texts(&j)) return CV_FAIL;
   j.fast_text = !(c->o.flags & JJ_CONVERT_CSV_BOOLEANS);
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
   for (;;) {

@@ -1045,6 +1045,9 @@ void jj_input_file(jj_input *in, void *f, const char *name);
                                          ** the missing last ones (counted,
                                          ** and told to `note`) */
 
+/* The most texts jj_convert_opts.null_texts may hold. */
+#define JJ_CONVERT_MAX_NULLS 16
+
 /* What the converter does with a CSV/TSV row that cannot be read as the
 ** header and the schema say (a wrong field count, a value that does not
 ** fit a forced type, bad UTF-8). */
@@ -1074,6 +1077,12 @@ typedef struct jj_convert_opts {
   unsigned flags;        /* JJ_CONVERT_* */
   const char *null_text; /* CSV: an unquoted field equal to this is null;
                          ** NULL or "" means the empty field */
+  const char *const *null_texts; /* CSV: more texts that mean null, as
+                         ** null_text does ("NA", "."), n_null_texts of them
+                         ** (at most JJ_CONVERT_MAX_NULLS); with them and
+                         ** null_text NULL the empty field is null only when
+                         ** "" is among them */
+  size_t n_null_texts;
   void (*note)(void *ctx, const char *msg); /* each decision, a sentence
                          ** without a trailing period (may be NULL) */
   void *note_ctx;

@@ -17,7 +17,8 @@
 ** converted as they are, and the converter says where the UTF-8 breaks).
 ** Each option is an argument of its own, "key=value", the value everything
 ** after the first '=' (so 'schema=id:i,qty:f' and 'delimiter=,' need no
-** quoting); a NULL option is skipped.
+** quoting); a NULL option is skipped.  null= may be given again: each
+** text means null (the first as the null option alone does).
 **
 ** Limits: the input (decompressed) holds at most jj_max_size() bytes, the
 ** document must fit SQLITE_LIMIT_LENGTH (the converter stops as soon as it
@@ -408,7 +409,22 @@ void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   o.from = JJ_FORMAT_CSV;
   if (!check_data(ctx, fn, argc, argv, "data [, 'key=value' ...]", "CSV"))
     return;
-  for (int i = 1; i < argc; i++)
+  const char *nulls[JJ_CONVERT_MAX_NULLS];
+  for (int i = 1; i < argc; i++) {
+    /* null= again: one more text that means null */
+    const char *z = sqlite3_value_type(argv[i]) == SQLITE_TEXT
+                        ? (const char *)sqlite3_value_text(argv[i])
+                        : NULL;
+    if ((seen & OPT_NULL) && z && strncmp(z, "null=", 5) == 0) {
+      if (o.n_null_texts == JJ_CONVERT_MAX_NULLS) {
+        jjx_ctx_err(ctx, "%s: option \"null\" given more than %d times", fn,
+                    JJ_CONVERT_MAX_NULLS + 1);
+        return;
+      }
+      nulls[o.n_null_texts++] = z + 5;
+      o.null_texts = nulls;
+      continue;
+    }
     if (sqlite3_value_type(argv[i]) != SQLITE_NULL &&
         apply_option(ctx, fn, i + 1, argv[i],
                      OPT_SCHEMA | OPT_DELIMITER | OPT_NULL | OPT_BOOLEANS |
@@ -416,5 +432,6 @@ void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                          OPT_NULL_PADDING | OPT_ON_ERROR,
                      &seen, &o))
       return;
+  }
   convert(ctx, fn, argv[0], &o);
 }

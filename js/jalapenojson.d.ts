@@ -186,8 +186,9 @@ export interface CSVOptions extends ConvertOptions {
   /** The delimiter (one ASCII character); detected among , tab ; | by
    * default. */
   delimiter?: string;
-  /** An unquoted field equal to it is null (default: the empty field). */
-  null?: string;
+  /** An unquoted field equal to it (or to any of them) is null (default:
+   * the empty field; give '' among others to keep it). */
+  null?: string | string[];
   /** Fields true and false are booleans (default: text). */
   booleans?: boolean;
   /** An unquoted empty field is the empty text, not null. */

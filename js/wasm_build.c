@@ -261,14 +261,17 @@ EXPORT(jjw_rejects) const char *jjw_rejects(void) {
 }
 
 /* Convert in[0..in_len) (JSON or NDJSON when `csv` is 0, else CSV) to a
-** document, handed over as jjw_build_finish does.  schema and null_text:
-** NULL or NUL-terminated; delimiter 0 detects; flags JJ_CONVERT_*;
+** document, handed over as jjw_build_finish does.  schema: NULL or
+** NUL-terminated; nulls: n_nulls NUL-terminated texts one after another
+** that mean null (the first is null_text); delimiter 0 detects; flags
+** JJ_CONVERT_*;
 ** name: the input's name in messages (NULL: none); on_error a
 ** jj_on_error. */
 EXPORT(jjw_convert)
 char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
-                  const char *schema, const char *null_text, unsigned flags,
-                  const char *name, int on_error) {
+                  const char *schema, const char *nulls, int n_nulls,
+                  unsigned flags, const char *name, int on_error) {
+  const char *more[JJ_CONVERT_MAX_NULLS];
   jj_input input;
   jj_convert_opts o;
   jjw_bytes out = {0};
@@ -277,7 +280,14 @@ char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
   o.from = csv ? JJ_FORMAT_CSV : JJ_FORMAT_JSON;
   o.delimiter = (char)delimiter;
   o.schema = schema;
-  o.null_text = null_text;
+  for (int k = 0; k < n_nulls && k <= JJ_CONVERT_MAX_NULLS; k++) {
+    if (k == 0)
+      o.null_text = nulls;
+    else
+      more[o.n_null_texts++] = nulls;
+    nulls += strlen(nulls) + 1;
+  }
+  o.null_texts = more;
   o.flags = flags;
   o.note = note;
   o.on_error = (jj_on_error)on_error;

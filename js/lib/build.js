@@ -377,7 +377,11 @@ export function convert(input, csv, options) {
       throw new TypeError(`${where}: delimiter must be one ASCII character`);
     delimiter = opts.delimiter.charCodeAt(0);
   }
-  if (opts.null !== undefined && typeof opts.null !== 'string') throw new TypeError(`${where}: null must be a string`);
+  // null: a string, or an array of strings (each means null, the first as
+  // a string alone does)
+  const nulls = opts.null === undefined ? [] : Array.isArray(opts.null) ? opts.null : [opts.null];
+  if (nulls.some((t) => typeof t !== 'string' || t.includes('\0')) || (Array.isArray(opts.null) && (nulls.length < 1 || nulls.length > 17)))
+    throw new TypeError(`${where}: null must be a string or an array of 1 to 17 strings`);
   if (opts.name !== undefined && typeof opts.name !== 'string') throw new TypeError(`${where}: name must be a string`);
   for (const k of ['booleans', 'emptyIsText', 'nullPadding'])
     if (opts[k] !== undefined && typeof opts[k] !== 'boolean') throw new TypeError(`${where}: ${k} must be true or false`);
@@ -401,11 +405,11 @@ export function convert(input, csv, options) {
     mem().u8.set(bytes, p);
     const sp = cStringIn(x, schema);
     if (sp) held.push(sp);
-    const np = cStringIn(x, opts.null);
+    const np = nulls.length ? cStringIn(x, nulls.join('\0')) : 0;
     if (np) held.push(np);
     const namep = cStringIn(x, opts.name);
     if (namep) held.push(namep);
-    const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, flags, namep, onError);
+    const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, nulls.length, flags, namep, onError);
     // the document, the error and the rows set aside first: onNote and
     // onReject may throw, or call in
     const out = doc ? takeDoc(x, doc, x.jjw_ret_len()) : null;

@@ -1,5 +1,6 @@
-// fromCSV's nullPadding, onError and onReject against the CLI converter on
-// the same documents (tests/data/releases.csv, rates_bad.csv; as they are,
+// fromCSV's nullPadding, onError, onReject and null as an array against the
+// CLI converter on the same documents (tests/data/releases.csv,
+// rates_bad.csv, rates_na.tsv; as they are,
 // CRLF, a byte order mark, TSV): the same document bytes, and the rows set
 // aside equal to the CLI's --rejects file, the input's name aside.
 import assert from 'node:assert/strict';
@@ -52,6 +53,8 @@ const CASES = [
   ['releases.csv', ['--on-error', 'skip'], { onError: 'skip' }],
   ['rates_bad.csv', ['--on-error', 'skip', '--schema', 'rate:f'], { onError: 'skip', schema: 'rate:f' }],
   ['rates_bad.csv', ['--on-error', 'null', '--schema', 'rate:f'], { onError: 'null', schema: 'rate:f' }],
+  ['rates_na.tsv', ['--null', '', '--null', 'NA', '--null', '.'], { null: ['', 'NA', '.'] }],
+  ['rates_na.tsv', ['--null', 'NA', '--null', 'NULL'], { null: ['NA', 'NULL'] }],
 ];
 
 for (const [name, args, opts] of CASES) {
@@ -81,4 +84,6 @@ test('fromCSV: rows set aside, notes and option errors', () => {
   assert.throws(() => jj.fromCSV('a\n1\n', { onError: 'ignore' }), /onError must be/);
   assert.throws(() => jj.fromCSV('a\n1\n', { onReject: 1 }), /onReject must be a function/);
   assert.throws(() => jj.fromCSV('a,b\n1\n'), /row 1, byte 4: expected 2 fields/);
+  assert.throws(() => jj.fromCSV('a\n1\n', { null: [] }), /null must be a string or an array/);
+  assert.throws(() => jj.fromCSV('a\n1\n', { null: ['NA', 1] }), /null must be a string or an array/);
 });

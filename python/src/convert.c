@@ -265,13 +265,54 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
     o.delimiter = (char)PyUnicode_READ_CHAR(delim, 0);
     if (o.delimiter == '\t') o.from = JJ_FORMAT_TSV;
   }
-  if (null && null != Py_None) {
+  /* null: a str, or a list or tuple of str (each means null, the first
+  ** as a str alone does); each str held here, since another thread may
+  ** change the list while the conversion runs without the GIL */
+  const char *nulls[JJ_CONVERT_MAX_NULLS];
+  PyObject *held[JJ_CONVERT_MAX_NULLS + 1];
+  Py_ssize_t n_held = 0;
+  if (null && (PyList_Check(null) || PyTuple_Check(null))) {
+    PyObject *seq = PySequence_Fast(null, "null");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int bad = n == 0 || n > JJ_CONVERT_MAX_NULLS + 1;
+    if (bad)
+      PyErr_Format(PyExc_ValueError, "null takes 1 to %d texts, not %zd",
+                   JJ_CONVERT_MAX_NULLS + 1, n);
+    for (Py_ssize_t i = 0; !bad && i < n; i++) {
+      PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+      const char *u = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
+      if (!u) {
+        if (!PyErr_Occurred())
+          PyErr_Format(PyExc_TypeError,
+                       "null must be a str or a list of str, not a list "
+                       "holding %.100s",
+                       Py_TYPE(t)->tp_name);
+        bad = 1;
+      } else {
+        held[n_held++] = Py_NewRef(t);
+        if (i == 0)
+          o.null_text = u;
+        else
+          nulls[o.n_null_texts++] = u;
+      }
+    }
+    Py_DECREF(seq);
+    if (bad) {
+      while (n_held) Py_DECREF(held[--n_held]);
+      return NULL;
+    }
+    o.null_texts = nulls;
+  } else if (null && null != Py_None) {
     if (!PyUnicode_Check(null)) {
-      PyErr_Format(PyExc_TypeError, "null must be a str, not %.100s",
+      PyErr_Format(PyExc_TypeError,
+                   "null must be a str or a list of str, not %.100s",
                    Py_TYPE(null)->tp_name);
       return NULL;
     }
     if (!(o.null_text = PyUnicode_AsUTF8(null))) return NULL;
   }
-  return convert(module, data, schema, rejects, &o);
+  PyObject *doc = convert(module, data, schema, rejects, &o);
+  while (n_held) Py_DECREF(held[--n_held]);
+  return doc;
 }

@@ -1,5 +1,6 @@
-"""from_csv's null_padding, on_error and rejects against the CLI converter
-on the same documents (tests/data/releases.csv, rates_bad.csv; as they
+"""from_csv's null_padding, on_error, rejects and null as a list against the
+CLI converter on the same documents (tests/data/releases.csv,
+rates_bad.csv, rates_na.tsv; as they
 are, CRLF, a byte order mark, TSV): the same document bytes, and the
 rejects list equal to the CLI's --rejects file, the input's name aside."""
 import json
@@ -44,6 +45,8 @@ CASES = [
     ("releases.csv", ["--on-error", "skip"], dict(on_error="skip")),
     ("rates_bad.csv", ["--on-error", "skip", "--schema", "rate:f"], dict(on_error="skip", schema="rate:f")),
     ("rates_bad.csv", ["--on-error", "null", "--schema", "rate:f"], dict(on_error="null", schema="rate:f")),
+    ("rates_na.tsv", ["--null", "", "--null", "NA", "--null", "."], dict(null=["", "NA", "."])),
+    ("rates_na.tsv", ["--null", "NA", "--null", "NULL"], dict(null=("NA", "NULL"))),
 ]
 
 
@@ -88,3 +91,7 @@ def test_rejects_and_notes():
     with pytest.raises(jj.Error) as e:
         jj.from_csv("a,b\n1,2\n3\n")
     assert (e.value.code, e.value.row) == ("row", 2)
+    with pytest.raises(TypeError, match="a list holding int"):
+        jj.from_csv("a\n1\n", null=["NA", 1])
+    with pytest.raises(ValueError, match="1 to 17 texts"):
+        jj.from_csv("a\n1\n", null=[])

@@ -1,5 +1,6 @@
 """test_csv_rows.py BUILD_DIR — CSV rows that do not fit the header, through
-`jalapenojson convert`: --null-padding, --on-error skip|null, --rejects.
+`jalapenojson convert`: --null-padding, --on-error skip|null, --rejects;
+and --null given more than once (tests/data/rates_na.tsv's NA, ".", NULL).
 
 The fixtures (tests/data/releases.csv, a ragged release table whose trailing
 empty fields are left out; tests/data/rates_bad.csv, a numeric column with
@@ -167,11 +168,38 @@ def rejects(cli, tmp):
     check("fail names the first bad row", rc == 1 and "row 2, column \"rate\"" in err, (rc, err))
 
 
+def null_markers(cli, tmp):
+    """--null given more than once: every field equal to one of the texts
+    is null, as Python's csv module reads the file; the first is the one
+    written back."""
+    raw = read(os.path.join(DATA, "rates_na.tsv"))
+    records = list(csv.reader(io.StringIO(raw.decode()), delimiter="\t"))
+    header, body = records[0], records[1:]
+    for markers in (["", "NA", "."], ["NA", "NULL"], ["NA", ".", "NULL", ""]):
+        args = [a for m in markers for a in ("--null", m)]
+        for label, fname, data, _ in shapes(raw.replace(b"\t", b","), "rates_na")[:3]:
+            write(os.path.join(tmp, fname), data)
+            rc, out, err = run(cli, ["convert", "-q"] + args + [fname, "-", "--to", "ndjson"], tmp)
+            got = ndjson(out)
+            check(f"{label} {markers}: converts", rc == 0 and len(got) == len(body), (rc, err))
+            for r, g in zip(body, got):
+                want = [None if v in markers else v for v in r]
+                seen = [None if g[k] is None else str(g[k]) for k in header]
+                check(f"{label} {markers}: the markers are null", seen == want, (r, g))
+        rc, out, err = run(cli, ["convert", "-q"] + args + ["rates_na_crlf.csv", "-", "--to", "csv"], tmp)
+        bergen = out.splitlines()[2].split(",")  # its rate is NA
+        check(f"{markers}: null written as the first", rc == 0 and bergen[2] == markers[0],
+              (out, err))
+    rc, _, err = run(cli, ["convert"] + ["--null", "x"] * 18 + ["rates_na.csv", "o.jj"], tmp)
+    check("--null 18 times: a usage error", rc == 2 and "at most 17 times" in err, (rc, err))
+
+
 def main():
     cli = os.path.join(os.path.abspath(jjtest.build_dir(sys.argv)), "jalapenojson")
     with tempfile.TemporaryDirectory() as tmp:
         padding(cli, tmp)
         rejects(cli, tmp)
+        null_markers(cli, tmp)
     return jjtest.report("csv_rows")
 
 

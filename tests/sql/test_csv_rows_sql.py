@@ -1,10 +1,12 @@
 """test_csv_rows_sql.py BUILD_DIR — jj_from_csv's null_padding and on_error
-options against the command-line converter on the same documents: the rows
+options, and null= given more than once (several texts that mean null),
+against the command-line converter on the same documents: the rows
 read back through jj_open equal the rows `jalapenojson convert` writes as
 NDJSON, and the "set aside:" lines of jj_notes() are the messages of its
 --rejects file, in order (without the file name the command line puts
 first).  The inputs: tests/data/releases.csv and rates_bad.csv as they
-are, with CRLF line ends, with a byte order mark, and as TSV.  Prints
+are, with CRLF line ends, with a byte order mark, and as TSV; rates_na.tsv
+with NA, "." and NULL for null.  Prints
 "csv_rows_sql: N passed, M failed".
 """
 import json
@@ -71,6 +73,9 @@ def main():
         ("rates_bad.csv", ["--on-error", "null", "--schema", "rate:f"],
          ["on_error=null", "schema=rate:f"]),
         ("rates_bad.csv", ["--on-error", "skip"], ["on_error=skip"]),
+        ("rates_na.tsv", ["--null", "", "--null", "NA", "--null", "."],
+         ["null=", "null=NA", "null=."]),
+        ("rates_na.tsv", ["--null", "NA", "--null", "NULL"], ["null=NA", "null=NULL"]),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, cli_args, sql_opts in cases:
