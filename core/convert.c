@@ -56,6 +56,7 @@ static void cv_free(cv *c) {
   free(c->fields);
   free(c->set_aside);
   free(c->first_aside);
+  free(c->sheet);
 }
 
 /* The format and delimiter, from the options or the first bytes. */
@@ -141,7 +142,9 @@ static jj_code infer(cv *c) {
   if (cv_start_pass(c) || detect(c) || pass(c)) return c->x.err->code;
   csv_notes(c);
   c->x.rows = c->rows;
-  return ic_resolve(&c->x);
+  jj_code code = ic_resolve(&c->x);
+  if (code == JJ_OK) cv_csv_sheet_notes(c);
+  return code;
 }
 
 static void result(cv *c, jj_convert_result *res, int64_t rows) {

@@ -24,7 +24,11 @@
 ** does not fit a forced type, bad UTF-8) is set aside in pass 1: the
 ** reject callback hears its error, pass 2 passes over its record number.
 ** A record that cannot be split (a broken quote) still stops the pass:
-** where it ends is not known.  Header
+** where it ends is not known.  Numbers as spreadsheets write them (".5",
+** "-.5", "5.", "+5") count as the number they mean in a column
+** of numbers (pass 1 folds that number; pass 2 writes it when the column
+** is i or f, else the field as it is), each such column told in a note.
+** Header
 ** names: an empty one becomes "column_N" (N its 1-based position), a
 ** repeated one gets "_2", "_3", ... (the first free), each with a note.
 */
@@ -32,6 +36,14 @@
 #include <string.h>
 
 #include "convert_scan.h"
+
+/* A column's numbers written as spreadsheets write them (pass 1). */
+#define SHEET_MAX 64 /* longer fields are left as they are */
+struct cv_sheet {
+  uint64_t n;
+  int64_t row;             /* the first one's */
+  char ex[SHEET_MAX + 1];  /* ... as written */
+};
 
 /* The scanner's state for one pass. */
 typedef struct cs {
@@ -300,6 +312,87 @@ static int set_aside(cv *c) {
   return 0;
 }
 
+/* A number as spreadsheets write it (a leading '+', no digit before the
+** point, none after it) as JSON writes it, into out (room for len + 2
+** bytes): its length, or 0 when p[0..len) is no such number (already in
+** JSON's form, or not a number: "007", ".", "+-1" stay as they are). */
+static size_t sheet_number(const char *p, size_t len, char *out) {
+  size_t i = 0, n = 0, start, digits;
+  int changed = 0;
+  if (i < len && p[i] == '+')
+    i++, changed = 1;
+  else if (i < len && p[i] == '-')
+    out[n++] = p[i++];
+  for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
+  digits = i - start;
+  if (digits > 1 && p[start] == '0') return 0;
+  if (!digits) {
+    if (i == len || p[i] != '.') return 0;
+    out[n++] = '0';
+    changed = 1;
+  }
+  if (i < len && p[i] == '.') {
+    out[n++] = p[i++];
+    for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
+    if (i == start) {
+      if (!digits) return 0;
+      out[n++] = '0';
+      changed = 1;
+    }
+  }
+  if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+    out[n++] = p[i++];
+    if (i < len && (p[i] == '+' || p[i] == '-')) out[n++] = p[i++];
+    for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
+    if (i == start) return 0;
+  }
+  return i == len && changed ? n : 0;
+}
+
+/* Field v of column i if it is a number as spreadsheets write it that
+** this pass reads as a number: the number in JSON's form in *alt (its
+** text in num), counted in pass 1; else v.  NULL when out of memory. */
+static const cv_val *sheet_field(cv *c, size_t i, const cv_val *v,
+                                 cv_val *alt, char *num) {
+  const cv_col *col = &c->x.top.cols[i];
+  jj_type t = col->forced ? col->forced : c->pass == 2 ? col->type : JJ_INT;
+  size_t n;
+  if (t != JJ_INT && t != JJ_FLOAT) return v;
+  if (!(n = sheet_number(v->p, v->len, num))) return v;
+  if (col->forced == JJ_INT && memchr(num, '.', n))
+    return v; /* "5." is no integer: the error shows it as written */
+  if (c->pass == 1) {
+    if (!c->sheet && !(c->sheet = calloc(c->header_cols, sizeof *c->sheet)))
+      return cv_nomem(c), NULL;
+    struct cv_sheet *s = &c->sheet[i];
+    if (!s->n++) {
+      s->row = c->records + 1;
+      memcpy(s->ex, v->p, v->len);
+      s->ex[v->len] = '\0';
+    }
+  }
+  *alt = *v;
+  alt->p = num;
+  alt->len = n;
+  return alt;
+}
+
+void cv_csv_sheet_notes(cv *c) {
+  char shown[JJ_SHOW_CAP], name[JJ_SHOW_CAP];
+  for (size_t i = 0; c->sheet && i < c->header_cols; i++) {
+    const struct cv_sheet *s = &c->sheet[i];
+    const cv_col *col = &c->x.top.cols[i];
+    if (!s->n || (col->type != JJ_INT && col->type != JJ_FLOAT)) continue;
+    cv_note(c,
+            "column %s: %llu number%s written as spreadsheets write them "
+            "(first: row %lld, %s) read as %s",
+            jj_show(name, sizeof name, col->name, col->name_len, 1),
+            (unsigned long long)s->n, s->n == 1 ? "" : "s", (long long)s->row,
+            jj_show(shown, sizeof shown, s->ex, strlen(s->ex), 1),
+            col->type == JJ_INT ? "integers" : "floats");
+  }
+}
+
 /* One data record: fold (pass 1) or write (pass 2) its fields. */
 static int row(cs *j) {
   cv *c = j->c;
@@ -315,7 +408,14 @@ static int row(cs *j) {
     cv_col *col = &c->x.top.cols[i];
     int k = -1;
     int64_t n;
+    cv_val alt;
+    char num[SHEET_MAX + 2];
     c->x.top.col = i;
+    if (v->kind == V_FIELD && !v->esc && v->len && v->len <= SHEET_MAX &&
+        (v->p[0] == '+' || v->p[0] == '.' || v->p[v->len - 1] == '.' ||
+         (v->p[0] == '-' && v->len > 1 && v->p[1] == '.')) &&
+        !(v = sheet_field(c, i, v, &alt, num)))
+      return CV_FAIL;
     if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
       if (!col->forced && v->kind == V_FIELD && !v->esc && v->len) {
         if ((unsigned)(unsigned char)v->p[0] - '0' <= 9 || v->p[0] == '-')

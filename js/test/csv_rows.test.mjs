@@ -55,6 +55,8 @@ const CASES = [
   ['rates_bad.csv', ['--on-error', 'null', '--schema', 'rate:f'], { onError: 'null', schema: 'rate:f' }],
   ['rates_na.tsv', ['--null', '', '--null', 'NA', '--null', '.'], { null: ['', 'NA', '.'] }],
   ['rates_na.tsv', ['--null', 'NA', '--null', 'NULL'], { null: ['NA', 'NULL'] }],
+  ['unemployment.tsv', [], {}],
+  ['unemployment.tsv', ['--schema', 'rate:f'], { schema: 'rate:f' }],
 ];
 
 for (const [name, args, opts] of CASES) {

@@ -47,6 +47,8 @@ CASES = [
     ("rates_bad.csv", ["--on-error", "null", "--schema", "rate:f"], dict(on_error="null", schema="rate:f")),
     ("rates_na.tsv", ["--null", "", "--null", "NA", "--null", "."], dict(null=["", "NA", "."])),
     ("rates_na.tsv", ["--null", "NA", "--null", "NULL"], dict(null=("NA", "NULL"))),
+    ("unemployment.tsv", [], {}),
+    ("unemployment.tsv", ["--schema", "rate:f"], dict(schema="rate:f")),
 ]
 
 

@@ -1,6 +1,7 @@
 """test_csv_rows.py BUILD_DIR — CSV rows that do not fit the header, through
 `jalapenojson convert`: --null-padding, --on-error skip|null, --rejects;
-and --null given more than once (tests/data/rates_na.tsv's NA, ".", NULL).
+and --null given more than once (tests/data/rates_na.tsv's NA, ".", NULL);
+numbers as spreadsheets write them (tests/data/unemployment.tsv's .097).
 
 The fixtures (tests/data/releases.csv, a ragged release table whose trailing
 empty fields are left out; tests/data/rates_bad.csv, a numeric column with
@@ -194,12 +195,29 @@ def null_markers(cli, tmp):
     check("--null 18 times: a usage error", rc == 2 and "at most 17 times" in err, (rc, err))
 
 
+def sheet_numbers(cli, tmp):
+    """.097 and 5. in a column of numbers: floats, with the note."""
+    raw = read(os.path.join(DATA, "unemployment.tsv"))
+    records = list(csv.reader(io.StringIO(raw.decode()), delimiter="\t"))
+    for label, fname, data, _ in shapes(raw.replace(b"\t", b","), "unemployment")[:3]:
+        write(os.path.join(tmp, fname), data)
+        for args in ([], ["--schema", "rate:f"]):
+            rc, out, err = run(cli, ["convert"] + args + [fname, "-", "--to", "ndjson"], tmp)
+            got = [g["rate"] for g in ndjson(out)]
+            check(f"{label} {args}: the rates are floats",
+                  rc == 0 and got == [float(r[2]) for r in records[1:]], (got, err))
+            check(f"{label} {args}: the note", "  rate  f  REAL" in err and
+                  'column "rate": 4 numbers written as spreadsheets write them '
+                  '(first: row 1, ".051") read as floats' in err, err)
+
+
 def main():
     cli = os.path.join(os.path.abspath(jjtest.build_dir(sys.argv)), "jalapenojson")
     with tempfile.TemporaryDirectory() as tmp:
         padding(cli, tmp)
         rejects(cli, tmp)
         null_markers(cli, tmp)
+        sheet_numbers(cli, tmp)
     return jjtest.report("csv_rows")
 
 

@@ -76,6 +76,8 @@ def main():
         ("rates_na.tsv", ["--null", "", "--null", "NA", "--null", "."],
          ["null=", "null=NA", "null=."]),
         ("rates_na.tsv", ["--null", "NA", "--null", "NULL"], ["null=NA", "null=NULL"]),
+        ("unemployment.tsv", [], []),
+        ("unemployment.tsv", ["--schema", "rate:f"], ["schema=rate:f"]),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, cli_args, sql_opts in cases:
