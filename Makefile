@@ -10,7 +10,8 @@
 #                 (no SWAR, no SIMD) and the checks of generated files; the
 #                 Python module (make python, make python-asan) is built and
 #                 tested in both builds, the JavaScript module in Node and a
-#                 browser; what CI runs
+#                 browser, the DuckDB extension in DuckDB (make duckdb); what
+#                 CI runs
 #   make python   the Python module into build/venv (see below)
 #   make demo     make deps, then the main job: write a sample document and
 #                 query it in sqlite3
@@ -185,7 +186,8 @@ check:
 
 # The full suite: the packages, warnings, the plain build, the sanitizer
 # build, the portable build (warnings are errors there too) with its C
-# tests, the Python and JavaScript modules, and the checks that generated
+# tests, the Python and JavaScript modules, the DuckDB extension (its
+# warnings, its build, DuckDB from npm), and the checks that generated
 # text is current (tests/run.sh runs the three builds' suites side by
 # side); one total line.
 test: deps
@@ -198,6 +200,9 @@ test: deps
 	@$(MAKE) --no-print-directory python
 	@$(MAKE) --no-print-directory python-asan
 	@$(MAKE) --no-print-directory -j$(NPROC) js
+	@$(MAKE) --no-print-directory duckdb-warnings
+	@$(MAKE) --no-print-directory duckdb duckdb-node
+	@$(MAKE) --no-print-directory -j$(NPROC) B=build/san SAN=1 duckdb
 	@tools/deps.sh browser || echo "make test: chromium could not be installed; the browser test says so"
 	@tests/run.sh build build/san build/portable
 
@@ -312,6 +317,67 @@ python-warnings:
 	  $$cc -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror -O2 \
 	    -Icore -I$(PY_INC) -c $$f -o /dev/null || exit 1; \
 	done; done; echo "python-warnings: gcc and clang clean on $(words $(PY_CSRC)) files"
+# ---- DuckDB: the loadable extension read_jj (duckdb/) --------------------
+#   make duckdb          build/jalapenojson.duckdb_extension (B=build/san
+#                        SAN=1: with ASan and UBSan, for the tests)
+#   make duckdb-warnings its sources under gcc and clang, warnings as errors
+#   make duckdb-node     DuckDB for the tests and the benchmark: the npm
+#                        package @duckdb/node-api in build/duckdb-node
+#   make bench-duckdb    bench/duckdb_bench.mjs (bench/DUCKDB_RESULTS.md)
+# Written against DuckDB's C extension API at version 1.2.0, so the one
+# build loads in every DuckDB from 1.2 on.  Its headers (duckdb.h,
+# duckdb_extension.h) come from the npm registry's duckdb package
+# (duckdb/headers.sh), included as system headers: they are DuckDB's, not
+# this project's, and not -pedantic clean.  The core is the static
+# library, compiled with -fPIC; only the entry point is exported
+# (duckdb/exports.map), and duckdb/footer.py appends the metadata DuckDB
+# checks on LOAD.  Unsigned: DuckDB loads it with allow_unsigned_extensions.
+DUCKDB_SRC  := $(sort $(wildcard duckdb/*.c))
+DUCKDB_OBJ  := $(DUCKDB_SRC:duckdb/%.c=$(B)/duckdb/%.o)
+DUCKDB_HDR  := build/duckdb-headers/include
+DUCKDB_EXT  := $(B)/jalapenojson.duckdb_extension
+DUCKDB_NODE := build/duckdb-node/node_modules/@duckdb/node-api/package.json
+# The DuckDB the tests run: 1.5, from the npm registry.
+DUCKDB_NODE_VERSION := 1.5.6-r.1
+.PHONY: duckdb duckdb-warnings duckdb-node bench-duckdb
+
+duckdb: $(DUCKDB_EXT)
+
+$(DUCKDB_HDR)/duckdb_extension.h: duckdb/headers.sh
+	$(say) NPM duckdb headers
+	$(Q)duckdb/headers.sh build/duckdb-headers
+
+$(B)/duckdb/%.o: duckdb/%.c duckdb/jjduck.h core/jalapenojson.h $(DUCKDB_HDR)/duckdb_extension.h
+	@mkdir -p $(dir $@)
+	$(say) CC $<
+	$(Q)$(CC) $(WARN) $(OPT) -g $(SANFLAGS) -fPIC -fvisibility=hidden -Icore -isystem $(DUCKDB_HDR) -c $< -o $@
+
+# In the sanitizer build (make B=build/san SAN=1 duckdb) the extension and
+# the core are instrumented; the tests then preload the sanitizers'
+# runtimes into node (tests/bindings/test_duckdb.py).
+$(DUCKDB_EXT): $(DUCKDB_OBJ) $(B)/libjalapenojson.a duckdb/exports.map duckdb/footer.py
+	$(say) LD $@
+	$(Q)$(CC) -shared $(SANFLAGS) -Wl,--version-script=duckdb/exports.map -o $@ $(DUCKDB_OBJ) \
+	  $(B)/libjalapenojson.a $(LIBS) -lpthread
+	$(Q)$(PYTHON) duckdb/footer.py $@
+
+duckdb-warnings: $(DUCKDB_HDR)/duckdb_extension.h
+	@for cc in gcc clang; do for f in $(DUCKDB_SRC); do \
+	  $$cc $(WARN) -Werror -O2 -Icore -isystem $(DUCKDB_HDR) -c $$f -o /dev/null || exit 1; \
+	done; done; echo "duckdb-warnings: gcc and clang clean on $(words $(DUCKDB_SRC)) files"
+
+duckdb-node: $(DUCKDB_NODE)
+$(DUCKDB_NODE):
+	$(say) NPM @duckdb/node-api@$(DUCKDB_NODE_VERSION)
+	$(Q)mkdir -p build/duckdb-node && cd build/duckdb-node && \
+	  { [ -f package.json ] || echo '{"private": true}' > package.json; } && \
+	  npm install --silent --no-audit --no-fund @duckdb/node-api@$(DUCKDB_NODE_VERSION)
+
+# 1,000,000 rows through read_jj, read_csv, read_json and read_parquet at
+# 1 and 2 threads (bench/duckdb_bench.mjs; writes bench/DUCKDB_RESULTS.md).
+bench-duckdb: all duckdb duckdb-node
+	@node bench/duckdb_bench.mjs
+
 # ---- JavaScript: the core compiled to WebAssembly, the ES module (js/) ----
 #   make js       js/dist/jalapenojson.wasm (reader and writer: -O2 and
 #                 WebAssembly SIMD, for speed) and
@@ -333,7 +399,7 @@ python-warnings:
 WASM_CC       := clang --target=wasm32-wasi --sysroot=/usr
 WASM_FEATURES := -mbulk-memory -mnontrapping-fptoint -msign-ext -mmutable-globals
 WASM_CFLAGS    = $(WARN) $(WASM_FEATURES) -Icore
-WASM_READER   := base64 buf chrono cursor doc error json numparse numprint reader \
+WASM_READER   := base64 buf chrono cursor doc error json json_canon numparse numprint reader \
                  rowscan schema select text types validate value
 WASM_WRITER   := writer encode copy infer infer_schema build_tape build build_write build_ahead build_finish \
                  convert convert_csv convert_input convert_json convert_json_lex \

@@ -43,7 +43,7 @@ static const char help[] =
     "      --to FORMAT      OUT's format, the same names\n"
     "      --schema SPEC    types for some columns instead of inferring them:\n"
     "                       \"id:i,joined:d,items:{qty:f}\" (letters as in\n"
-    "                       SPEC.md: i f s d t b x)\n"
+    "                       SPEC.md: i f s d t l b x j)\n"
     "      --null TEXT      CSV: an unquoted field equal to TEXT is null (and\n"
     "                       null is written as TEXT); default: the empty\n"
     "                       field; repeated, each TEXT is null (the first\n"

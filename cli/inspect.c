@@ -312,7 +312,10 @@ static int cell_text(jj_cursor *c, size_t col, cli_buf *b, jj_error *err) {
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       return cli_buf_sink(b, v.u.text.p, v.u.text.len) ? -1 : 1;
+    case JJ_JSON: /* its JSON text */
+      return cli_buf_sink(b, v.u.json.p, v.u.json.len) ? -1 : 1;
     case JJ_FLOAT: /* as written (canonical: shortest); "NaN" unquoted */
     case JJ_BYTES: /* the base64 text */
       jj_cursor_raw(c, col, &p, &len, err);

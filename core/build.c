@@ -251,6 +251,7 @@ static jj_code misfit(jj_builder *b, ic_col *c, const char *shown) {
   return misfit_code(b, c, shown,
                      ty == JJ_DATE        ? JJ_ERR_DATE
                      : ty == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
+                     : ty == JJ_LOCAL_TIMESTAMP ? JJ_ERR_TIMESTAMP
                      : ty == JJ_BYTES     ? JJ_ERR_BASE64
                                           : JJ_ERR_TYPE);
 }
@@ -261,6 +262,7 @@ static int text_fits(jj_type t, const char *p, size_t len, int is_num) {
   double d;
   switch (t) {
     case JJ_TEXT:
+    case JJ_JSON: /* text is a JSON string, a number its number */
       return 1;
     case JJ_INT:
       return jj_num_parse_int64(p, len, &i) == JJ_NUM_OK;
@@ -272,8 +274,11 @@ static int text_fits(jj_type t, const char *p, size_t len, int is_num) {
     case JJ_DATE:
       return !is_num && (jj_date_ok(p, len) ||
                          jj_date_parse(p, len, NULL, NULL) == JJ_OK);
-    case JJ_TIMESTAMP:
-      return !is_num && jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK;
+    case JJ_TIMESTAMP: /* without zone: taken as UTC (spelled) */
+      return !is_num && (jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ||
+                         jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK);
+    case JJ_LOCAL_TIMESTAMP:
+      return !is_num && jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK;
     case JJ_BYTES: {
       unsigned char out[64];
       size_t bad;
@@ -298,7 +303,7 @@ jj_code jj_builder_null(jj_builder *b) {
 jj_code jj_builder_bool(jj_builder *b, int v) {
   ic_col *c = value_col(b);
   if (!c) return jj_builder_error(b)->code;
-  if (c->forced && c->forced != JJ_BOOL && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_BOOL && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, v ? "true" : "false");
   if (!c->forced) ic_fold_kind(&b->x, c, K_BOOL, v ? "true" : "false");
   return put(b, v ? OP_TRUE : OP_FALSE, NULL, 0, 0);
@@ -329,6 +334,7 @@ jj_code jj_builder_int(jj_builder *b, int64_t v) {
       break;
     case JJ_INT:
     case JJ_TEXT:
+    case JJ_JSON:
       break;
     case JJ_FLOAT:
       if (!ic_int_exact(v))
@@ -349,7 +355,7 @@ jj_code jj_builder_double(jj_builder *b, double v) {
   ic_col *c = value_col(b);
   char shown[32];
   if (!c) return jj_builder_error(b)->code;
-  if (c->forced && c->forced != JJ_FLOAT && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_FLOAT && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, show_double(v, shown));
   if (!c->forced && NEW_KIND(c, K_FLOAT))
     ic_fold_kind(&b->x, c, K_FLOAT, show_double(v, shown));
@@ -377,9 +383,13 @@ static jj_code spelled(jj_builder *b, const char *p, size_t len, int is_num) {
                              ? JJ_ERR_TYPE
                              : c->forced == JJ_DATE      ? JJ_ERR_DATE
                              : c->forced == JJ_TIMESTAMP ? JJ_ERR_TIMESTAMP
+                             : c->forced == JJ_LOCAL_TIMESTAMP ? JJ_ERR_TIMESTAMP
                              : c->forced == JJ_BYTES     ? JJ_ERR_BASE64
                                                          : JJ_ERR_TYPE,
                          is_num ? NULL : p, len);
+    if (c->forced == JJ_TIMESTAMP && !c->utc_told &&
+        jj_timestamp_parse(p, len, NULL, NULL) != JJ_OK)
+      ic_utc_note(&b->x, b->lv[b->depth].t, (size_t)b->col, SHOWN);
   } else {
     int k = is_num ? ic_num_kind(p, len, &c->inexact)
                    : ic_text_kind(p, len, 0);
@@ -441,7 +451,7 @@ jj_code jj_builder_date(jj_builder *b, int32_t days) {
                       "the date %ld days from 1970-01-01 is outside years "
                       "0000-9999",
                       (long)days);
-  if (c->forced && c->forced != JJ_DATE && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_DATE && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, show_quoted(d, 10, shown));
   if (!c->forced && NEW_KIND(c, K_DATE))
     ic_fold_kind(&b->x, c, K_DATE, show_quoted(d, 10, shown));
@@ -460,7 +470,8 @@ jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts) {
     return build_fail(b, JJ_ERR_TIMESTAMP,
                       "the timestamp is outside years 0000-9999 (or a field "
                       "is out of range)");
-  if (c->forced && c->forced != JJ_TIMESTAMP && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_TIMESTAMP && c->forced != JJ_TEXT &&
+      c->forced != JJ_JSON)
     return misfit(b, c, show_quoted(t, n, shown));
   if (!c->forced && NEW_KIND(c, K_TS))
     ic_fold_kind(&b->x, c, K_TS, show_quoted(t, n, shown));
@@ -472,16 +483,34 @@ jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts) {
   return put(b, OP_TS, le, 15, 0);
 }
 
+/* As its text: a text's kind is K_LTS, and an explicit t column takes it
+** as UTC, as it takes such text. */
+jj_code jj_builder_local_timestamp(jj_builder *b, const jj_timestamp *ts) {
+  char t[40];
+  size_t n;
+  if (ready(b)) return jj_builder_error(b)->code;
+  if (!ts) return build_fail(b, JJ_ERR_USAGE, "a NULL timestamp");
+  if (!(n = jj_local_timestamp_format(ts, t)))
+    return build_fail(b, JJ_ERR_TIMESTAMP,
+                      "the local timestamp is outside years 0000-9999 (or a "
+                      "field is out of range)");
+  return spelled(b, t, n, 0);
+}
+
 jj_code jj_builder_json(jj_builder *b, const char *p, size_t len) {
   ic_col *c = value_col(b);
   char shown[JJ_SHOW_CAP];
   size_t bad;
   if (!c) return jj_builder_error(b)->code;
   if (!p && len) return build_fail(b, JJ_ERR_USAGE, "a NULL value");
-  if (!jj_utf8_valid(p, len, &bad))
-    return build_fail(b, JJ_ERR_UTF8, "%s is not valid UTF-8",
-                      jj_show(shown, sizeof shown, p, len, 0));
-  if (c->forced && c->forced != JJ_TEXT)
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  if (jj_json_canon(p, len, IC_MAX_DEPTH, NULL, &bad, &code, &why) < 0)
+    return build_fail(b, code, "not valid JSON: %s (at byte %zu of the value)", why, bad);
+  const char *s = jj_json_ws(p, p + len);
+  if ((size_t)(p + len - s) >= 4 && memcmp(s, "null", 4) == 0)
+    return put(b, OP_NULL, NULL, 0, 0); /* JSON's null (valid: nothing else) */
+  if (c->forced && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, jj_show(shown, sizeof shown, p, len, 0));
   if (!c->forced && NEW_KIND(c, K_JSON))
     ic_fold_kind(&b->x, c, K_JSON, jj_show(shown, sizeof shown, p, len, 0));
@@ -494,7 +523,7 @@ jj_code jj_builder_begin_table(jj_builder *b) {
   if (b->depth >= IC_MAX_DEPTH)
     return build_fail(b, JJ_ERR_DEPTH, "nested tables deeper than %d",
                       IC_MAX_DEPTH);
-  if (c->forced && c->forced != JJ_TABLE && c->forced != JJ_TEXT)
+  if (c->forced && c->forced != JJ_TABLE && c->forced != JJ_TEXT && c->forced != JJ_JSON)
     return misfit(b, c, "rows");
   ic_table *t = b->lv[b->depth].t;
   size_t at = b->tape.len;

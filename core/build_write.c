@@ -59,8 +59,15 @@ static jj_code put_spelled(jj_builder *b, jj_type ty, const char *p,
       return jj_writer_bool(w, len == 4);
     case JJ_DATE:
       return jj_writer_date(w, p, len);
-    case JJ_TIMESTAMP:
+    case JJ_TIMESTAMP: {
+      jj_timestamp ts; /* no zone: UTC, as build.c noted */
+      if (jj_timestamp_parse(p, len, NULL, NULL) &&
+          !jj_local_timestamp_parse(p, len, 1, &ts, NULL))
+        return jj_writer_timestamp_value(w, &ts);
       return jj_writer_timestamp(w, p, len);
+    }
+    case JJ_LOCAL_TIMESTAMP:
+      return jj_writer_local_timestamp(w, p, len);
     case JJ_BYTES: {
       size_t bad, n;
       const char *why;
@@ -97,6 +104,14 @@ static jj_code put_payload(jj_builder *b, ic_col *c, int op, const char *pay,
     } else {
       code = jj_writer_text(w, b->scratch.p, b->scratch.len);
     }
+  } else if (c->type == JJ_JSON) { /* any value as its JSON */
+    b->scratch.len = 0;
+    if (op == OP_NUM || op == OP_JSON)
+      code = jj_writer_json(w, pay, (size_t)len);
+    else if (build_value_json(c->sub, op, pay, len, end, &b->scratch))
+      return nomem(b);
+    else
+      code = jj_writer_json(w, b->scratch.p, b->scratch.len);
   } else {
     switch (op) {
       case OP_FALSE:
@@ -149,7 +164,8 @@ static jj_code put_value(jj_builder *b, ic_table *t, size_t i, const char *e,
 }
 
 jj_code build_direct(jj_builder *b, int op, const char *p, size_t n) {
-  return put_payload(b, &b->x.top.cols[b->col], op, p, n, p + n);
+  /* a null, a boolean: no payload, p NULL (NULL + 0 is undefined in C) */
+  return put_payload(b, &b->x.top.cols[b->col], op, p, n, p ? p + n : p);
 }
 
 /* Write the row whose entries start at p (ending at `end` for a top-level

@@ -1,7 +1,9 @@
 /*
-** chrono.c — dates ("YYYY-MM-DD") and timestamps
-** ("YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)"): checking, converting
-** to numbers and back.
+** chrono.c — dates ("YYYY-MM-DD"), timestamps
+** ("YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)") and local timestamps
+** (the same without zone; SQLite's space for the T where asked):
+** checking, converting to numbers and back.  A local timestamp's numbers
+** count its wall-clock time as if it were UTC.
 **
 ** The calendar is the proleptic Gregorian one for years 0000-9999 (0000 is
 ** a leap year, as every year divisible by 400).  Days count from 1970-01-01
@@ -191,17 +193,30 @@ static int field_ok(const char *p, int max, const char *what, char *why, size_t 
   return 0;
 }
 
+/* What a parse accepts: a zone required (t), or none allowed (l), with
+** a space for the T too (SQLite's form, accepted where inferred). */
+enum { WITH_ZONE, LOCAL, LOCAL_SPACE };
+
 /* First the shape (date, 'T', time, fraction, zone), so a text that is
 ** not a timestamp at all gets "expected ..."; then the values, date first,
 ** then the time, then the zone. */
-jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
-                           jj_error *err) {
-  char why[80], shown[JJ_SHOW_CAP];
+static int ts_check(const char *p, size_t len, int mode, jj_timestamp *out,
+                    char *why, size_t cap) {
   size_t i = 19, digits = 0;
   int32_t nanos = 0, days;
   int zone = 0;
-  const char *zp = NULL; /* the zone's "+HH:MM", NULL for Z */
+  const char *zp = NULL; /* the zone's "+HH:MM", NULL for Z or none */
 
+  if (len >= 19 && mode == LOCAL_SPACE && p[10] == ' ') {
+    /* the space form: the same shape once the T is in place */
+    char t[40];
+    if (len > sizeof t) goto shape;
+    memcpy(t, p, len);
+    t[10] = 'T';
+    if (ts_check(t, len, LOCAL, out, why, cap)) return 1;
+    if (!strncmp(why, "expected", 8)) goto shape;
+    return 0;
+  }
 #ifdef JJ_SMALL /* see has_shape */
   if (len < 19 || !has_shape(p, "dddd-dd-ddTdd:dd:dd")) goto shape;
 #else
@@ -225,11 +240,19 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
     nanos *= pow10_9[digits];
 #endif
   }
-  if (i == len) {
-    snprintf(why, sizeof why, "missing zone: add Z or +HH:MM");
-    goto fail;
-  }
-  if (p[i] == 'Z' && len - i == 1) {
+  if (mode != WITH_ZONE) {
+    if (i == len) {
+      zp = NULL;
+    } else if (p[i] == 'Z' || p[i] == '+' || p[i] == '-') {
+      snprintf(why, cap, "a local timestamp has no zone");
+      return 0;
+    } else {
+      goto shape;
+    }
+  } else if (i == len) {
+    snprintf(why, cap, "missing zone: add Z or +HH:MM");
+    return 0;
+  } else if (p[i] == 'Z' && len - i == 1) {
     zp = NULL;
 #ifdef JJ_SMALL
   } else if ((p[i] == '+' || p[i] == '-') && len - i == 6 && has_shape(p + i + 1, "dd:dd")) {
@@ -243,16 +266,16 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
     goto shape;
   }
 
-  if (!date_check(p, &days, why, sizeof why) ||
-      !field_ok(p + 11, 23, "hour", why, sizeof why) ||
-      !field_ok(p + 14, 59, "minute", why, sizeof why) ||
-      !field_ok(p + 17, 59, "second", why, sizeof why))
-    goto fail;
+  if (!date_check(p, &days, why, cap) ||
+      !field_ok(p + 11, 23, "hour", why, cap) ||
+      !field_ok(p + 14, 59, "minute", why, cap) ||
+      !field_ok(p + 17, 59, "second", why, cap))
+    return 0;
   int hh = num(p + 11, 2), mi = num(p + 14, 2), ss = num(p + 17, 2);
   if (zp) {
-    if (!field_ok(zp + 1, 23, "zone hour", why, sizeof why) ||
-        !field_ok(zp + 4, 59, "zone minute", why, sizeof why))
-      goto fail;
+    if (!field_ok(zp + 1, 23, "zone hour", why, cap) ||
+        !field_ok(zp + 4, 59, "zone minute", why, cap))
+      return 0;
     zone = (num(zp + 1, 2) * 60 + num(zp + 4, 2)) * (zp[0] == '-' ? -1 : 1);
   }
   if (out) {
@@ -262,14 +285,34 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
     out->zone_minutes = (int16_t)zone;
     out->digits = (uint8_t)digits;
   }
-  return JJ_OK;
+  return 1;
 
 shape:
-  snprintf(why, sizeof why,
-           "expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM)");
-fail:
-  return jj_fail(err, JJ_ERR_TIMESTAMP, NULL, "%s is not a timestamp (%s)",
-                 jj_show(shown, sizeof shown, p, len, 1), why);
+  if (mode == WITH_ZONE)
+    snprintf(why, cap, "expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM)");
+  else
+    snprintf(why, cap, "expected YYYY-MM-DD%sHH:MM:SS[.fraction]",
+             mode == LOCAL_SPACE ? "(T| )" : "T");
+  return 0;
+}
+
+static jj_code ts_parse(const char *p, size_t len, int mode, jj_timestamp *out,
+                        jj_error *err) {
+  char why[80], shown[JJ_SHOW_CAP];
+  if (ts_check(p, len, mode, out, why, sizeof why)) return JJ_OK;
+  return jj_fail(err, JJ_ERR_TIMESTAMP, NULL, "%s is not %s (%s)",
+                 jj_show(shown, sizeof shown, p, len, 1),
+                 mode == WITH_ZONE ? "a timestamp" : "a local timestamp", why);
+}
+
+jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
+                           jj_error *err) {
+  return ts_parse(p, len, WITH_ZONE, out, err);
+}
+
+jj_code jj_local_timestamp_parse(const char *p, size_t len, int space_ok,
+                                 jj_timestamp *out, jj_error *err) {
+  return ts_parse(p, len, space_ok ? LOCAL_SPACE : LOCAL, out, err);
 }
 
 /* The local time (UTC instant plus zone) as text.  A zone of 0 minutes is
@@ -278,10 +321,10 @@ fail:
 ** `digits` digits (a multiple of 10^(9-digits)): nothing is silently cut.
 ** Returns 0 when a field is out of range or the local date is outside
 ** 0000-9999. */
-size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]) {
+static size_t ts_format(const jj_timestamp *ts, int with_zone, char out[40]) {
   const int64_t lo = (int64_t)DAY_MIN * SEC_PER_DAY - SEC_PER_DAY;
   const int64_t hi = ((int64_t)DAY_MAX + 2) * SEC_PER_DAY;
-  int zone = ts->zone_minutes, digits = ts->digits;
+  int zone = with_zone ? ts->zone_minutes : 0, digits = ts->digits;
   if (ts->nanos < 0 || ts->nanos > 999999999 || digits > 9) return 0;
   if (zone < -(23 * 60 + 59) || zone > 23 * 60 + 59) return 0;
   if (ts->nanos % pow10_9[digits] != 0) return 0;
@@ -312,6 +355,7 @@ size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]) {
     }
     n += (size_t)digits;
   }
+  if (!with_zone) return n;
   if (zone == 0) {
     out[n++] = 'Z';
   } else {
@@ -323,4 +367,13 @@ size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]) {
     n += 5;
   }
   return n;
+}
+
+size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]) {
+  return ts_format(ts, 1, out);
+}
+
+/* The wall-clock time with no zone: seconds read as UTC, zone ignored. */
+size_t jj_local_timestamp_format(const jj_timestamp *ts, char out[40]) {
+  return ts_format(ts, 0, out);
 }

@@ -183,9 +183,13 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
     case JJ_DATE:
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
       return jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK;
-    case JJ_TIMESTAMP:
+    case JJ_TIMESTAMP: /* without zone: taken as UTC (cv_emit) */
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
-      return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK;
+      return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ||
+             jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK;
+    case JJ_LOCAL_TIMESTAMP:
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      return jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK;
     case JJ_BYTES: {
       size_t bad;
       const char *why;
@@ -197,6 +201,15 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
     case JJ_TABLE:
       if (k == -3 && v->kind == V_ARR) k = v->esc;
       return k == K_TABLE || k == K_EMPTY;
+    case JJ_JSON: /* every JSON value is one; a CSV field must be its text */
+      if (v->kind != V_FIELD) return 1;
+      if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
+      {
+        size_t bad;
+        jj_code code;
+        const char *why;
+        return jj_json_canon(p, len, IC_MAX_DEPTH, NULL, &bad, &code, &why) >= 0;
+      }
     default:
       return 0;
   }
@@ -216,6 +229,7 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   if (!(c->o.flags & JJ_CONVERT_BAD_TO_NULL)) {
     jj_code code = ty == JJ_DATE                    ? JJ_ERR_DATE
                    : ty == JJ_TIMESTAMP             ? JJ_ERR_TIMESTAMP
+                   : ty == JJ_LOCAL_TIMESTAMP       ? JJ_ERR_TIMESTAMP
                    : ty == JJ_BYTES                 ? JJ_ERR_BASE64
                    : ty == JJ_INT || ty == JJ_FLOAT ? JJ_ERR_RANGE
                                                     : JJ_ERR_TYPE;
@@ -337,8 +351,23 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     case JJ_TIMESTAMP:
       if ((r = str_of(c, v, &p, &len)))
         return r == 1 ? misfit(c, t, col, v) : r;
-      if (jj_timestamp_parse(p, len, NULL, NULL)) return misfit(c, t, col, v);
+      if (jj_timestamp_parse(p, len, NULL, NULL)) {
+        jj_timestamp ts; /* an explicit t column takes no zone as UTC */
+        char shown[JJ_SHOW_CAP];
+        if (jj_local_timestamp_parse(p, len, 1, &ts, NULL))
+          return misfit(c, t, col, v);
+        ic_utc_note(&c->x, t, col, show(v, shown));
+        code = jj_writer_timestamp_value(w, &ts);
+        break;
+      }
       code = jj_writer_timestamp(w, p, len);
+      break;
+    case JJ_LOCAL_TIMESTAMP: /* SQLite's space form is written with a T */
+      if ((r = str_of(c, v, &p, &len)))
+        return r == 1 ? misfit(c, t, col, v) : r;
+      if (jj_local_timestamp_parse(p, len, 1, NULL, NULL))
+        return misfit(c, t, col, v);
+      code = jj_writer_local_timestamp(w, p, len);
       break;
     case JJ_BYTES: {
       size_t bad, n;
@@ -354,6 +383,19 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     case JJ_TABLE:
       if (v->kind != V_ARR || v->esc == K_JSON) return misfit(c, t, col, v);
       return c->json_table(c, cc->sub, v);
+    case JJ_JSON: /* the value's own JSON text, canonical (a string with
+                  ** its quotes, which the scanner leaves around it) */
+      if (v->kind == V_FIELD) {
+        if ((r = cv_text(c, v, &p, &len))) return r;
+      } else if (v->kind == V_STR) {
+        p = v->p - 1, len = v->len + 2;
+      } else if (v->kind == V_TRUE || v->kind == V_FALSE) {
+        p = v->kind == V_TRUE ? "true" : "false", len = v->kind == V_TRUE ? 4 : 5;
+      } else {
+        p = v->p, len = v->len;
+      }
+      code = jj_writer_json(w, p, len);
+      break;
     default: /* text, from whatever the value is */
       switch (v->kind) {
         case V_TRUE:

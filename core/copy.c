@@ -43,9 +43,11 @@ static jj_code copy_value(jj_writer *w, jj_cursor *c, size_t col) {
     case JJ_TEXT: return jj_writer_put_checked(w, JJ_TEXT, v.u.text.p, v.u.text.len);
     case JJ_DATE: return jj_writer_put_checked(w, JJ_DATE, v.u.date.p, v.u.date.len);
     case JJ_TIMESTAMP:
-      return jj_writer_put_checked(w, JJ_TIMESTAMP, v.u.timestamp.p, v.u.timestamp.len);
+    case JJ_LOCAL_TIMESTAMP:
+      return jj_writer_put_checked(w, v.type, v.u.timestamp.p, v.u.timestamp.len);
     case JJ_BOOL: return jj_writer_bool(w, v.u.b);
     case JJ_BYTES: return jj_writer_bytes(w, v.u.bytes.p, v.u.bytes.len);
+    case JJ_JSON: return jj_writer_json(w, v.u.json.p, v.u.json.len);
     case JJ_TABLE: return copy_table(w, v.u.table);
   }
   return JJ_OK; /* no other type: jj_cursor_value refused it */

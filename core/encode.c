@@ -206,6 +206,39 @@ jj_code jj_writer_timestamp_value(jj_writer *w, const jj_timestamp *ts) {
   return value_end(w, d + n + 2);
 }
 
+/* Local timestamp text is checked by chrono.c and written with a T: the
+** T form as given, SQLite's space form with its space made a T. */
+jj_code jj_writer_local_timestamp(jj_writer *w, const char *p, size_t len) {
+  jj_error e;
+  /* a valid local timestamp is at most 29 bytes: reserve for that */
+  char *d = value_begin(w, JJ_LOCAL_TIMESTAMP, 40);
+  if (!d) return w->err.code;
+  if (JJ_UNLIKELY(jj_local_timestamp_parse(p, len, 1, NULL, &e)))
+    return jj_writer_fail(w, e.code, JJ_W_VALUE, "%s", e.message);
+  *d++ = '"';
+  memcpy(d, p, len);
+  d[10] = 'T';
+  d += len;
+  *d++ = '"';
+  return value_end(w, d);
+}
+
+/* A local timestamp from numbers, with ts->digits digits and no zone. */
+jj_code jj_writer_local_timestamp_value(jj_writer *w, const jj_timestamp *ts) {
+  char *d = value_begin(w, JJ_LOCAL_TIMESTAMP, 42);
+  if (!d) return w->err.code;
+  size_t n = jj_local_timestamp_format(ts, d + 1);
+  if (n == 0)
+    return jj_writer_fail(w, JJ_ERR_TIMESTAMP, JJ_W_VALUE,
+                          "%lld seconds, %ld nanoseconds, %d digits is not a "
+                          "local timestamp in the years 0000-9999",
+                          (long long)ts->seconds, (long)ts->nanos,
+                          (int)ts->digits);
+  d[0] = '"';
+  d[n + 1] = '"';
+  return value_end(w, d + n + 2);
+}
+
 /* Bytes as padded standard base64, encoded straight into the buffer. */
 jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len) {
   if (len > SIZE_MAX / 2) return jj_writer_nomem(w);
@@ -215,4 +248,31 @@ jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len) {
   d += jj_base64_encode(p, len, d);
   *d++ = '"';
   return value_end(w, d);
+}
+
+/* A JSON value, checked and written in its canonical form straight after
+** the separator (json_canon.c).  Its depth limit is the reader's default
+** less the two levels each enclosing nested table's rows take, so that
+** whatever is written reads back.  JSON's null is the column's null. */
+jj_code jj_writer_json(jj_writer *w, const char *p, size_t len) {
+  const char *s = len ? jj_json_ws(p, p + len) : p, *e = p + len;
+  while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\r' || e[-1] == '\t')) e--;
+  if (e - s == 4 && memcmp(s, "null", 4) == 0) {
+    if (jj_writer_check(w, JJ_JSON)) return w->err.code;
+    return jj_writer_null(w);
+  }
+  char *d = value_begin(w, JJ_JSON, 2);
+  if (!d) return w->err.code;
+  size_t start = w->out.len, bad = 0;
+  w->out.len = (size_t)(d - w->out.p);
+  unsigned depth = (unsigned)(JJ_DEFAULT_MAX_DEPTH - 2 * w->depth);
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  if (jj_json_canon(p, len, depth, &w->out, &bad, &code, &why) < 0) {
+    w->out.len = start;
+    if (code == JJ_ERR_NOMEM) return jj_writer_nomem(w);
+    return jj_writer_fail(w, code, JJ_W_VALUE, "not valid JSON: %s (at byte %zu of the value)",
+                          why, bad);
+  }
+  return value_end(w, w->out.p + w->out.len);
 }

@@ -252,6 +252,18 @@ void ic_note(ic *x, const char *fmt, ...) {
   x->note(x->note_ctx, msg);
 }
 
+void ic_utc_note(ic *x, ic_table *t, size_t col, const char *shown) {
+  char path[400];
+  if (t->cols[col].utc_told) return;
+  t->cols[col].utc_told = 1;
+  ic_col_path(t, col, path, sizeof path);
+  ic_note(x,
+          "column %s: %s has no zone, taken as UTC with every zone-less "
+          "value of the column (the schema says t; SQLite's datetime() "
+          "writes UTC)",
+          path, shown);
+}
+
 /* "a"."b": the names from the top table down to this column. */
 void ic_col_path(const ic_table *t, size_t col, char *out, size_t cap) {
   char shown[JJ_SHOW_CAP];
@@ -384,8 +396,12 @@ int ic_text_kind(const char *p, size_t len, int booleans) {
         return K_DATE;
       return K_BADDATE;
     }
-    if (p[10] == 'T' || p[10] == ' ')
-      return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ? K_TS : K_BADTS;
+    if (p[10] == 'T' || p[10] == ' ') {
+      if (jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK) return K_TS;
+      if (jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK)
+        return p[10] == 'T' ? K_LTS : K_LTS_SP;
+      return K_BADTS;
+    }
     return K_TEXT;
   }
   if (ic_nan_text(p, len, NULL)) return K_NANS;

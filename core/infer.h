@@ -50,6 +50,8 @@ enum {
   K_BADDATE, /* shaped YYYY-MM-DD but not a date */
   K_TS,      /* a valid timestamp */
   K_BADTS,   /* shaped like a timestamp (a date shape then 'T'), invalid */
+  K_LTS,     /* a valid local timestamp: a timestamp without zone */
+  K_LTS_SP,  /* the same with a space for the T (SQLite's datetime()) */
   K_TEXT,    /* any other string */
   K_TABLE,   /* rows (a JSON array of objects, at least one) */
   K_EMPTY,   /* no rows (the JSON array []) */
@@ -89,6 +91,7 @@ typedef struct ic_col {
   uint64_t nulled;         /* values made null (not fitting the schema) */
   int64_t nulled_row;
   char *nulled_ex; /* owned */
+  unsigned utc_told; /* a zone-less value of a t column was noted */
   uint64_t stamp;  /* the row that last gave it a value (the reader's) */
   ic_val slot;     /* that value */
 } ic_col;
@@ -179,7 +182,7 @@ int ic_int_exact(int64_t v);
 ** int64 that a double does not hold exactly. */
 int ic_num_kind(const char *p, size_t len, unsigned *inexact);
 /* The kind of a text (decoded, valid UTF-8): K_DATE, K_BADDATE, K_TS,
-** K_BADTS, K_NANS, K_TEXT; K_BOOL for "true"/"false" when `booleans`. */
+** K_BADTS, K_LTS, K_LTS_SP, K_NANS, K_TEXT; K_BOOL for "true"/"false" when `booleans`. */
 int ic_text_kind(const char *p, size_t len, int booleans);
 /* 1 when p[0..len) spells NaN, Infinity or -Infinity; *out gets the value
 ** (out may be NULL). */
@@ -187,6 +190,10 @@ int ic_nan_text(const char *p, size_t len, double *out);
 /* A number in JSON's grammar as a double for a float column: 1 with *out
 ** set, 0 when no double is it exactly, -1 on a grammar error. */
 int ic_num_double(const char *p, size_t len, double *out);
+
+/* A value of an explicit t column that has no zone (a local timestamp,
+** shown as `shown`) is taken as UTC: noted once per column. */
+void ic_utc_note(ic *x, ic_table *t, size_t col, const char *shown);
 
 /* ---- infer_schema.c ---- */
 /* Parse the schema option into forced types (before any value). */

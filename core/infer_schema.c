@@ -90,12 +90,12 @@ static int spec_list(ic *x, ic_table *t, const char *start, const char **pp,
       col->forced = JJ_TABLE;
       if (!ic_sub(x, t, (size_t)i)) return IC_FAIL;
       p += 2;
-    } else if (*p && strchr("ifsdtbx", *p)) {
+    } else if (*p && strchr("ifsdtlbxj", *p)) {
       col->forced = (jj_type)*p++;
     } else {
       snprintf(what, sizeof what,
                "unknown type %.1s for column %s (use one "
-               "of i f s d t b x, {...} or jj for a nested table)",
+               "of i f s d t l b x j, {...} or jj for a nested table)",
                p, shown);
       return spec_fail(x, start, p, what);
     }
@@ -138,6 +138,8 @@ static const char *const kind_words[K_COUNT] = {
     "YYYY-MM-DD text that is not a date",
     "timestamps",
     "timestamp-like text that is not an RFC 3339 timestamp",
+    "local timestamps",
+    "local timestamps with a space for the T",
     "text",
     "arrays of objects",
     "empty arrays",
@@ -197,6 +199,16 @@ static jj_type decide(ic *x, ic_table *t, size_t i) {
   if (k == B(K_FLOAT)) return JJ_FLOAT;
   if (k == B(K_DATE)) return JJ_DATE;
   if (k == B(K_TS)) return JJ_TIMESTAMP;
+  if (k == B(K_LTS)) return JJ_LOCAL_TIMESTAMP;
+  if (k & B(K_LTS_SP) && !(k & ~(B(K_LTS) | B(K_LTS_SP))))
+    return tell(x, t, i, 'l', "(written with T for the space)"),
+           JJ_LOCAL_TIMESTAMP;
+  if (k & (B(K_LTS) | B(K_LTS_SP)) && k & B(K_TS) &&
+      !(k & ~(B(K_TS) | B(K_LTS) | B(K_LTS_SP))))
+    return tell(x, t, i, 's',
+                "(timestamps with and without a zone: no one instant for "
+                "both)"),
+           JJ_TEXT;
   if (!(k & ~(B(K_TEXT) | B(K_NANS)))) return JJ_TEXT; /* plain text */
   if ((k & NUMBERS) && !(k & ~(NUMBERS | B(K_NANS)))) {
     if (k & B(K_HUGE))
@@ -212,12 +224,15 @@ static jj_type decide(ic *x, ic_table *t, size_t i) {
     return JJ_FLOAT;
   }
   if (k & B(K_TABLE) && !(k & ~(B(K_TABLE) | B(K_EMPTY)))) return JJ_TABLE;
-  if (k == B(K_EMPTY))
-    return tell(x, t, i, 's', "(their JSON text \"[]\")"), JJ_TEXT;
-  tell(x, t, i, 's',
-       k & (B(K_TABLE) | B(K_EMPTY) | B(K_JSON)) ? "(arrays and objects as "
-                                                   "their JSON text)"
-                                                 : "");
+  /* An object, an array that is not rows, or rows among other values:
+  ** every one of them is a JSON value, so the column keeps them as JSON. */
+  if (k & (B(K_TABLE) | B(K_EMPTY) | B(K_JSON)))
+    return tell(x, t, i, 'j',
+                k == B(K_EMPTY)               ? "(an empty array is no table of rows)"
+                : k & ~(B(K_TABLE) | B(K_EMPTY) | B(K_JSON)) ? "(every value kept as JSON)"
+                                              : "(kept as JSON)"),
+           JJ_JSON;
+  tell(x, t, i, 's', "");
   return JJ_TEXT;
 }
 
@@ -301,8 +316,8 @@ static jj_schema *resolve(ic *x, ic_table *t) {
                         path);
           goto fail;
         }
-        tell(x, t, i, 's', "(objects without keys: their JSON text)");
-        col->type = JJ_TEXT;
+        tell(x, t, i, 'j', "(objects without keys, kept as JSON)");
+        col->type = JJ_JSON;
       }
     }
     if (jj_schema_add(s, col->name, col->name_len, col->type, sub, x->err))
@@ -344,10 +359,14 @@ const char *ic_type_words(jj_type t) {
       return "a date";
     case JJ_TIMESTAMP:
       return "a timestamp";
+    case JJ_LOCAL_TIMESTAMP:
+      return "a local timestamp";
     case JJ_BYTES:
       return "base64 bytes";
     case JJ_TABLE:
       return "an array of objects";
+    case JJ_JSON:
+      return "JSON text";
     default:
       return "text";
   }
@@ -384,6 +403,7 @@ void ic_misfit_words(jj_type t, const char *p, size_t len, const char *name,
   err.message[0] = '\0';
   if (p && t == JJ_DATE) jj_date_parse(p, len, NULL, &err);
   if (p && t == JJ_TIMESTAMP) jj_timestamp_parse(p, len, NULL, &err);
+  if (p && t == JJ_LOCAL_TIMESTAMP) jj_local_timestamp_parse(p, len, 1, NULL, &err);
   /* the calendar's reason is the parenthesis its message ends with */
   const char *why = strrchr(err.message, '(');
   size_t n = why ? strlen(why) : 0;

@@ -311,6 +311,9 @@ size_t jj_base64_encode(const unsigned char *p, size_t len, char *out);
 /* Skip JSON whitespace (space, \t, \n, \r). */
 const char *jj_json_ws(const char *p, const char *end);
 
+/* 1 when p[0..n) is exactly one number in JSON's grammar (any size). */
+int jj_json_number_ok(const char *p, size_t n);
+
 /* Skip one complete JSON value starting at p (no leading whitespace),
 ** checking it fully (strings decoded and UTF-8 checked, number grammar,
 ** literals, nesting at most max_depth levels).  Returns a pointer past it,
@@ -338,5 +341,22 @@ jj_code jj_writer_rows_flush(jj_writer *w);
 ** one another: the first starts at a row, the separators are inside. */
 jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,
                               int64_t rows);
+
+/* ---------------------------------------------------------------------- */
+/* JSON values of a JSON column, canonical (json_canon.c)                  */
+/* ---------------------------------------------------------------------- */
+
+/* Check p[0..len) as one JSON value (JSON whitespace around it allowed),
+** nesting at most max_depth arrays and objects.  With out NULL: 1 when the
+** text is the value's canonical form already (SPEC.md, "j (JSON)"), 0
+** when it is valid but spelled otherwise.  With out: the canonical form
+** appended to out, and 1 or 0 as before.  -1 when it is not valid JSON:
+** *bad the offset in p of the problem, *code (JJ_ERR_SYNTAX, JJ_ERR_UTF8,
+** JJ_ERR_DEPTH, JJ_ERR_NOMEM) and *why a static reason; out is as it was. */
+int jj_json_canon(const char *p, size_t len, unsigned max_depth, jj_buf *out,
+                  size_t *bad, jj_code *code, const char **why);
+/* 1 when p[0..len), known to be valid JSON (the row scan has checked an
+** array or object), is in its canonical form; one pass, no allocation. */
+int jj_json_is_canonical(const char *p, size_t len);
 
 #endif /* JJ_INTERNAL_H */

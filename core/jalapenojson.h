@@ -236,8 +236,10 @@ typedef enum jj_type {
   JJ_TEXT = 's',
   JJ_DATE = 'd',
   JJ_TIMESTAMP = 't',
+  JJ_LOCAL_TIMESTAMP = 'l', /* a date and time without zone */
   JJ_BOOL = 'b',
   JJ_BYTES = 'x',
+  JJ_JSON = 'j',
   JJ_TABLE = '{'
 } jj_type;
 
@@ -465,13 +467,24 @@ typedef struct jj_timestamp {
   int16_t zone_minutes; /* the zone written: +05:30 is 330, Z is 0 */
   uint8_t digits;       /* fraction digits written, 0..9 */
 } jj_timestamp;
-/* A JJ_TIMESTAMP value, checked, as numbers. */
+/* A JJ_TIMESTAMP value, checked, as numbers.  A JJ_LOCAL_TIMESTAMP value
+** reads here too: its seconds count the wall-clock time written as if it
+** were UTC, zone_minutes is 0 (it has no zone), digits as written. */
 int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
                         jj_error *err);
 /* Decoded bytes of a JJ_BYTES column, in cursor-owned memory valid until
 ** the cursor moves (*p is not NULL even for 0 bytes). */
 int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
                     size_t *len, jj_error *err);
+/* A JJ_JSON value: its canonical JSON text (SPEC.md, "j (JSON)"), valid
+** UTF-8 JSON without whitespace outside strings, numbers as written, keys
+** in their order.  Checked first (JSON grammar, UTF-8, the depth limit).
+** *p points into the document when the value is written canonically (as
+** every writer of the format writes it), otherwise into cursor-owned
+** memory valid until the cursor moves.  A JSON null is the column's null
+** (0); a string value comes with its quotes ("\"a\"", 3 bytes). */
+int jj_cursor_json(jj_cursor *c, size_t col, const char **p, size_t *len,
+                   jj_error *err);
 /* A nested table value as a document of its own (schema
 ** jj_schema_table(schema, col)).  *out borrows the parent document's bytes
 ** and schema, not the cursor: free it with jj_doc_free before the parent
@@ -504,8 +517,8 @@ jj_code jj_cursor_object(jj_cursor *c, jj_sink sink, void *ctx,
 ** alike.  Each function answers for every jj_type; for a value that is no
 ** jj_type it returns 0 or NULL as said.  Strings are static. */
 
-/* The type's letter in a header's "types": 'i', 'f', 's', 'd', 't', 'b',
-** 'x'.  0 for JJ_TABLE (a nested table is an object there, not a letter)
+/* The type's letter in a header's "types": 'i', 'f', 's', 'd', 't', 'l', 'b',
+** 'x', 'j'.  0 for JJ_TABLE (a nested table is an object there, not a letter)
 ** and for anything that is no type. */
 char jj_type_letter(jj_type t);
 /* The scalar type whose letter is `letter`; 0 for any other value ('{'
@@ -513,12 +526,13 @@ char jj_type_letter(jj_type t);
 ** scalar type. */
 jj_type jj_type_from_letter(int letter);
 /* The type as messages name a column's type, with its article: "an
-** integer", "a float", "a text", "a date", "a timestamp", "a boolean", "a
-** bytes", "a nested table" (as in "column "x" is a date column").  NULL
-** for anything that is no type. */
+** integer", "a float", "a text", "a date", "a timestamp", "a local
+** timestamp", "a boolean", "a bytes", "a JSON", "a nested table" (as in
+** "column "x" is a date column").  NULL for anything that is no type. */
 const char *jj_type_name(jj_type t);
 /* The SQL declared type of a column: "INTEGER", "REAL", "TEXT", "DATE",
-** "TIMESTAMP", "BOOLEAN", "BLOB"; "TEXT" for a nested table, which SQL
+** "TIMESTAMP", "DATETIME" (a local timestamp), "BOOLEAN", "BLOB", "JSON";
+** "TEXT" for a nested table, which SQL
 ** reads as its document's JSON text.  NULL for anything that is no type. */
 const char *jj_type_sql(jj_type t);
 /* The short name tools spell a type with (the SQLite extension's
@@ -539,7 +553,9 @@ jj_type jj_type_from_short(const char *p, size_t len);
 ** another row or is freed (text without escapes points into the
 ** document's bytes).  A nested table is the one thing the caller owns.
 ** text, date and timestamp begin alike (p, then len), so u.text.p and
-** u.text.len are the text of a date or a timestamp too. */
+** u.text.len are the text of a date or a timestamp too.  A
+** JJ_LOCAL_TIMESTAMP value is in u.timestamp as well (its ts as
+** jj_cursor_timestamp reads it: no zone). */
 typedef struct jj_value {
   jj_type type; /* the column's type, also when the value is null */
   int is_null;  /* 1: the value is null and nothing in u is set */
@@ -558,7 +574,8 @@ typedef struct jj_value {
       int32_t days;  /* days since 1970-01-01 (negative before) */
     } date;
     struct {
-      const char *p;   /* JJ_TIMESTAMP: its checked text, as written */
+      const char *p;   /* JJ_TIMESTAMP, JJ_LOCAL_TIMESTAMP: its checked
+                       ** text, as written */
       size_t len;
       jj_timestamp ts; /* the same instant as numbers: UTC seconds, nanos,
                        ** the written zone and fraction digits */
@@ -567,6 +584,11 @@ typedef struct jj_value {
       const unsigned char *p; /* JJ_BYTES: the decoded bytes */
       size_t len;
     } bytes;
+    struct {
+      const char *p; /* JJ_JSON: the canonical JSON text, as jj_cursor_json
+                     ** gives it */
+      size_t len;
+    } json;
     jj_doc *table; /* JJ_TABLE: a document of its own, as jj_cursor_table
                    ** gives it (schema jj_schema_table(schema, col)).  The
                    ** caller owns it: free it with jj_doc_free, before the
@@ -615,6 +637,17 @@ jj_code jj_timestamp_parse(const char *p, size_t len, jj_timestamp *out,
 ** returns the length (at most 35), or 0 when a field is out of range or the
 ** date is outside years 0000-9999 (out untouched). */
 size_t jj_timestamp_format(const jj_timestamp *ts, char out[40]);
+/* Check p[0..len) as a local timestamp (no zone):
+** YYYY-MM-DDTHH:MM:SS[.fraction], or with a space for the T when
+** `space_ok` (SQLite's datetime() writes that form).  JJ_OK with *out set
+** (out may be NULL: seconds count the wall-clock time as if it were UTC,
+** zone_minutes 0) or JJ_ERR_TIMESTAMP with *err filled. */
+jj_code jj_local_timestamp_parse(const char *p, size_t len, int space_ok,
+                                 jj_timestamp *out, jj_error *err);
+/* Write *ts as a local timestamp YYYY-MM-DDTHH:MM:SS[.fraction] with
+** ts->digits fraction digits (its zone_minutes ignored); returns the
+** length (at most 29), or 0 as jj_timestamp_format. */
+size_t jj_local_timestamp_format(const jj_timestamp *ts, char out[40]);
 
 /* Numbers as a document writes them (no NUL; out may not be NULL):
 ** jj_double_format writes the shortest decimal that reads back to exactly
@@ -704,8 +737,22 @@ jj_code jj_writer_timestamp(jj_writer *w, const char *p, size_t len);
 /* A JJ_TIMESTAMP value from numbers (ts must not be NULL), written as
 ** jj_timestamp_format writes it (JJ_ERR_TIMESTAMP when it cannot). */
 jj_code jj_writer_timestamp_value(jj_writer *w, const jj_timestamp *ts);
+/* A JJ_LOCAL_TIMESTAMP value as text, checked (JJ_ERR_TIMESTAMP): the T
+** form is written as given, SQLite's form with a space for the T is
+** written with the T. */
+jj_code jj_writer_local_timestamp(jj_writer *w, const char *p, size_t len);
+/* A JJ_LOCAL_TIMESTAMP value from numbers (ts must not be NULL), written
+** as jj_local_timestamp_format writes it. */
+jj_code jj_writer_local_timestamp_value(jj_writer *w, const jj_timestamp *ts);
 /* A JJ_BYTES value, p[0..len), written as base64. */
 jj_code jj_writer_bytes(jj_writer *w, const void *p, size_t len);
+/* A JJ_JSON value: p[0..len) is one JSON value as text (any JSON: an
+** object, array, string, number, true or false; whitespace anywhere JSON
+** allows it), checked (JJ_ERR_SYNTAX, JJ_ERR_UTF8, JJ_ERR_DEPTH beyond
+** JJ_DEFAULT_MAX_DEPTH less two levels a nested table it stands in) and
+** written in its canonical form: no whitespace, strings re-escaped as
+** text is, numbers and key order as given.  The text "null" writes null. */
+jj_code jj_writer_json(jj_writer *w, const char *p, size_t len);
 /* Begin a JJ_TABLE value: then rows of the nested schema follow (each
 ** ended with jj_writer_end_row), then jj_writer_end_table. */
 jj_code jj_writer_begin_table(jj_writer *w);
@@ -1144,6 +1191,24 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
 jj_code jj_convert_infer(const jj_input *in, const jj_convert_opts *opts,
                          jj_convert_result *res, jj_error *err);
 
+/* The table format a file name says, looking past a final .gz or .br:
+** .json -> JJ_FORMAT_JSON, .ndjson or .jsonl -> JJ_FORMAT_NDJSON, .csv ->
+** JJ_FORMAT_CSV, .tsv -> JJ_FORMAT_TSV (ASCII case ignored); anything else
+** (.jj, no extension) JJ_FORMAT_AUTO: a jalapenojson document. */
+jj_format jj_format_for_path(const char *path);
+/* Open a JSON, NDJSON, CSV or TSV file (plain, gzip or brotli) as a
+** jalapenojson document: the file read as jj_file_open_opts reads one
+** (the same refusals, fopts->max_size on the bytes read, the identity
+** jj_file_changed compares), then converted into memory by jj_convert as
+** copts say (NULL: defaults; copts->from JJ_FORMAT_AUTO detects) — f->data
+** is the document, f->compression the file's.  fopts->max_size also bounds
+** the document made (JJ_ERR_LIMIT); prefix and JJ_FILE_MMAP do not apply.
+** res (may be NULL) as jj_convert's: its schema is the caller's.  Errors
+** name the file ("people.csv: row 3, ...").  On error *f is zeroed. */
+jj_code jj_file_convert(const char *path, const jj_file_opts *fopts,
+                        const jj_convert_opts *copts, jj_file *f,
+                        jj_convert_result *res, jj_error *err);
+
 /* Flags of jj_to_text_opts. */
 #define JJ_TO_TEXT_CRLF 0x1u        /* CSV records end in CRLF, not LF */
 #define JJ_TO_TEXT_NO_HEADER 0x2u   /* CSV without the header record */
@@ -1295,7 +1360,15 @@ jj_code jj_builder_bytes(jj_builder *b, const void *p, size_t len);
 jj_code jj_builder_date(jj_builder *b, int32_t days);
 /* A timestamp as numbers (written as jj_timestamp_format writes it). */
 jj_code jj_builder_timestamp(jj_builder *b, const jj_timestamp *ts);
-/* A JSON object or array (a value that is not rows), kept as its text. */
+/* A local timestamp (no zone) as numbers, as jj_local_timestamp_format
+** writes it; an inferred column of them is JJ_LOCAL_TIMESTAMP. */
+jj_code jj_builder_local_timestamp(jj_builder *b, const jj_timestamp *ts);
+/* A JSON value given as its text (an object or an array that is not
+** rows, or any other JSON value a host marks as JSON: SQLite's
+** JSON-subtyped TEXT), checked as JSON (JJ_ERR_SYNTAX, JJ_ERR_UTF8,
+** JJ_ERR_DEPTH); "null" is a null.  Its kind makes a column `j` (JJ_JSON),
+** written in its canonical form; a column the schema makes `s` takes it as
+** its text. */
 jj_code jj_builder_json(jj_builder *b, const char *p, size_t len);
 /* A nested table: its rows follow, then jj_builder_end_table. */
 jj_code jj_builder_begin_table(jj_builder *b);

@@ -61,9 +61,36 @@ static const char *skip_string(const char *p, const char *end,
   return q;
 }
 
+/* 1 when p[0..n) is exactly one number of the JSON grammar
+** -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, whatever its size. */
+int jj_json_number_ok(const char *p, size_t n) {
+  const char *e = p + n;
+  if (p < e && *p == '-') p++;
+  if (p < e && *p == '0') {
+    p++;
+  } else {
+    const char *d = p;
+    while (p < e && *p >= '0' && *p <= '9') p++;
+    if (p == d) return 0;
+  }
+  if (p < e && *p == '.') {
+    const char *d = ++p;
+    while (p < e && *p >= '0' && *p <= '9') p++;
+    if (p == d) return 0;
+  }
+  if (p < e && (*p == 'e' || *p == 'E')) {
+    p++;
+    if (p < e && (*p == '+' || *p == '-')) p++;
+    const char *d = p;
+    while (p < e && *p >= '0' && *p <= '9') p++;
+    if (p == d) return 0;
+  }
+  return p == e;
+}
+
 /* A scalar: number or literal (strings and containers are handled by the
 ** caller).  Numbers only need to follow the grammar: a value too large for
-** a double (1e400) is still valid JSON. */
+** a double (1e400) is still valid JSON, so no number is converted. */
 static const char *skip_scalar(const char *p, const char *end,
                                const char **bad, jj_code *code,
                                const char **why) {
@@ -71,10 +98,8 @@ static const char *skip_scalar(const char *p, const char *end,
   *bad = p;
   *code = JJ_ERR_SYNTAX;
   if (c == '-' || (c >= '0' && c <= '9')) {
-    double d;
     size_t n = jj_num_span(p, end);
-    int r = n ? jj_num_parse_double(p, n, &d) : JJ_NUM_SYNTAX;
-    if (r != JJ_NUM_OK && r != JJ_NUM_RANGE) {
+    if (!n || !jj_json_number_ok(p, n)) {
       *why = "invalid number";
       return NULL;
     }

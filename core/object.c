@@ -142,9 +142,11 @@ static jj_code put_read(const jj_value *v, out *o, jj_error *err) {
       return put(o, num, jj_num_format_double(v->u.f, num), err);
     case JJ_TEXT: return put_escaped(o, v->u.text.p, v->u.text.len, err);
     case JJ_DATE: return put_escaped(o, v->u.date.p, v->u.date.len, err);
-    case JJ_TIMESTAMP: return put_escaped(o, v->u.timestamp.p, v->u.timestamp.len, err);
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: return put_escaped(o, v->u.timestamp.p, v->u.timestamp.len, err);
     case JJ_BOOL: return v->u.b ? put(o, "true", 4, err) : put(o, "false", 5, err);
     case JJ_BYTES: return put_base64(o, v->u.bytes.p, v->u.bytes.len, err);
+    case JJ_JSON: return put(o, v->u.json.p, v->u.json.len, err); /* JSON as JSON */
     case JJ_TABLE: return put_table(v->u.table, o, err);
   }
   return JJ_OK; /* no other type: jj_cursor_value refused it */
@@ -213,12 +215,14 @@ static inline int raw_is_output(const jj_value *v, const char *p, size_t n,
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       /* No backslash: no '"' inside either, and the scan refused raw
       ** control characters, so escaping gives the bytes back. */
       return !(flags & JJ_SPAN_ESC);
     case JJ_BYTES: return !(flags & JJ_SPAN_ESC); /* base64.c: one encoding
                                                   ** per byte string */
     case JJ_BOOL: return 1; /* the literal, checked by the scan */
+    case JJ_JSON: /* the read gives the canonical text */
     case JJ_TABLE: return 0;
   }
   return 0;
@@ -248,7 +252,9 @@ static inline int raw_is_valid(jj_type t, const char *p, size_t n,
              jj_date_ok(p + 1, n - 2);
     case JJ_BOOL: return *p == 't' || *p == 'f';
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
     case JJ_BYTES:
+    case JJ_JSON:
     case JJ_TABLE: return 0;
   }
   return 0;
@@ -267,7 +273,7 @@ static jj_code put_value(jj_cursor *c, size_t col, out *o, jj_error *err) {
   if (*s->p == 'n' || raw_is_valid(t, s->p, n, s->n)) return put(o, s->p, n, err);
   jj_value v;
   int r;
-  if (t == JJ_DATE || t == JJ_TIMESTAMP) {
+  if (t == JJ_DATE || t == JJ_TIMESTAMP || t == JJ_LOCAL_TIMESTAMP) {
     v.type = t;
     r = jj_cursor_text(c, col, &v.u.text.p, &v.u.text.len, err);
   } else {

@@ -241,6 +241,14 @@ static int h_types(hdr *h, jj_schema *s, const char *namebuf,
       if (*v == '"' && (size_t)(q - v) - 2 <= sizeof letter)
         n = jj_string_decode(v + 1, (size_t)(q - v) - 2, letter, &bad, &code, &why);
       type = *v == '"' && n == 1 ? jj_type_from_letter((unsigned char)letter[0]) : (jj_type)0;
+      if (!type && n == 1 && *v == '"')
+        /* a letter a later version may give meaning to: refused, never
+        ** read as something else (SPEC.md, "Versions") */
+        return h_fail(h, JJ_ERR_SCHEMA, v,
+                      "column %s has type %s, which this reader does not know",
+                      jj_show(shown + JJ_SHOW_CAP / 2, JJ_SHOW_CAP / 2,
+                              namebuf + hn->off, hn->len, 1),
+                      jj_show_value(shown, v, (size_t)(q - v))), -1;
       if (!type)
         return h_fail(h, JJ_ERR_SCHEMA, v, "unknown type %s for column %s",
                       jj_show_value(shown, v, (size_t)(q - v)),

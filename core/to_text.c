@@ -171,6 +171,9 @@ static jj_code csv_value(ex *x, jj_cursor *c, size_t col, jj_type t) {
       jj_buf_free(&tmp);
       return code;
     }
+    case JJ_JSON: /* its JSON text, a string with its quotes */
+      r = jj_cursor_json(c, col, &p, &len, x->err);
+      break;
     default:
       r = jj_cursor_text(c, col, &p, &len, x->err);
   }

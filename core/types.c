@@ -26,7 +26,7 @@ typedef struct type_info {
   const char *writer;    /* the writer call for a value of it */
 } type_info;
 
-enum { T_INT, T_FLOAT, T_TEXT, T_DATE, T_TIMESTAMP, T_BOOL, T_BYTES, T_TABLE, T_COUNT };
+enum { T_INT, T_FLOAT, T_TEXT, T_DATE, T_TIMESTAMP, T_LOCAL, T_BOOL, T_BYTES, T_JSON, T_TABLE, T_COUNT };
 
 /* A build for size that only reads (JJ_SMALL: the reader-only WebAssembly
 ** module) asks only for letters and what a column holds (jj_type_expect),
@@ -52,8 +52,13 @@ static const type_info table[T_COUNT] = {
     [T_DATE] = {JJ_DATE, 'd', SHORT("d"), WORDS("a date"), SQL("DATE"), "a date string", WRITER("jj_writer_date")},
     [T_TIMESTAMP] = {JJ_TIMESTAMP, 't', SHORT("t"), WORDS("a timestamp"), SQL("TIMESTAMP"), "a timestamp string",
                      WRITER("jj_writer_timestamp")},
+    /* DATETIME: a date and time without zone, as in SQL's usage */
+    [T_LOCAL] = {JJ_LOCAL_TIMESTAMP, 'l', SHORT("l"), WORDS("a local timestamp"), SQL("DATETIME"),
+                 "a local timestamp string", WRITER("jj_writer_local_timestamp")},
     [T_BOOL] = {JJ_BOOL, 'b', SHORT("b"), WORDS("a boolean"), SQL("BOOLEAN"), "true or false", WRITER("jj_writer_bool")},
     [T_BYTES] = {JJ_BYTES, 'x', SHORT("x"), WORDS("a bytes"), SQL("BLOB"), "a base64 string", WRITER("jj_writer_bytes")},
+    /* SQL reads a JSON value as its text (with SQLite's JSON subtype) */
+    [T_JSON] = {JJ_JSON, 'j', SHORT("j"), WORDS("a JSON"), SQL("JSON"), "a JSON value", WRITER("jj_writer_json")},
     /* a nested table reads in SQL as its document's JSON text */
     [T_TABLE] = {JJ_TABLE, 0, SHORT("jj"), WORDS("a nested table"), SQL("TEXT"), "an array of rows",
                  WRITER("jj_writer_begin_table")},
@@ -68,8 +73,10 @@ static const type_info *row_of(jj_type t) {
     case JJ_TEXT: return &table[T_TEXT];
     case JJ_DATE: return &table[T_DATE];
     case JJ_TIMESTAMP: return &table[T_TIMESTAMP];
+    case JJ_LOCAL_TIMESTAMP: return &table[T_LOCAL];
     case JJ_BOOL: return &table[T_BOOL];
     case JJ_BYTES: return &table[T_BYTES];
+    case JJ_JSON: return &table[T_JSON];
     case JJ_TABLE: return &table[T_TABLE];
   }
   return NULL;
@@ -80,7 +87,7 @@ char jj_type_letter(jj_type t) {
   return r ? r->letter : 0;
 }
 
-/* A linear search: eight rows, and only headers ask. */
+/* A linear search: ten rows, and only headers ask. */
 jj_type jj_type_from_letter(int letter) {
   if (letter == 0) return (jj_type)0; /* JJ_TABLE's row holds 0: no letter */
   for (size_t i = 0; i < T_COUNT; i++)

@@ -81,8 +81,10 @@ static jj_code validate_value(jj_cursor *c, size_t col, walk *w,
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
     case JJ_BOOL:
-    case JJ_BYTES: break; /* read is checked */
+    case JJ_BYTES:
+    case JJ_JSON: break; /* read is checked */
     case JJ_TABLE:
       code = validate(v.u.table, w, err);
       jj_doc_free(v.u.table);

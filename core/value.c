@@ -264,13 +264,14 @@ static int check_calendar(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
                           const char *p, size_t len, int32_t *days,
                           jj_timestamp *ts, jj_error *err) {
   jj_error e;
-  jj_code code = t == JJ_DATE ? jj_date_parse(p, len, days, &e)
-                              : jj_timestamp_parse(p, len, ts, &e);
+  jj_code code = t == JJ_DATE        ? jj_date_parse(p, len, days, &e)
+                 : t == JJ_TIMESTAMP ? jj_timestamp_parse(p, len, ts, &e)
+                                     : jj_local_timestamp_parse(p, len, 0, ts, &e);
   if (JJ_LIKELY(code == JJ_OK)) return 0;
   return jj_cursor_fail(c, err, code, c->row, col, s->p, "%s", e.message), -1;
 }
 
-/* Text of an s, d or t column (type t): zero-copy without escapes (UTF-8
+/* Text of an s, d, t or l column (type t): zero-copy without escapes (UTF-8
 ** checked for s, the calendar for d and t), else decoded into scratch
 ** memory. */
 static JJ_INLINE int read_text(jj_cursor *c, size_t col, const jj_span *s, jj_type t,
@@ -350,6 +351,73 @@ static int read_bytes(jj_cursor *c, size_t col, const jj_span *s, const unsigned
   return 1;
 }
 
+/* A JSON value's canonical text: the document's own bytes when written
+** canonically (one checking walk), else the canonical form built in
+** scratch memory (a second walk), cached for the rest of the row.  The
+** depth limit is the document's (a nested table's is its parent's less
+** the two levels its rows take). */
+#ifdef JJ_SMALL
+/* A build for size (the reader-only WebAssembly module, whose JS hands the
+** text to JSON.parse) checks the value and hands out its bytes as they
+** stand, canonical or not: an array or object was checked by the row scan,
+** a string or number is checked here by jj_json_skip, which the module has
+** anyway; json_canon.c would add 1.5 KB to its 13 gzipped. */
+static int read_json(jj_cursor *c, size_t col, const jj_span *s, const char **p,
+                     size_t *len, jj_error *err) {
+  if (*s->p == 'n') return 0;
+  const char *end = s->p + JJ_SPAN_LEN(*s), *bad = s->p, *why = "";
+  jj_code code = JJ_ERR_SYNTAX;
+  if (*s->p != '[' && *s->p != '{' &&
+      jj_json_skip(s->p, end, c->doc->max_depth, &bad, &code, &why) != end)
+    return jj_cursor_fail(c, err, code, c->row, col, bad, "not valid JSON: %s", why), -1;
+  *p = s->p;
+  *len = JJ_SPAN_LEN(*s);
+  return 1;
+}
+#else
+static int read_json(jj_cursor *c, size_t col, const jj_span *s, const char **p,
+                     size_t *len, jj_error *err) {
+  if (*s->p == 'n') return 0;
+  if (c->dec && c->dec[col].gen == c->gen && c->dec[col].p) {
+    *p = c->dec[col].p;
+    *len = c->dec[col].len;
+    return 1;
+  }
+  size_t n = JJ_SPAN_LEN(*s), bad = 0;
+  jj_code code = JJ_ERR_SYNTAX;
+  const char *why = "";
+  unsigned depth = c->doc->max_depth;
+  /* an array or object was checked as JSON by the row scan (SPEC.md
+  ** section 6): only its spelling is left to see */
+  int r = (*s->p == '[' || *s->p == '{') && jj_json_is_canonical(s->p, n)
+              ? 1
+              : jj_json_canon(s->p, n, depth, NULL, &bad, &code, &why);
+  if (r == 1) {
+    *p = s->p;
+    *len = n;
+    return 1;
+  }
+  jj_buf b = {NULL, 0, 0, NULL};
+  if (r == 0) r = jj_json_canon(s->p, n, depth, &b, &bad, &code, &why);
+  if (r < 0) {
+    jj_buf_free(&b);
+    if (code == JJ_ERR_NOMEM) return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+    return jj_cursor_fail(c, err, code, c->row, col, s->p + bad, "not valid JSON: %s", why), -1;
+  }
+  char *out = jj_cursor_scratch(c, b.len ? b.len : 1);
+  if (!out || (!c->dec && !(c->dec = calloc(c->ncol, sizeof *c->dec)))) {
+    jj_buf_free(&b);
+    return jj_fail(err, JJ_ERR_NOMEM, NULL, "out of memory"), -1;
+  }
+  memcpy(out, b.p, b.len);
+  c->dec[col] = (jj_decoded){out, b.len, c->gen};
+  *p = out;
+  *len = b.len;
+  jj_buf_free(&b);
+  return 1;
+}
+#endif /* JJ_SMALL */
+
 /* A nested table value as a document borrowing the parent's bytes and
 ** nested schema (doc.c builds it); the caller frees it with jj_doc_free
 ** (before the parent).  Its errors carry the path to it. */
@@ -392,7 +460,12 @@ int jj_cursor_bool(jj_cursor *c, size_t col, int *out, jj_error *err) {
 
 static JJ_NOINLINE int text_all_cases(jj_cursor *c, size_t col, const char **p,
                                       size_t *len, jj_error *err) {
-  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, "jj_cursor_text", err);
+  /* a local timestamp's text too: the third type is whichever of the two
+  ** timestamps the column is */
+  jj_type ts = c && col < c->readable && JJ_CURSOR_TYPE(c, col) == JJ_LOCAL_TIMESTAMP
+                   ? JJ_LOCAL_TIMESTAMP
+                   : JJ_TIMESTAMP;
+  const jj_span *s = value(c, col, JJ_TEXT, JJ_DATE, ts, "jj_cursor_text", err);
   return s ? read_text(c, col, s, JJ_CURSOR_TYPE(c, col), p, len, err) : -1;
 }
 /* A date column's plain string of 12 bytes, quotes included, at q
@@ -445,15 +518,22 @@ int jj_cursor_date(jj_cursor *c, size_t col, int32_t *days, jj_error *err) {
 
 int jj_cursor_timestamp(jj_cursor *c, size_t col, jj_timestamp *out,
                         jj_error *err) {
-  const jj_span *s =
-      value(c, col, JJ_TIMESTAMP, JJ_TIMESTAMP, JJ_TIMESTAMP, "jj_cursor_timestamp", err);
-  return s ? read_calendar(c, col, s, JJ_TIMESTAMP, NULL, out, NULL, NULL, err) : -1;
+  const jj_span *s = value(c, col, JJ_TIMESTAMP, JJ_LOCAL_TIMESTAMP, JJ_TIMESTAMP,
+                           "jj_cursor_timestamp", err);
+  return s ? read_calendar(c, col, s, JJ_CURSOR_TYPE(c, col), NULL, out, NULL, NULL, err)
+           : -1;
 }
 
 int jj_cursor_bytes(jj_cursor *c, size_t col, const unsigned char **p,
                     size_t *len, jj_error *err) {
   const jj_span *s = value(c, col, JJ_BYTES, JJ_BYTES, JJ_BYTES, "jj_cursor_bytes", err);
   return s ? read_bytes(c, col, s, p, len, err) : -1;
+}
+
+int jj_cursor_json(jj_cursor *c, size_t col, const char **p, size_t *len,
+                   jj_error *err) {
+  const jj_span *s = value(c, col, JJ_JSON, JJ_JSON, JJ_JSON, "jj_cursor_json", err);
+  return s ? read_json(c, col, s, p, len, err) : -1;
 }
 
 int jj_cursor_table(jj_cursor *c, size_t col, jj_doc **out, jj_error *err) {
@@ -490,11 +570,14 @@ static JJ_ACCESSOR int value_of_type(jj_cursor *c, size_t col, jj_value *out, jj
       return tagged(out, read_calendar(c, col, s, t, &out->u.date.days, NULL,
                                        &out->u.date.p, &out->u.date.len, err));
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       return tagged(out, read_calendar(c, col, s, t, NULL, &out->u.timestamp.ts,
                                        &out->u.timestamp.p, &out->u.timestamp.len, err));
     case JJ_BOOL: return tagged(out, read_bool(c, col, s, &out->u.b, err));
     case JJ_BYTES:
       return tagged(out, read_bytes(c, col, s, &out->u.bytes.p, &out->u.bytes.len, err));
+    case JJ_JSON:
+      return tagged(out, read_json(c, col, s, &out->u.json.p, &out->u.json.len, err));
     case JJ_TABLE: return tagged(out, read_table(c, col, s, &out->u.table, err));
   }
   /* a schema holds no other type (jj_schema_add refuses them) */

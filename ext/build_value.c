@@ -8,7 +8,7 @@
 ** column; this file only moves values across.
 **
 **   NULL -> null   INTEGER -> int   REAL -> double   TEXT -> text
-**   BLOB -> bytes
+**   BLOB -> bytes  TEXT with SQLite's JSON subtype -> a JSON value
 **
 ** Two things need SQLite to say: TEXT for a column typed i, f or b is
 ** converted as SQLite's own affinity would ('100', '1e2', '19.99': a
@@ -39,6 +39,10 @@ jj_code jjx_build_value(jj_builder *b, sqlite3_value *v) {
     case SQLITE_TEXT: {
       const char *p = (const char *)sqlite3_value_text(v);
       if (!p) return jj_builder_refuse(b, JJ_ERR_NOMEM, "out of memory");
+      /* TEXT that SQLite's JSON functions marked (json(), json_object(),
+      ** a JSON column) is a JSON value, not a string */
+      if (sqlite3_value_subtype(v) == JSON_SUBTYPE)
+        return jj_builder_json(b, p, (size_t)sqlite3_value_bytes(v));
       return jj_builder_text(b, p, (size_t)sqlite3_value_bytes(v));
     }
     case SQLITE_BLOB: {
@@ -142,6 +146,11 @@ jj_code jjx_build_typed(jj_builder *b, sqlite3 *db, sqlite3_value *v,
   if (st == SQLITE_TEXT &&
       (type == JJ_INT || type == JJ_FLOAT || type == JJ_BOOL))
     return text_number(b, v, type, name, len);
+  if (st == SQLITE_TEXT && type == JJ_JSON) { /* TEXT is JSON text there */
+    const char *p = (const char *)sqlite3_value_text(v);
+    if (!p) return jj_builder_refuse(b, JJ_ERR_NOMEM, "out of memory");
+    return jj_builder_json(b, p, (size_t)sqlite3_value_bytes(v));
+  }
   return jjx_build_value(b, v);
 }
 
@@ -183,6 +192,12 @@ static jj_code build_cell(jj_builder *b, jj_cursor *c, const jj_schema *s,
         code = jj_builder_timestamp(b, &ts);
       break;
     }
+    case JJ_LOCAL_TIMESTAMP: {
+      jj_timestamp ts;
+      if ((got = jj_cursor_timestamp(c, i, &ts, err)) == 1)
+        code = jj_builder_local_timestamp(b, &ts);
+      break;
+    }
     case JJ_BOOL: {
       int x;
       if ((got = jj_cursor_bool(c, i, &x, err)) == 1)
@@ -194,6 +209,13 @@ static jj_code build_cell(jj_builder *b, jj_cursor *c, const jj_schema *s,
       size_t n;
       if ((got = jj_cursor_bytes(c, i, &p, &n, err)) == 1)
         code = jj_builder_bytes(b, p, n);
+      break;
+    }
+    case JJ_JSON: {
+      const char *p;
+      size_t n;
+      if ((got = jj_cursor_json(c, i, &p, &n, err)) == 1)
+        code = jj_builder_json(b, p, n);
       break;
     }
     case JJ_TABLE: {

@@ -156,6 +156,21 @@ static JJX_COLD int record_column(sqlite3_context *ctx, jjx_cursor *c,
   return SQLITE_OK;
 }
 
+void jjx_ts_sql(jjx_cursor *c, jj_value *v) {
+  jj_timestamp ts = v->u.timestamp.ts;
+  char *o = c->ts;
+  ts.zone_minutes = 0; /* a t in UTC; an l has none */
+  size_t n = jj_local_timestamp_format(&ts, o);
+  if (!n) return; /* a UTC date beyond 9999 (or before 0000): as written */
+  o[10] = ' ';
+  if (n > 19) { /* ".f": the fraction's trailing zeros, then a bare '.' */
+    while (o[n - 1] == '0') n--;
+    if (n == 20) n = 19;
+  }
+  v->u.text.p = o;
+  v->u.text.len = n;
+}
+
 /* A typed value that is not a number or text (jjx_open_column hands those
 ** over itself), or a read's error. */
 static JJX_COLD int other_value(sqlite3_context *ctx, jjx_cursor *c,
@@ -172,6 +187,7 @@ static JJX_COLD int other_value(sqlite3_context *ctx, jjx_cursor *c,
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP: /* SQL reads dates and timestamps as their text */
+    case JJ_LOCAL_TIMESTAMP:
       result_text(ctx, c, t, v->u.text.p, v->u.text.len);
       break;
     case JJ_BOOL:
@@ -181,6 +197,10 @@ static JJX_COLD int other_value(sqlite3_context *ctx, jjx_cursor *c,
       sqlite3_result_blob64(ctx,
                             v->u.bytes.len ? v->u.bytes.p : (const void *)"",
                             v->u.bytes.len, SQLITE_TRANSIENT);
+      break;
+    case JJ_JSON: /* its JSON text, marked as JSON for SQLite's functions */
+      result_text(ctx, c, t, v->u.json.p, v->u.json.len);
+      sqlite3_result_subtype(ctx, JSON_SUBTYPE);
       break;
     case JJ_TABLE:
       return nested_column(ctx, c, v->u.table);

@@ -19,11 +19,11 @@
 ** converter's rules, as jj_group does, so the two make the same document
 ** of the same rows.  Types, per column, the first that applies:
 **   1. TYPES, the converter's schema option: "name:T,..." with T one of
-**      i f s d t b x, or jj for a nested table whose values are documents
+**      i f s d t l b x, or jj for a nested table whose values are documents
 **      (a name with other characters than letters, digits and spaces as a
 **      JSON string);
 **   2. the column's declared type when it is one of jalapenojson's SQL
-**      names (INTEGER REAL TEXT DATE TIMESTAMP BOOLEAN BLOB, any case), as
+**      names (INTEGER REAL TEXT DATE TIMESTAMP DATETIME BOOLEAN BLOB, any case), as
 **      a typed jj_open table or a native table declares it;
 **   3. inferred from every value (a NULL first row is no problem).
 ** When every column has a type by 1 or 2, each row is written as it comes;
@@ -74,7 +74,8 @@ static int count_sink(void *ctx, const char *p, size_t len) {
 /* The jalapenojson type a declared SQL type names, or 0. */
 static jj_type declared_type(const char *decl) {
   static const jj_type all[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT, JJ_DATE,
-                                JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES};
+                                JJ_TIMESTAMP, JJ_LOCAL_TIMESTAMP, JJ_BOOL,
+                                JJ_BYTES};
   for (size_t i = 0; decl && i < sizeof all / sizeof *all; i++)
     if (sqlite3_stricmp(decl, jj_type_sql(all[i])) == 0) return all[i];
   return (jj_type)0;

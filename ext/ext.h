@@ -14,6 +14,8 @@
 **                   and progress ticks of long reads
 **   notes.c         decisions of the writing functions: jj_notes(),
 **                   sqlite3_log
+**   convert_source.c  a JSON, NDJSON, CSV or TSV file as a SOURCE,
+**                   converted whole and cached
 **   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
 **                   or only its header
 **   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
@@ -220,6 +222,18 @@ void jjx_notes_discard(jjx_notes *n);
 /* jj_notes(). */
 void jjx_notes_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
+/* A JSON, NDJSON, CSV or TSV file as a SOURCE (convert_source.c).
+** jjx_convert_file: the file converted into *f as jj_file_convert does
+** (fo: its limit and interrupt polling), the decisions to sqlite3_log and,
+** when it succeeds and cfg is given, to jj_notes().  jjx_convert_header:
+** the converted document's columns and row count, from cfg's cache or
+** converted now and kept there (cfg NULL: no cache, no limit). */
+jj_code jjx_convert_file(const char *path, jj_format fmt,
+                         const jj_file_opts *fo, jjx_settings *cfg, jj_file *f,
+                         jj_error *err);
+int jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
+                       jj_schema **schema, int64_t *count, char **pzErr);
+
 /* jj_version(): the library's version string (version.c). */
 void jjx_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* jj_cache_size([N]), SQLITE_DIRECTONLY. */
@@ -292,6 +306,8 @@ typedef struct jjx_limits {
                         ** its probe); NULL: one of the read's own */
   jjx_cache *cache;     /* keep and reuse files here; NULL: no cache (a
                         ** mapped file, JJ_FILE_MMAP, never is) */
+  jjx_settings *cfg;    /* the connection's: jj_notes() of a converted
+                        ** file; NULL: none */
 } jjx_limits;
 
 /* An open SOURCE: the bytes of one document and the document reading them.
@@ -388,13 +404,16 @@ void jjx_source_close(jjx_source *s);
 ** union_by_name: read every header of a glob (else the first file's) and
 ** merge them (union.c, names folded as SQL does) into h->uni.
 ** db (may be NULL): tick its progress handler and poll its interrupt for
-** every file of a glob whose header is read ("interrupted" when stopped). */
+** every file of a glob whose header is read ("interrupted" when stopped).
+** cfg (may be NULL): a JSON, NDJSON, CSV or TSV file is converted whole to
+** know its columns, within cfg's jj_max_size, and kept in cfg's cache. */
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     sqlite3 *db, char **pzErr);
+                     sqlite3 *db, jjx_settings *cfg, char **pzErr);
 /* A declared SOURCE's header; a glob is expanded within `glob` (the
 ** table's options; NULL: the defaults). */
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    const jjx_glob_limits *glob, sqlite3 *db, char **pzErr);
+                    const jjx_glob_limits *glob, sqlite3 *db,
+                    jjx_settings *cfg, char **pzErr);
 void jjx_header_free(jjx_header *h);
 
 /* Open one file by name (label = the path), as a SOURCE naming it. */
@@ -501,6 +520,8 @@ typedef struct jjx_options {
   int validate;      /* check every value when the document is opened */
   int mmap;          /* map the declared plain file instead of reading it */
   int union_by_name; /* a glob's files of different columns, by name */
+  int ts_as_written; /* timestamps=as_written: t and l columns read as the
+                     ** document writes them, not in SQLite's form */
   jjx_glob_limits glob; /* glob_max_*: lower the defaults; 0: none */
 } jjx_options;
 

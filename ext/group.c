@@ -4,7 +4,7 @@
 **
 **   SELECT jj_group('id', id, 'user', user, 'joined:d', joined) FROM rows;
 **
-** A name may carry its type after its last colon: i f s d t b x, or jj for
+** A name may carry its type after its last colon: i f s d t l b x, or jj for
 ** a nested table whose values are jalapenojson documents (a nested
 ** jj_group, say).  The rest are typed from every value by the core's row
 ** builder, with the converter's rules and notes (jj_notes(); build_value.c
@@ -104,7 +104,7 @@ static int parse_name(sqlite3_context *ctx, group_col *c, const char *arg,
     size_t tlen = n - (size_t)(t - arg);
     if (!(c->type = jj_type_from_short(t, tlen))) {
       jjx_ctx_err(ctx, "jj_group: unknown type \"%.*s\" in \"%s\" (use i, f, "
-                       "s, d, t, b, x or jj)",
+                       "s, d, t, l, b, x or jj)",
                   (int)tlen, t, arg);
       return -1;
     }

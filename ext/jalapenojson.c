@@ -23,6 +23,15 @@
 */
 #define JJX_ENTRY_FILE
 #include "ext.h"
+
+/* jj_group reads its arguments' subtype (a TEXT that json() or
+** json_object() made is a JSON value, build_value.c); SQLite asks a
+** function that does so to say it (SQLITE_SUBTYPE, 3.30 on). */
+#ifdef SQLITE_SUBTYPE
+#define JJX_SUBTYPE SQLITE_SUBTYPE
+#else
+#define JJX_SUBTYPE 0
+#endif
 SQLITE_EXTENSION_INIT1
 
 static const struct {
@@ -49,7 +58,7 @@ static const struct {
   void (*step)(sqlite3_context *, int, sqlite3_value **);
   void (*final)(sqlite3_context *);
 } functions[] = {
-    {"jj_group", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+    {"jj_group", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS | JJX_SUBTYPE,
      NULL, jjx_group_step, jjx_group_final},
     {"jj_from_json", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
      jjx_from_json_func, NULL, NULL},

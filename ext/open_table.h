@@ -172,6 +172,8 @@ typedef struct jjx_cursor {
                             ** is told (jj_cursor_select, scan.c) */
   int64_t ahead;            /* rows_only: rows cur has checked past the one
                             ** SQLite is on (scan.c) */
+  char ts[40];              /* the timestamp read last, in SQLite's form
+                            ** (jjx_ts_sql) */
 } jjx_cursor;
 
 /* The scan (scan.c). */
@@ -217,6 +219,13 @@ int jjx_scan_seek(jjx_cursor *c, int64_t row, jj_error *err);
 ** the per-type switch it replaced 38.2 and 34.8 ms.  Every other type
 ** was as fast through jj_cursor_value, which also saves the schema
 ** lookup the old switch made per value. */
+/* A t or l value's text in SQLite's own form, as its datetime() writes
+** one: "YYYY-MM-DD HH:MM:SS[.fff...]", a t converted to UTC, the
+** fraction's trailing zeros dropped.  v->u.text then points to c->ts
+** (valid until the next read).  So xColumn and the WHERE filter both
+** compare as `ts >= datetime('now', '-1 day')` expects (column.c). */
+void jjx_ts_sql(jjx_cursor *c, jj_value *v);
+
 static inline int jjx_column_read(jjx_cursor *c, const jjx_table *t,
                                   int col, jj_value *v, jj_error *err) {
   if (col < 64 && (t->date_cols >> col & 1)) {
@@ -224,7 +233,11 @@ static inline int jjx_column_read(jjx_cursor *c, const jjx_table *t,
     return jj_cursor_text(c->cur, (size_t)col, &v->u.text.p, &v->u.text.len,
                           err);
   }
-  return jj_cursor_value(c->cur, (size_t)col, v, err);
+  int r = jj_cursor_value(c->cur, (size_t)col, v, err);
+  if (r > 0 && (v->type == JJ_TIMESTAMP || v->type == JJ_LOCAL_TIMESTAMP) &&
+      !t->opt.ts_as_written)
+    jjx_ts_sql(c, v);
+  return r;
 }
 
 /* xColumn and xRowid (column.c); vtab.c's xColumn maps union columns and

@@ -22,7 +22,7 @@
 **   - The comparison's affinity is the column's when the right-hand side
 **     is a literal or a parameter, and NUMERIC when either side has numeric
 **     affinity (sqlite3CompareAffinity).  INTEGER, REAL, BOOLEAN (NUMERIC),
-**     DATE and TIMESTAMP (NUMERIC: their declared names hold none of INT,
+**     DATE, TIMESTAMP and DATETIME (NUMERIC: their declared names hold none of INT,
 **     CHAR, TEXT, BLOB, REAL) columns therefore always compare with numeric
 **     affinity, whatever the right-hand expression is: a TEXT value on
 **     either side that reads as a number becomes that number, exactly as
@@ -79,7 +79,7 @@ static const char *const op_spelling[JJX_P_COUNT] = {
 /* 1 for the column types whose declared SQL type has numeric affinity. */
 static int numeric_affinity(jj_type type) {
   return type == JJ_INT || type == JJ_FLOAT || type == JJ_BOOL ||
-         type == JJ_DATE || type == JJ_TIMESTAMP;
+         type == JJ_DATE || type == JJ_TIMESTAMP || type == JJ_LOCAL_TIMESTAMP;
 }
 
 /* The jjx_pop of an SQLite constraint op, or -1. */
@@ -103,7 +103,7 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
   int op = pop_of(info->aConstraint[i].op);
   /* sqlite3_vtab_collation: 3.22; rhs_value and vtab_in: 3.38 */
   int version = sqlite3_libversion_number();
-  if (op < 0 || type == JJ_TABLE || version < 3022000) return -1;
+  if (op < 0 || type == JJ_TABLE || type == JJ_JSON || version < 3022000) return -1;
   if (op == JJX_P_ISNULL || op == JJX_P_NOTNULL) return op;
   /* An IN list stays SQLite's, which checks it on each row of one scan:
   ** handed over, it would call xFilter once per value, a scan each, and
@@ -122,6 +122,7 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
       return op;
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       return text_ok ? op : -1;
     case JJ_TEXT: {
       sqlite3_value *v = NULL;
@@ -141,6 +142,7 @@ int jjx_push_op(sqlite3_index_info *info, int i, jj_type type, int text_ok) {
                  ? op
                  : loose;
     }
+    case JJ_JSON: /* refused above: SQLite compares JSON's text itself */
     case JJ_TABLE:
       break;
   }
@@ -285,7 +287,8 @@ int jjx_filter_begin(jjx_filter *f, const char *idxStr, const jj_schema *s,
         if (rc != SQLITE_OK) return rc;
       }
       p->text_text = (p->type == JJ_TEXT || p->type == JJ_DATE ||
-                      p->type == JJ_TIMESTAMP) &&
+                      p->type == JJ_TIMESTAMP ||
+                      p->type == JJ_LOCAL_TIMESTAMP) &&
                      p->rhs.kind == SQLITE_TEXT && op != JJX_P_ISNULL &&
                      op != JJX_P_NOTNULL;
       /* planned only for a literal TEXT, BLOB or NULL (jjx_push_op) */
@@ -374,6 +377,7 @@ static int to_colval(const jj_value *v, colval *a) {
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       a->kind = SQLITE_TEXT;
       a->p = v->u.text.p;
       a->n = v->u.text.len;
@@ -383,6 +387,8 @@ static int to_colval(const jj_value *v, colval *a) {
       a->p = v->u.bytes.p;
       a->n = v->u.bytes.len;
       return 1;
+    case JJ_JSON: /* never planned (jjx_push_op) */
+      return 0;
     case JJ_TABLE: /* never planned (jjx_push_op); freed all the same */
       jj_doc_free(v->u.table);
       return 0;

@@ -347,7 +347,8 @@ static int answer(sqlite3_context *ctx, int f, jj_cursor *c, size_t col,
     }
     case JJ_TEXT:
     case JJ_DATE:
-    case JJ_TIMESTAMP:
+    case JJ_TIMESTAMP: /* the record holds them as written */
+    case JJ_LOCAL_TIMESTAMP:
       if (!plain(v.u.text.p, v.u.text.len)) return 0;
       string_value(ctx, f, v.u.text.p, v.u.text.len);
       return 1;
@@ -358,6 +359,7 @@ static int answer(sqlite3_context *ctx, int f, jj_cursor *c, size_t col,
         sqlite3_result_int(ctx, v.u.b != 0);
       return 1;
     case JJ_BYTES:
+    case JJ_JSON:
       return 0;
     case JJ_TABLE: /* the caller does not ask for these */
       jj_doc_free(v.u.table);
@@ -428,7 +430,7 @@ static int fast(sqlite3_context *ctx, int f, jj_cursor *c, path_info *pi,
   int col = key_column(s, pi);
   if (col < 0) return 1; /* no such key: NULL, the context's default */
   jj_type t = jj_schema_type(s, (size_t)col);
-  return t != JJ_BYTES && t != JJ_TABLE && answer(ctx, f, c, (size_t)col, table);
+  return t != JJ_BYTES && t != JJ_TABLE && t != JJ_JSON && answer(ctx, f, c, (size_t)col, table);
 }
 
 static void record_func(sqlite3_context *ctx, int f, int argc,

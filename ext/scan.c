@@ -57,6 +57,7 @@ jjx_limits jjx_scan_limits(const jjx_table *t, jjx_cursor *c, int declared,
   lim.db = t->db;
   lim.poll = &c->poll;
   if (cached) lim.cache = &t->cfg->cache;
+  lim.cfg = t->cfg;
   return lim;
 }
 

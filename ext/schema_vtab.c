@@ -6,7 +6,7 @@
 **   SELECT * FROM jj_schema('rows.jj');
 **     position  INTEGER  1-based column position
 **     name      TEXT     the column name
-**     type      TEXT     the type letter (i f s d t b x), jj for a nested table
+**     type      TEXT     the type letter (i f s d t l b x), jj for a nested table
 **     sql_type  TEXT     the declared SQL type jj_open gives the column
 **     nested    TEXT     a nested table's schema as {"columns":..,"types":..}
 **     source    HIDDEN   the SOURCE argument (BLOB, document, file name)
@@ -39,6 +39,7 @@
 typedef struct schema_table {
   sqlite3_vtab base; /* base class, first */
   sqlite3 *db;
+  jjx_settings *cfg; /* the connection's: a JSON or CSV file's limit, cache */
 } schema_table;
 
 typedef struct schema_cursor {
@@ -52,7 +53,6 @@ typedef struct schema_cursor {
 static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
                            const char *const *argv, sqlite3_vtab **ppVtab,
                            char **pzErr) {
-  (void)aux;
   (void)argc;
   (void)argv;
   (void)pzErr;
@@ -70,6 +70,7 @@ static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
   if (!t) return SQLITE_NOMEM;
   memset(t, 0, sizeof *t);
   t->db = db;
+  t->cfg = aux;
   *ppVtab = &t->base;
   return SQLITE_OK;
 }
@@ -168,8 +169,9 @@ static int jjSchemaFilter(sqlite3_vtab_cursor *cur, int idxNum,
     c->options = sqlite3_mprintf("%s", text);
     if (!c->options) return SQLITE_NOMEM;
   }
-  rc = jjx_header_value(&c->src, argv[0], o.union_by_name,
-                        ((schema_table *)cur->pVtab)->db, &msg);
+  schema_table *t = (schema_table *)cur->pVtab;
+  rc = jjx_header_value(&c->src, argv[0], o.union_by_name, t->db, t->cfg,
+                        &msg);
   if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
   c->schema = c->src.schema;
   return SQLITE_OK;

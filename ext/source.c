@@ -7,7 +7,10 @@
 **   TEXT starting with '{'    a document (after JSON whitespace)
 **   other TEXT                a file name: a regular file only, read into
 **                             memory (mapped with the typed table's mmap=1),
-**                             gzip by magic, brotli by a ".br" name
+**                             gzip by magic, brotli by a ".br" name; a
+**                             .json, .ndjson, .jsonl, .csv or .tsv name
+**                             (maybe with .gz or .br) is converted whole
+**                             (convert_source.c)
 **   NULL                      no document: the scan returns no rows
 **
 ** A scan opens the whole document within its limits (jjx_limits: the most
@@ -105,6 +108,27 @@ void jjx_source_close(jjx_source *s) {
   memset(s, 0, sizeof *s);
 }
 
+/* After a failed parse of data[0..len): when the bytes are not a document
+** but look like text (JSON of another shape, CSV), say what would read
+** them. */
+static int hint_other_formats(int rc, const jj_error *err, const char *data,
+                              size_t len, char **pzErr) {
+  size_t i = 0;
+  while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
+                     data[i] == '\r'))
+    i++;
+  unsigned char c = i < len ? (unsigned char)data[i] : 0;
+  int textual = c == '[' || c == '"' || (c >= '0' && c <= '9') ||
+                ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  if (!*pzErr || err->code != JJ_ERR_HEADER || !textual) return rc;
+  char *m = sqlite3_mprintf(
+      "%z (a file named .json, .ndjson, .jsonl, .csv or .tsv is converted; "
+      "bytes or text: jj_open(jj_from_json(...)) or jj_from_csv)",
+      *pzErr);
+  *pzErr = m;
+  return m ? rc : SQLITE_NOMEM;
+}
+
 /* Parse s->data[0..len) as the source's document; validate=1
 ** (JJ_PARSE_VALIDATE) polls through the scan's poll, or one of the
 ** read's own. */
@@ -116,7 +140,8 @@ static int parse(jjx_source *s, const jjx_limits *lim, char **pzErr) {
                             lim->poll ? lim->poll : &own, &err);
   jjx_poll_end(&own);
   if (s->doc) return SQLITE_OK;
-  return fail(s->label, &err, NULL, pzErr);
+  return hint_other_formats(fail(s->label, &err, NULL, pzErr), &err, s->data,
+                            s->len, pzErr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -287,7 +312,9 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
     o.interrupt = jjx_poll_check;
     o.interrupt_ctx = poll;
   }
-  jj_code code = jj_file_open_opts(path, &o, &s->file, &err);
+  jj_format fmt = jj_format_for_path(path);
+  jj_code code = fmt ? jjx_convert_file(path, fmt, &o, lim->cfg, &s->file, &err)
+                     : jj_file_open_opts(path, &o, &s->file, &err);
   jjx_poll_end(&own);
   if (code != JJ_OK) return fail(NULL, &err, lim, pzErr);
   s->is_file = 1;
@@ -410,19 +437,20 @@ static int real_error(const jj_error *err, size_t len) {
          !strstr(err->message, "unterminated");
 }
 
-static int header_one(jjx_header *h, const raw *r, char **pzErr);
+static int header_one(jjx_header *h, const raw *r, jjx_settings *cfg,
+                      char **pzErr);
 
 /* Read r's header into h (label set by the caller).  A pattern: the first
 ** file it matches (an error when none does), or with union_by_name every
 ** one's, merged into h->uni (the files of a glob are in name order). */
 static int header_raw(jjx_header *h, const raw *r, int union_by_name,
                       const jjx_glob_limits *glob, sqlite3 *db,
-                      char **pzErr) {
+                      jjx_settings *cfg, char **pzErr) {
   h->nfiles = 1;
   h->uni.fold = 1; /* a CREATE's columns: SQL names */
-  if (!r->glob && !union_by_name) return header_one(h, r, pzErr);
+  if (!r->glob && !union_by_name) return header_one(h, r, cfg, pzErr);
   if (!r->glob) { /* the union of one document: its columns */
-    int rc = header_one(h, r, pzErr);
+    int rc = header_one(h, r, cfg, pzErr);
     if (rc == SQLITE_OK) rc = jjx_union_add(&h->uni, h->label, h->schema,
                                             pzErr);
     return rc;
@@ -454,7 +482,7 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
     file.path = f.name[i];
     memset(&one, 0, sizeof one);
     one.label = f.name[i];
-    rc = header_one(&one, &file, pzErr);
+    rc = header_one(&one, &file, cfg, pzErr);
     if (rc == SQLITE_OK && union_by_name)
       rc = jjx_union_add(&h->uni, f.name[i], one.schema, pzErr);
     est += one.est_rows;
@@ -479,10 +507,18 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
 
 /* Read one SOURCE's header into h.  Prefixes of JJX_HEADER_FIRST bytes,
 ** doubled while the header is cut short, up to JJX_HEADER_LIMIT. */
-static int header_one(jjx_header *h, const raw *r, char **pzErr) {
+static int header_one(jjx_header *h, const raw *r, jjx_settings *cfg,
+                      char **pzErr) {
   size_t want = JJX_HEADER_FIRST;
   uint64_t size = r->len;
   int compressed = 0;
+  jj_format fmt = r->kind == JJX_DECL_PATH ? jj_format_for_path(r->path) : 0;
+  if (fmt) { /* JSON or CSV: converted whole, its rows counted */
+    int rc = jjx_convert_header(r->path, fmt, cfg, &h->schema, &h->count,
+                                pzErr);
+    h->est_rows = h->count > 0 ? h->count : 1;
+    return rc;
+  }
   for (;;) {
     jj_file f;
     capped c;
@@ -514,13 +550,15 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr) {
       h->count = jj_doc_declared_count(doc);
       jj_doc_free(doc);
     }
+    if (rc == SQLITE_OK && !doc && err.code != JJ_ERR_NOMEM &&
+        (complete || real_error(&err, len))) /* while data is still here */
+      rc = hint_other_formats(fail(h->label, &err, NULL, pzErr), &err, data,
+                              len, pzErr);
     jj_file_close(&f);
     jjx_buf_free(&c.out);
     if (rc != SQLITE_OK) return rc;
     if (doc) break;
     if (err.code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
-    if (complete || real_error(&err, len))
-      return fail(h->label, &err, NULL, pzErr);
     if (want >= JJX_HEADER_LIMIT) {
       *pzErr = sqlite3_mprintf("%s: the header is larger than %llu bytes",
                                h->label,
@@ -542,26 +580,27 @@ static int header_one(jjx_header *h, const raw *r, char **pzErr) {
 }
 
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     sqlite3 *db, char **pzErr) {
+                     sqlite3 *db, jjx_settings *cfg, char **pzErr) {
   raw r;
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   int rc = value_raw(v, &r, &h->label, pzErr);
   h->is_file = r.kind == JJX_DECL_PATH;
   if (rc == SQLITE_OK && r.kind)
-    rc = header_raw(h, &r, union_by_name, NULL, db, pzErr);
+    rc = header_raw(h, &r, union_by_name, NULL, db, cfg, pzErr);
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    const jjx_glob_limits *glob, sqlite3 *db, char **pzErr) {
+                    const jjx_glob_limits *glob, sqlite3 *db,
+                    jjx_settings *cfg, char **pzErr) {
   raw r = decl_raw(d);
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   h->is_file = d->kind == JJX_DECL_PATH;
   h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, union_by_name, glob, db, pzErr)
+  int rc = h->label ? header_raw(h, &r, union_by_name, glob, db, cfg, pzErr)
                      : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;

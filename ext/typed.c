@@ -12,6 +12,9 @@
 **                has their union, matched by name (union.c); also the one
 **                key of jj_open(SOURCE, OPTIONS) and jj_schema's OPTIONS
 **   validate=1   check every value when a scan first opens the document
+**   timestamps=sql|as_written  t and l columns as SQLite writes date and
+**                time (the default, column.c's jjx_ts_sql) or as the
+**                document writes them
 **   glob_max_files=N, glob_max_dirs=N, glob_max_bytes=N
 **                what expanding a glob may do (glob_walk.c): names
 **                matched, directories opened, bytes of names; each only
@@ -56,14 +59,15 @@ enum {
   OPT_GLOB_MAX_FILES,
   OPT_MAX_SIZE,
   OPT_MMAP,
+  OPT_TIMESTAMPS,
   OPT_UNION_BY_NAME,
   OPT_VALIDATE,
   NKEYS
 };
 static const char *const option_keys[NKEYS] = {
     "glob_max_bytes", "glob_max_dirs", "glob_max_files", "max_size",
-    "mmap",           "union_by_name", "validate"};
-static const int option_in_text[NKEYS] = {0, 0, 0, 0, 0, 1, 0};
+    "mmap",           "timestamps",    "union_by_name", "validate"};
+static const int option_in_text[NKEYS] = {0, 0, 0, 0, 0, 0, 1, 0};
 
 /* One "key=value" item arg[0..n) (trimmed) into *o; seen[] counts keys. */
 static int parse_one(const char *fn, int text, const char *arg, size_t n,
@@ -90,7 +94,7 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
                "union_by_name; the others are a typed table's)"
              : "%s: unknown option \"%.*s\" (known: glob_max_bytes, "
                "glob_max_dirs, glob_max_files, max_size, mmap, "
-               "union_by_name, validate)",
+               "timestamps, union_by_name, validate)",
         fn, (int)n, arg);
     return SQLITE_ERROR;
   }
@@ -105,6 +109,9 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
   uint64_t count = 0;
   if (k == OPT_MAX_SIZE) {
     bad = parse_size(v, &o->max_size) != 0;
+  } else if (k == OPT_TIMESTAMPS) {
+    o->ts_as_written = sqlite3_stricmp(v, "as_written") == 0;
+    bad = !o->ts_as_written && sqlite3_stricmp(v, "sql") != 0;
   } else if (k <= OPT_GLOB_MAX_FILES) { /* only lowers: see glob.c */
     bad = parse_size(v, &count) != 0;
     int64_t lim = count > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)count;
@@ -130,8 +137,9 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
                              (int)n, arg,
                              k == OPT_MAX_SIZE || k == OPT_GLOB_MAX_BYTES
                                  ? "a number of bytes"
-                             : k < OPT_MAX_SIZE ? "a number"
-                                                : "1 or 0");
+                             : k < OPT_MAX_SIZE      ? "a number"
+                             : k == OPT_TIMESTAMPS ? "sql or as_written"
+                                                     : "1 or 0");
     return SQLITE_ERROR;
   }
   return SQLITE_OK;

@@ -166,7 +166,7 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
   if (rc != SQLITE_OK) return rc; /* quoting the schema's own text */
   rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, &t->opt.glob, db,
-                       pzErr);
+                       t->cfg, pzErr);
   if (rc != SQLITE_OK) return from_schema ? quiet(t, argv[2], rc, pzErr) : rc;
   t->typed = 1;
   t->declared = h.schema; /* the table owns it now, and the union */
@@ -263,7 +263,8 @@ static int jjOpenBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
     jj_type type = col >= 0 && col < t->ncol
                        ? jj_schema_type(push, (size_t)col)
                        : JJ_TABLE;
-    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP)
+    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP ||
+        type == JJ_LOCAL_TIMESTAMP)
       t->text_ok = db_is_utf8(t->db) ? 1 : -1;
   }
   return jjx_open_plan(info, t->typed, t->ncol, t->est_rows, t->glob, push,

@@ -2,7 +2,7 @@
 // docs/javascript.md describes the value mapping and the options.
 
 /** A column type: its letter, or a nested table's schema. */
-export type ColumnType = 'i' | 'f' | 's' | 'd' | 't' | 'b' | 'x' | Schema;
+export type ColumnType = 'i' | 'f' | 's' | 'd' | 't' | 'l' | 'b' | 'x' | Schema;
 
 /** A table's columns and their types, as a document's header has them. */
 export interface Schema {
@@ -112,7 +112,7 @@ export interface WriteSchema extends Schema {
 /** Types for some columns, the others inferred: a letter, or a nested
  * table's own partial types, by column name. */
 export interface PartialTypes {
-  [column: string]: 'i' | 'f' | 's' | 'd' | 't' | 'b' | 'x' | PartialTypes;
+  [column: string]: 'i' | 'f' | 's' | 'd' | 't' | 'l' | 'b' | 'x' | PartialTypes;
 }
 
 /** A partial schema for encode(): the types of some columns (the others

@@ -419,8 +419,14 @@ static int read_cell(jjw_reader *r, size_t col, uint32_t i, unsigned flags) {
       }
       if (!put_text(r, v.u.timestamp.p, v.u.timestamp.len, slot, &tag)) return jjw_nomem(), 0;
       break;
+    case JJ_LOCAL_TIMESTAMP: /* its text: JS has no zone-less instant */
+      if (!put_text(r, v.u.timestamp.p, v.u.timestamp.len, slot, &tag)) return jjw_nomem(), 0;
+      break;
     case JJ_TEXT:
       if (!put_text(r, v.u.text.p, v.u.text.len, slot, &tag)) return jjw_nomem(), 0;
+      break;
+    case JJ_JSON: /* its text, which JS parses */
+      if (!put_text(r, v.u.json.p, v.u.json.len, slot, &tag)) return jjw_nomem(), 0;
       break;
     case JJ_BYTES:
       if (!put_bin(r, v.u.bytes.p, v.u.bytes.len, &off)) return jjw_nomem(), 0;

@@ -49,7 +49,9 @@ static int writer_failed(jj_writer *w) {
 ** unaligned). */
 enum {
   OP_NULL, OP_INT, OP_FLOAT, OP_FALSE, OP_TRUE, OP_TEXT, OP_DATE, OP_TS,
-  OP_BYTES, OP_DAYS, OP_TS_VALUE, OP_BEGIN, OP_END_ROW, OP_END_TABLE
+  OP_BYTES, OP_DAYS, OP_TS_VALUE, OP_BEGIN, OP_END_ROW, OP_END_TABLE,
+  OP_LTS, /* a local timestamp's text */
+  OP_JSON
 };
 
 
@@ -60,7 +62,7 @@ EXPORT(jjw_write_tape) int jjw_write_tape(jj_writer *w, const unsigned char *tap
   while (p < end) {
     unsigned op = *p++;
     size_t need = op == OP_INT || op == OP_FLOAT ? 8
-                  : op >= OP_TEXT && op <= OP_BYTES ? 4
+                  : (op >= OP_TEXT && op <= OP_BYTES) || op == OP_LTS || op == OP_JSON ? 4
                   : op == OP_DAYS ? 4
                   : op == OP_TS_VALUE ? 15 : 0;
     if ((size_t)(end - p) < need) goto bad;
@@ -84,12 +86,16 @@ EXPORT(jjw_write_tape) int jjw_write_tape(jj_writer *w, const unsigned char *tap
       case OP_DATE:
       case OP_TS:
       case OP_BYTES:
+      case OP_LTS:
+      case OP_JSON:
         n = jjw_u32_at(p);
         if ((size_t)(end - p) - 4 < n) goto bad;
         p += 4;
-        rc = op == OP_TEXT   ? jj_writer_text(w, (const char *)p, n)
+        rc = op == OP_JSON   ? jj_writer_json(w, (const char *)p, n)
+             : op == OP_TEXT ? jj_writer_text(w, (const char *)p, n)
              : op == OP_DATE ? jj_writer_date(w, (const char *)p, n)
              : op == OP_TS   ? jj_writer_timestamp(w, (const char *)p, n)
+             : op == OP_LTS  ? jj_writer_local_timestamp(w, (const char *)p, n)
                              : jj_writer_bytes(w, p, n);
         p += n;
         need = 0;

@@ -20,7 +20,8 @@
 # sanitizer runtimes preloaded.  One named */portable holds the portable
 # build of the core (no SWAR, no SIMD, no extension): only its C test
 # programs run.  --quick leaves out the JavaScript module's tests (make
-# check): test_js.py, and the JS cases of the other scripts (JJ_QUICK=1).
+# check): test_js.py, and the JS cases of the other scripts (JJ_QUICK=1);
+# and the DuckDB extension's, test_duckdb.py.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -74,6 +75,7 @@ suite() {
   for t in tests/*/test_*.py; do
     [ -f "$t" ] || continue
     [ $quick = 1 ] && [ "$t" = tests/bindings/test_js.py ] && continue
+    [ $quick = 1 ] && [ "$t" = tests/bindings/test_duckdb.py ] && continue
     lockit=""
     writes_checkout "$t" && lockit="flock $lock"
     # Python itself leaks by design; check only our errors under ASan there.

@@ -33,7 +33,7 @@ const JJ_CONVERT_CSV_EMPTY_IS_TEXT = 4;
 const JJ_CONVERT_CSV_NULL_PADDING = 8;
 const ON_ERROR = { fail: 0, skip: 1, null: 2 }; // jj_on_error
 
-const LETTERS = 'ifsdtbx';
+const LETTERS = 'ifsdtlbxj';
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder();
 

@@ -184,8 +184,12 @@ function convert(shape, c, b, opts, dst, at, nested, parent) {
       return opts.dates === 'date' ? dates(b, t0, s0, dst, at) : texts(b, t0, s0, dst, at);
     case 's':
       return texts(b, t0, s0, dst, at);
+    case 'j':
+      return jsons(b, t0, s0, dst, at);
     case 't':
       return opts.timestamps === 'string' ? texts(b, t0, s0, dst, at) : timestamps(b, t0, s0, dst, at, opts);
+    case 'l': // a local timestamp: its text always (a Date would invent a zone)
+      return texts(b, t0, s0, dst, at);
     case 'x':
       return bytes(b, t0, s0, dst, at);
     case '{':
@@ -222,6 +226,13 @@ function bools(b, t0, s0, dst, at) {
 function dates(b, t0, s0, dst, at) {
   const { u8, f64 } = mem();
   for (let r = 0; r < b.n; r++) dst[at + r] = u8[t0 + r] ? new Date(f64[s0 + r] * DAY_MS) : null;
+}
+
+// A JSON column: its canonical text, as JSON.parse gives it (numbers as
+// doubles, as JSON.parse reads them).
+function jsons(b, t0, s0, dst, at) {
+  texts(b, t0, s0, dst, at);
+  for (let r = 0; r < b.n; r++) if (dst[at + r] !== null) dst[at + r] = JSON.parse(dst[at + r]);
 }
 
 // Text: an interned string (tag 3: its id) or a span of the batch's text

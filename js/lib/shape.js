@@ -7,7 +7,7 @@
 // platform forbids generating code (a Content-Security-Policy without
 // 'unsafe-eval'), a loop builds them instead.
 
-const LETTERS = 'ifsdtbx';
+const LETTERS = 'ifsdtlbxj';
 
 // The shape of {columns, types} as the C library writes a schema (letters,
 // or {columns, types} for a nested table).  `check` validates a schema a

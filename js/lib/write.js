@@ -27,6 +27,8 @@ const OP_TS_VALUE = 10;
 const OP_BEGIN = 11;
 const OP_END_ROW = 12;
 const OP_END_TABLE = 13;
+const OP_LTS = 14;
+const OP_JSON = 15;
 
 const TAPE_BYTES = 1 << 16;
 const TWO32 = 4294967296;
@@ -271,6 +273,19 @@ function writeValue(t, kind, sub, v, stack, shapes) {
       return writeDate(t, v, stack, shapes);
     case 't':
       return writeTimestamp(t, v, stack, shapes);
+    case 'l': // its text, T or SQLite's space (written with the T)
+      if (typeof v === 'string') return t.text(OP_LTS, v);
+      return fail(t, stack, shapes, 'type', `expected a local timestamp string, found ${showValue(v)}`);
+    case 'j': { // any value JSON.stringify gives a text for, as that text
+      let s;
+      try {
+        s = JSON.stringify(v);
+      } catch (e) {
+        return fail(t, stack, shapes, 'type', `${showValue(v)} has no JSON text: ${e.message}`);
+      }
+      if (s === undefined) return fail(t, stack, shapes, 'type', `${showValue(v)} has no JSON text`);
+      return t.text(OP_JSON, s);
+    }
     case 'x':
       if (isBytes(v)) return t.bytes(asBytes(v));
       return fail(t, stack, shapes, 'type', `expected bytes (a Uint8Array), found ${showValue(v)}`);

@@ -61,10 +61,15 @@ static int dump_value(jj_cursor *c, size_t col, jj_error *err) {
              v.u.timestamp.ts.seconds, (int)v.u.timestamp.ts.nanos,
              (int)v.u.timestamp.ts.zone_minutes, (int)v.u.timestamp.ts.digits);
       break;
+    case JJ_LOCAL_TIMESTAMP: printf("l:%.*s", (int)v.u.timestamp.len, v.u.timestamp.p); break;
     case JJ_BOOL: printf(v.u.b ? "true" : "false"); break;
     case JJ_BYTES:
       printf("x:");
       hex(v.u.bytes.p, v.u.bytes.len);
+      break;
+    case JJ_JSON: /* the canonical text */
+      printf("j:");
+      hex((const unsigned char *)v.u.json.p, v.u.json.len);
       break;
     case JJ_TABLE:
       printf("[");
@@ -129,13 +134,14 @@ static uint64_t rnd(void) { /* splitmix64 */
 static int pick(int n) { return (int)(rnd() % (uint64_t)n); }
 
 static jj_schema *random_schema(int depth) {
-  static const jj_type scalar[] = {JJ_INT, JJ_FLOAT, JJ_TEXT, JJ_DATE, JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES};
+  static const jj_type scalar[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,           JJ_DATE, JJ_TIMESTAMP,
+                                   JJ_BOOL, JJ_BYTES, JJ_LOCAL_TIMESTAMP};
   jj_schema *s = jj_schema_new();
   int n = 1 + pick(6);
   for (int i = 0; i < n; i++) {
     char name[16];
     int len = snprintf(name, sizeof name, "c%d", i);
-    jj_type t = depth < 2 && pick(6) == 0 ? JJ_TABLE : scalar[pick(7)];
+    jj_type t = depth < 2 && pick(6) == 0 ? JJ_TABLE : scalar[pick(8)];
     if (jj_schema_add(s, name, (size_t)len, t, t == JJ_TABLE ? random_schema(depth + 1) : NULL,
                       NULL) != JJ_OK)
       exit(2);
@@ -215,11 +221,23 @@ static void random_value(jj_writer *w, const jj_schema *s, size_t col) {
       ts.zone_minutes = (int16_t)(pick(3) == 0 ? 0 : pick(2879) - 1439);
       jj_writer_timestamp_value(w, &ts);
       break;
+    case JJ_LOCAL_TIMESTAMP: /* the wall clock of years 0001-9998 */
+      ts.seconds = (int64_t)(rnd() % 315400000000u) - 62100000000;
+      ts.digits = (uint8_t)pick(10);
+      ts.nanos = 0;
+      for (int d = 0; d < ts.digits; d++) ts.nanos = ts.nanos * 10 + pick(10);
+      for (int d = ts.digits; d < 9; d++) ts.nanos *= 10;
+      ts.zone_minutes = 0;
+      jj_writer_local_timestamp_value(w, &ts);
+      break;
     case JJ_BOOL: jj_writer_bool(w, pick(2)); break;
     case JJ_BYTES:
       len = (size_t)pick(13);
       for (size_t i = 0; i < len; i++) bytes[i] = (unsigned char)rnd();
       jj_writer_bytes(w, bytes, len);
+      break;
+    case JJ_JSON: /* no schema of gen() has one: the JS tests write their own */
+      jj_writer_json(w, "{}", 2);
       break;
     case JJ_TABLE:
       jj_writer_begin_table(w);

@@ -274,3 +274,12 @@ test('deep nesting: up to the largest depth limit, no trap (the stack suffices);
 test('text of every length from 0 to 90 bytes, 1- to 4-byte characters mixed, comes back exactly', () => {
   assert.ok(checkText(jj) > 500);
 });
+
+test('j: the reader module reads JSON columns as JSON.parse gives them, and refuses bad ones', () => {
+  const d = '{"jalapenojson":1,"columns":["v"],"types":["j"],"rows":[\n[ { "a" : [1, "\\u00e9"] } ],\n["s"],\n[01]\n]}';
+  const v = jj.view(d);
+  assert.deepEqual(v.row(0).v, { a: [1, 'é'] });
+  assert.equal(v.row(1).v, 's');
+  assert.throws(() => v.row(2), /row 3, column "v", byte \d+: not valid JSON: invalid number/);
+  v.close();
+});

@@ -111,6 +111,29 @@ test('timestamps: their text with the zone by default; Date or {date, nanos, zon
   assert.throws(() => jj.encode([['2024-03-01T24:00:00Z']], { columns: ['v'], types: ['t'] }), { code: 'timestamp', message: 'row 1, column "v": "2024-03-01T24:00:00Z" is not a timestamp (hour 24 does not exist)' });
 });
 
+test('local timestamps: their text, whatever the timestamps option (a Date would invent a zone)', () => {
+  const texts = ['"2024-03-01T10:30:00.25"', '"1970-01-01T00:00:00"', '"0000-01-01T00:00:00.123456789"', '"9999-12-31T23:59:59.5"'];
+  for (const timestamps of ['string', 'date', 'object'])
+    assert.deepEqual(values('l', texts, { timestamps }), texts.map((t) => t.slice(1, -1)));
+  // the strings write back; SQLite's space form is written with the T
+  assert.equal(jj.encodeText(texts.map((t) => [t.slice(1, -1)]), { columns: ['v'], types: ['l'] }), doc('l', texts));
+  assert.equal(jj.encodeText([['2024-03-01 10:30:00']], { columns: ['v'], types: ['l'] }), doc('l', ['"2024-03-01T10:30:00"']));
+  assert.throws(() => jj.encode([['2024-03-01T10:30:00Z']], { columns: ['v'], types: ['l'] }), {
+    code: 'timestamp',
+    message: 'row 1, column "v": "2024-03-01T10:30:00Z" is not a local timestamp (a local timestamp has no zone)',
+  });
+  assert.throws(() => jj.encode([[new Date(0)]], { columns: ['v'], types: ['l'] }), { code: 'type' });
+  // inferred: zone-less text is l, the space form written with a T and told
+  const notes = [];
+  const inferred = new TextDecoder().decode(jj.encode([{ at: '2024-03-01 10:30:00' }, { at: '2024-03-01T23:59:59.5' }], undefined, { onNote: (n) => notes.push(n) }));
+  assert.equal(inferred, '{"jalapenojson":1,"columns":["at"],"types":["l"],"rows":[\n["2024-03-01T10:30:00"],\n["2024-03-01T23:59:59.5"]\n]}');
+  assert.match(notes.join('\n'), /written with T for the space/);
+  // with a timestamp that has a zone: text, told
+  notes.length = 0;
+  jj.encode([{ at: '2024-03-01T10:30:00' }, { at: new Date(0) }], undefined, { onNote: (n) => notes.push(n) });
+  assert.match(notes.join('\n'), /-> s \(timestamps with and without a zone/);
+});
+
 test('booleans and bytes', () => {
   assert.deepEqual(values('b', ['true', 'false', 'null']), [true, false, null]);
   assert.deepEqual(values('x', ['"AAEC/w=="', '""', '"QQ=="', 'null']), [new Uint8Array([0, 1, 2, 255]), new Uint8Array(0), new Uint8Array([65]), null]);
@@ -234,4 +257,24 @@ test('encode: rows as objects or arrays, meta, "__proto__" columns, strings out'
 
 test('text of every length from 0 to 90 bytes, 1- to 4-byte characters mixed, comes back exactly', () => {
   assert.ok(checkText(jj) > 500);
+});
+
+test('j: JSON values decode as JSON.parse gives them, any spelling; encode takes any JSON value', () => {
+  const got = values('j', ['{"a":[1,2.50,null],"b":{"c":"é\\n"}}', '[ 1 , { "k" : "\\u00e9\\/" } ]', '"text"', '5',
+    'true', '[]', '{"k":1,"k":2}', 'null']);
+  assert.deepEqual(got, [{ a: [1, 2.5, null], b: { c: 'é\n' } }, [1, { k: 'é/' }], 'text', 5, true, [], { k: 2 }, null]);
+  assert.deepEqual(jj.view(doc('j', ['{}'])).types, ['j']);
+  // written canonically by the C writer, whatever JSON.stringify gave
+  const text = jj.encodeText([{ v: { a: 'é\u0001' } }, { v: [1, 'x'] }, { v: 'str' }, { v: null }],
+    { columns: ['v'], types: ['j'] });
+  assert.equal(text, doc('j', ['{"a":"é\\u0001"}', '[1,"x"]', '"str"', 'null']));
+  assert.throws(() => jj.encode([{ v: () => 1 }], { columns: ['v'], types: ['j'] }), /has no JSON text/);
+  // inferred: objects and arrays that are not rows make j, as the converter does
+  const rows = [{ g: { type: 'Point', coordinates: [1.5, -2] } }, { g: [1, 'a'] }, { g: 5 }];
+  const inferred = jj.encode(rows);
+  assert.deepEqual(jj.view(inferred).types, ['j']);
+  assert.deepEqual(jj.decode(inferred), rows);
+  assert.deepEqual(jj.decode(jj.fromJSON(JSON.stringify(rows))), rows);
+  // a bad value is the C reader's located error
+  assert.throws(() => values('j', ['01']), /row 1, column "v", byte \d+: not valid JSON: invalid number/);
 });

@@ -83,10 +83,14 @@ function valueDump(type, plain, exact) {
       const seconds = Math.floor(exact.date.getTime() / 1000);
       return `t:${plain}/${seconds}/${exact.nanos}/${exact.zone}/${exact.digits}`;
     }
+    case 'l':
+      return 'l:' + plain;
     case 'b':
       return String(plain);
     case 'x':
       return 'x:' + hex(plain);
+    case 'j': // the canonical text, which JSON.stringify gives back for the corpus's values
+      return 'j:' + hex(encoder.encode(JSON.stringify(plain)));
   }
   throw new Error(`unknown type ${type}`);
 }
@@ -128,7 +132,7 @@ export function randomSchema(rand, depth = 0) {
   const types = [];
   for (let i = 0; i < n; i++) {
     columns.push(['id', 'name', 'x y', 'é', '__proto__', 'constructor', '0', `c${i}`][Math.floor(rand() * 8)] + '_' + i);
-    types.push(depth < 2 && rand() < 0.15 ? randomSchema(rand, depth + 1) : 'ifsdtbx'[Math.floor(rand() * 7)]);
+    types.push(depth < 2 && rand() < 0.15 ? randomSchema(rand, depth + 1) : 'ifsdtlbx'[Math.floor(rand() * 8)]);
   }
   if (rand() < 0.2) columns[0] = '__proto__';
   return { columns, types };
@@ -183,6 +187,13 @@ export function randomValue(rand, type) {
       for (let i = 0; i < digits; i++) frac += Math.floor(rand() * 10);
       const zone = rand() < 0.3 ? 'Z' : `${rand() < 0.5 ? '+' : '-'}${pad(Math.floor(rand() * 24), 2)}:${pad(Math.floor(rand() * 60), 2)}`;
       return base + (digits ? '.' + frac : '') + zone;
+    }
+    case 'l': {
+      const ms = Math.floor(rand() * 315400000000) * 1000 - 62100000000000;
+      const digits = Math.floor(rand() * 10);
+      let frac = '';
+      for (let i = 0; i < digits; i++) frac += Math.floor(rand() * 10);
+      return new Date(ms).toISOString().slice(0, 19) + (digits ? '.' + frac : '');
     }
     case 'b':
       return rand() < 0.5;

@@ -45,19 +45,27 @@ def register_sqlite3(*, timestamps="datetime"):
     extension's typed tables (nothing is registered on import):
 
       DATE       b'2024-03-01' -> datetime.date (checked, as the format does)
-      TIMESTAMP  the format's text -> aware datetime.datetime; with
-                 timestamps="text" the text itself (sub-microsecond digits
-                 are an error otherwise, never dropped)
+      TIMESTAMP  SQLite's form 'YYYY-MM-DD HH:MM:SS[.fff]' (a typed table's
+                 t column, in UTC) or the format's text -> aware
+                 datetime.datetime; with timestamps="text" the text itself
+                 (sub-microsecond digits are an error otherwise, never
+                 dropped)
+      DATETIME   a local timestamp (l), SQLite's form or the format's ->
+                 naive datetime.datetime (or the text, as TIMESTAMP)
       BOOLEAN    1 / 0 -> True / False
+      JSON       a JSON column's text -> what json.loads gives (dict, list,
+                 str, int, float, bool)
 
-    and the other way, datetime.date -> 'YYYY-MM-DD' and an aware
-    datetime.datetime -> 'YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM)', the text
-    jj_group's ':d' and ':t' columns take.  INTEGER, REAL, TEXT and BLOB
+    and the other way, datetime.date -> 'YYYY-MM-DD', an aware
+    datetime.datetime -> 'YYYY-MM-DDTHH:MM:SS[.ffffff](Z|+HH:MM)' and a
+    naive one -> SQLite's 'YYYY-MM-DD HH:MM:SS[.ffffff]', the text
+    jj_group's ':d', ':t' and ':l' columns take.  INTEGER, REAL, TEXT and BLOB
     need nothing (a nested table is TEXT: decode() it).  This replaces
     Python's own "date" and "timestamp" converters, which expect a space
     between date and time and fail on the format's timestamps.
     """
     import datetime
+    import json
     import sqlite3
 
     if timestamps not in ("datetime", "text"):
@@ -66,11 +74,17 @@ def register_sqlite3(*, timestamps="datetime"):
     if timestamps == "text":
         def convert_timestamp(value):
             return _c._parse_timestamp(value, text=True)
+
+        def convert_local(value):
+            return _c._parse_local_timestamp(value, text=True)
     else:
         convert_timestamp = _c._parse_timestamp
+        convert_local = _c._parse_local_timestamp
     # the declared types as the extension spells them (the core's jj_type_sql)
     sqlite3.register_converter(_c._SQL_TYPES["d"], _c._parse_date)
     sqlite3.register_converter(_c._SQL_TYPES["t"], convert_timestamp)
+    sqlite3.register_converter(_c._SQL_TYPES["l"], convert_local)
     sqlite3.register_converter(_c._SQL_TYPES["b"], _convert_bool)
+    sqlite3.register_converter(_c._SQL_TYPES["j"], json.loads)
     sqlite3.register_adapter(datetime.date, _c._format_date)
     sqlite3.register_adapter(datetime.datetime, _c._format_timestamp)

@@ -13,8 +13,8 @@
 **   a dict, any other list or tuple -> its JSON text (json's compact form,
 **   not ASCII-only: the text the converter keeps for the same JSON)
 **
-** and turns types= into the builder's schema string, the builder's notes
-** into InferenceWarning, its errors into jalapenojson.Error.  Rows are
+** and gives types= to the builder as its schema string (shape.c), the
+** builder's notes into InferenceWarning, its errors into jalapenojson.Error.  Rows are
 ** dicts (any keys, in any order; a missing key is null), or tuples with
 ** columns=; columns= fixes the order and, for dicts, the keys allowed.
 */
@@ -22,22 +22,13 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* A table's columns as columns=, types= or a View give them. */
-typedef struct shape shape;
-struct shape {
-  PyObject *names; /* tuple of str, in order; NULL: the rows' keys */
-  PyObject *subs;  /* dict: name -> index in sub; NULL: no nested given */
-  shape *sub;      /* PyMem */
-  Py_ssize_t nsub, cap;
-};
-
 struct jjpy_build {
   jjpy_state *st;
   jj_builder *b;
   PyObject *schema;   /* the schema string the builder borrows, or NULL */
   PyObject *notes;    /* list of str */
   PyObject *key;      /* the top-level column being given (for errors) */
-  shape top;
+  jjpy_shape top;
   int note_failed;    /* a note could not be kept (out of memory) */
   PyThreadState *ts;  /* the GIL released around jj_builder_finish */
   int signalled;      /* a signal handler raised */
@@ -47,46 +38,6 @@ struct jjpy_build {
     PyObject *name;   /* strong */
   } path[JJPY_MAX_PATH];
 };
-
-static void shape_clear(shape *s) {
-  for (Py_ssize_t i = 0; i < s->nsub; i++) shape_clear(&s->sub[i]);
-  PyMem_Free(s->sub);
-  Py_CLEAR(s->names);
-  Py_CLEAR(s->subs);
-  s->sub = NULL;
-  s->nsub = s->cap = 0;
-}
-
-/* The shape of the nested column `name` of s, or NULL. */
-static shape *shape_sub(shape *s, PyObject *name) {
-  if (!s || !s->subs) return NULL;
-  PyObject *i = PyDict_GetItemWithError(s->subs, name);
-  if (!i) {
-    PyErr_Clear(); /* a str key: no error but a broken __eq__ we never call */
-    return NULL;
-  }
-  return &s->sub[PyLong_AsSsize_t(i)];
-}
-
-/* A new nested shape for `name` in s. */
-static shape *shape_add(shape *s, PyObject *name) {
-  if (s->nsub == s->cap) {
-    Py_ssize_t cap = s->cap ? s->cap * 2 : 4;
-    shape *sub = PyMem_Realloc(s->sub, (size_t)cap * sizeof *sub);
-    if (!sub) return PyErr_NoMemory(), NULL;
-    s->sub = sub;
-    s->cap = cap;
-  }
-  if (!s->subs && !(s->subs = PyDict_New())) return NULL;
-  PyObject *i = PyLong_FromSsize_t(s->nsub);
-  if (!i || PyDict_SetItem(s->subs, name, i) < 0) {
-    Py_XDECREF(i);
-    return NULL;
-  }
-  Py_DECREF(i);
-  memset(&s->sub[s->nsub], 0, sizeof *s->sub);
-  return &s->sub[s->nsub++];
-}
 
 /* ---------------------------------------------------------------------- */
 /* Messages                                                                */
@@ -168,217 +119,6 @@ static int builder_failed(jjpy_build *bd) {
 #define CALL(bd, expr) ((expr) == JJ_OK ? 0 : builder_failed(bd))
 
 /* ---------------------------------------------------------------------- */
-/* types= as the builder's schema string                                  */
-/* ---------------------------------------------------------------------- */
-
-/* A name as the schema string spells it: bare, or a JSON string when it
-** holds , : { } " \ or a space or control character. */
-static PyObject *spec_name(jjpy_state *st, PyObject *name) {
-  Py_ssize_t n = PyUnicode_GET_LENGTH(name);
-  int plain = n > 0;
-  for (Py_ssize_t i = 0; plain && i < n; i++) {
-    Py_UCS4 ch = PyUnicode_READ_CHAR(name, i);
-    if (ch <= 0x20 || ch == 0x7F || strchr(",:{}\"\\", (int)ch)) plain = 0;
-  }
-  if (plain) return Py_NewRef(name);
-  PyObject *enc = NULL;
-  (void)st;
-  PyObject *json = PyImport_ImportModule("json");
-  if (json) {
-    PyObject *dumps = PyObject_GetAttrString(json, "dumps");
-    PyObject *kw = dumps ? Py_BuildValue("{s:O}", "ensure_ascii", Py_False)
-                         : NULL;
-    PyObject *args = kw ? PyTuple_Pack(1, name) : NULL;
-    if (args) enc = PyObject_Call(dumps, args, kw);
-    Py_XDECREF(args);
-    Py_XDECREF(kw);
-    Py_XDECREF(dumps);
-    Py_DECREF(json);
-  }
-  return enc;
-}
-
-static int spec_list(jjpy_state *st, shape *sh, PyObject *names,
-                     PyObject *types, PyObject *out);
-
-/* A sequence of str as a tuple (columns=, a nested "columns"); what names
-** the argument in messages. */
-static PyObject *names_tuple(jjpy_state *st, PyObject *names) {
-  if (PyUnicode_Check(names) || PyBytes_Check(names)) {
-    PyErr_SetString(PyExc_TypeError, "columns must be a sequence of str, "
-                                     "not a single str");
-    return NULL;
-  }
-  PyObject *t = PySequence_Tuple(names);
-  if (!t) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_TypeError, "columns must be a sequence of str");
-    }
-    return NULL;
-  }
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++)
-    if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(t, i)) &&
-        !PyUnicode_Check(PyTuple_GET_ITEM(t, i))) {
-      PyErr_Format(PyExc_TypeError, "column names must be str, found %R",
-                   PyTuple_GET_ITEM(t, i));
-      Py_DECREF(t);
-      return NULL;
-    }
-  if (PyTuple_GET_SIZE(t) == 0) {
-    Py_DECREF(t);
-    jjpy_raise_at(st, JJ_ERR_SCHEMA, 0, NULL, JJ_NO_OFFSET,
-                  "a table needs at least one column");
-    return NULL;
-  }
-  return t;
-}
-
-/* One column's entry of types= ("name:L" or "name:{...}") onto out, a
-** list of str; sh gets the nested table's shape. */
-static int spec_one(jjpy_state *st, shape *sh, PyObject *name, PyObject *t,
-                    PyObject *out) {
-  if (t == Py_None) return 0;
-  PyObject *n = spec_name(st, name), *item = NULL;
-  if (!n) return -1;
-  int rc = -1;
-  if (PyUnicode_Check(t)) {
-    Py_ssize_t len;
-    const char *s = PyUnicode_AsUTF8AndSize(t, &len);
-    if (!s) goto done;
-    if (len == 2 && !memcmp(s, "jj", 2)) {
-      item = PyUnicode_FromFormat("%U:{}", n);
-    } else if (len == 1 && strchr("ifsdtbx", s[0])) {
-      item = PyUnicode_FromFormat("%U:%s", n, s);
-    } else {
-      jjpy_raise_at(st, JJ_ERR_SCHEMA, 0, NULL, JJ_NO_OFFSET,
-                    "unknown type %R for column \"%U\" (use i, f, s, d, t, b, "
-                    "x, jj or {\"columns\": [...], \"types\": [...]})",
-                    t, name);
-      goto done;
-    }
-  } else if (PyDict_Check(t)) {
-    PyObject *cols = PyDict_GetItemString(t, "columns");
-    PyObject *types = PyDict_GetItemString(t, "types");
-    if (!cols || PyDict_GET_SIZE(t) != 1 + (types != NULL)) {
-      PyErr_Format(PyExc_TypeError,
-                   "a nested table type for column \"%U\" is "
-                   "{\"columns\": [...], \"types\": [...]} (types optional), "
-                   "not %R",
-                   name, t);
-      goto done;
-    }
-    shape *sub = sh ? shape_add(sh, name) : NULL;
-    if (sh && !sub) goto done;
-    PyObject *tuple = names_tuple(st, cols), *inner = NULL;
-    if (!tuple) goto done;
-    if (sub) sub->names = Py_NewRef(tuple);
-    if ((inner = PyList_New(0)) &&
-        spec_list(st, sub, tuple, types, inner) == 0) {
-      PyObject *sep = PyUnicode_FromString(",");
-      PyObject *joined = sep ? PyUnicode_Join(sep, inner) : NULL;
-      if (joined) item = PyUnicode_FromFormat("%U:{%U}", n, joined);
-      Py_XDECREF(joined);
-      Py_XDECREF(sep);
-    }
-    Py_XDECREF(inner);
-    Py_DECREF(tuple);
-  } else {
-    PyErr_Format(PyExc_TypeError,
-                 "the type of column \"%U\" must be a str, a dict or None, "
-                 "not %.100s",
-                 name, Py_TYPE(t)->tp_name);
-  }
-  if (item && PyList_Append(out, item) == 0) rc = 0;
-done:
-  Py_XDECREF(item);
-  Py_DECREF(n);
-  return rc;
-}
-
-/* types= of one table (None, a sequence by position in `names`, a dict by
-** name) onto out. */
-static int spec_list(jjpy_state *st, shape *sh, PyObject *names,
-                     PyObject *types, PyObject *out) {
-  if (!types || types == Py_None) return 0;
-  if (PyDict_Check(types)) {
-    PyObject *key, *val;
-    Py_ssize_t pos = 0;
-    PyObject *items = PyDict_Items(types); /* a copy: safe to walk */
-    if (!items) return -1;
-    int rc = 0;
-    for (pos = 0; rc == 0 && pos < PyList_GET_SIZE(items); pos++) {
-      key = PyTuple_GET_ITEM(PyList_GET_ITEM(items, pos), 0);
-      val = PyTuple_GET_ITEM(PyList_GET_ITEM(items, pos), 1);
-      if (!PyUnicode_Check(key)) {
-        PyErr_Format(PyExc_TypeError, "types names must be str, found %R",
-                     key);
-        rc = -1;
-      } else if (names && !PySequence_Contains(names, key)) {
-        jjpy_raise_at(st, JJ_ERR_SCHEMA, 0, NULL, JJ_NO_OFFSET,
-                      "types names %R, which is not a column", key);
-        rc = -1;
-      } else {
-        rc = spec_one(st, sh, key, val, out);
-      }
-    }
-    Py_DECREF(items);
-    return rc;
-  }
-  if (PyUnicode_Check(types)) {
-    PyErr_SetString(PyExc_TypeError, "types must be a sequence or a dict, "
-                                     "not a str");
-    return -1;
-  }
-  PyObject *seq = PySequence_Tuple(types);
-  if (!seq) {
-    if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-      PyErr_Clear();
-      PyErr_SetString(PyExc_TypeError, "types must be a sequence or a dict");
-    }
-    return -1;
-  }
-  int rc = 0;
-  if (!names) {
-    jjpy_raise_at(st, JJ_ERR_USAGE, 0, NULL, JJ_NO_OFFSET,
-                  "types by position need the columns' order: give "
-                  "columns=, or types as a dict by name");
-    rc = -1;
-  } else if (PyTuple_GET_SIZE(seq) != PyTuple_GET_SIZE(names)) {
-    jjpy_raise_at(st, JJ_ERR_SCHEMA, 0, NULL, JJ_NO_OFFSET,
-                  "types has %zd entries for %zd columns",
-                  PyTuple_GET_SIZE(seq), PyTuple_GET_SIZE(names));
-    rc = -1;
-  }
-  for (Py_ssize_t i = 0; rc == 0 && i < PyTuple_GET_SIZE(seq); i++)
-    rc = spec_one(st, sh, PyTuple_GET_ITEM(names, i),
-                  PyTuple_GET_ITEM(seq, i), out);
-  Py_DECREF(seq);
-  return rc;
-}
-
-/* The schema string of a table (see jjpy_schema_string), sh its shape (may
-** be NULL). */
-static PyObject *schema_of(jjpy_state *st, shape *sh, PyObject *names,
-                           PyObject *types) {
-  if (!types || types == Py_None) return PyUnicode_FromString("");
-  if (PyUnicode_Check(types)) return Py_NewRef(types);
-  PyObject *out = PyList_New(0), *joined = NULL;
-  if (out && spec_list(st, sh, names, types, out) == 0) {
-    PyObject *sep = PyUnicode_FromString(",");
-    if (sep) joined = PyUnicode_Join(sep, out);
-    Py_XDECREF(sep);
-  }
-  Py_XDECREF(out);
-  return joined;
-}
-
-PyObject *jjpy_schema_string(jjpy_state *st, PyObject *names,
-                             PyObject *types) {
-  return schema_of(st, NULL, names, types);
-}
-
-/* ---------------------------------------------------------------------- */
 /* Notes                                                                   */
 /* ---------------------------------------------------------------------- */
 
@@ -448,7 +188,7 @@ void jjpy_build_free(jjpy_build *bd) {
   Py_XDECREF(bd->key);
   for (int i = 0; i < bd->depth && i < JJPY_MAX_PATH; i++)
     Py_XDECREF(bd->path[i].name);
-  shape_clear(&bd->top);
+  jjpy_shape_clear(&bd->top);
   PyMem_Free(bd);
 }
 
@@ -456,7 +196,7 @@ void jjpy_build_free(jjpy_build *bd) {
 /* Values                                                                  */
 /* ---------------------------------------------------------------------- */
 
-static int give_row(jjpy_build *bd, shape *sh, PyObject *row, int64_t r);
+static int give_row(jjpy_build *bd, jjpy_shape *sh, PyObject *row, int64_t r);
 
 /* Item i of a list or tuple (new reference), NULL without an exception
 ** when the list has shrunk below i meanwhile. */
@@ -487,7 +227,7 @@ static int give_key(jjpy_build *bd, PyObject *name, int64_t r) {
 }
 
 /* A nested table: its rows (a list or tuple) with shape sh. */
-static int give_table(jjpy_build *bd, shape *sh, PyObject *name,
+static int give_table(jjpy_build *bd, jjpy_shape *sh, PyObject *name,
                       PyObject *rows, int64_t r) {
   if (Py_EnterRecursiveCall(" while encoding a nested table")) return -1;
   int rc = CALL(bd, jj_builder_begin_table(bd->b));
@@ -511,9 +251,9 @@ static int give_table(jjpy_build *bd, shape *sh, PyObject *name,
 }
 
 /* A View's rows as a nested table (its columns name tuple rows). */
-static int give_view(jjpy_build *bd, shape *given, PyObject *name,
+static int give_view(jjpy_build *bd, jjpy_shape *given, PyObject *name,
                      PyObject *v, int64_t r) {
-  shape sh = {0};
+  jjpy_shape sh = {0};
   PyObject *rows = NULL;
   int rc = -1;
   if ((sh.names = PyObject_GetAttrString(v, "columns")) &&
@@ -582,7 +322,7 @@ static int give_json(jjpy_build *bd, PyObject *name, PyObject *v, int64_t r) {
 
 /* Whether a list or tuple holds rows: every item a dict (or, when the
 ** nested columns are given, a tuple or list), or none. */
-static int is_rows(PyObject *v, const shape *sub) {
+static int is_rows(PyObject *v, const jjpy_shape *sub) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
   PyObject **items = PySequence_Fast_ITEMS(v);
   for (Py_ssize_t i = 0; i < n; i++)
@@ -594,7 +334,7 @@ static int is_rows(PyObject *v, const shape *sub) {
 }
 
 /* Value v of column `name` (of the table with shape sh) in row r. */
-static int give_value(jjpy_build *bd, shape *sh, PyObject *name, PyObject *v,
+static int give_value(jjpy_build *bd, jjpy_shape *sh, PyObject *name, PyObject *v,
                       int64_t r) {
   jj_builder *b = bd->b;
   if (v == Py_None) return CALL(bd, jj_builder_null(b));
@@ -633,17 +373,21 @@ static int give_value(jjpy_build *bd, shape *sh, PyObject *name, PyObject *v,
   if (jjpy_is_datetime(v)) {
     jj_timestamp ts;
     const char *why;
+    if (jjpy_is_naive(v)) { /* no zone: a local timestamp, l */
+      jjpy_naive_ts(v, &ts);
+      return CALL(bd, jj_builder_local_timestamp(b, &ts));
+    }
     int rc = jjpy_datetime_ts(v, &ts, &why);
     if (rc < 0) return -1;
     if (rc) return fail(bd, r, name, JJ_ERR_TIMESTAMP, "the datetime %R %s", v, why);
     return CALL(bd, jj_builder_timestamp(b, &ts));
   }
   if (jjpy_is_date(v)) return CALL(bd, jj_builder_date(b, jjpy_date_days(v)));
-  shape *sub = shape_sub(sh, name);
+  jjpy_shape *sub = jjpy_shape_sub(sh, name);
   if (PyList_Check(v) || PyTuple_Check(v)) {
     if (!is_rows(v, sub)) return give_json(bd, name, v, r);
     PyObject *rows = Py_NewRef(v); /* a list that changes meanwhile: item() */
-    shape empty = {0};
+    jjpy_shape empty = {0};
     int rc = give_table(bd, sub ? sub : &empty, name, rows, r);
     Py_DECREF(rows);
     return rc;
@@ -662,7 +406,7 @@ static int give_value(jjpy_build *bd, shape *sh, PyObject *name, PyObject *v,
 }
 
 /* A key of a dict row that columns= does not name: the error.  -1. */
-static int extra_key(jjpy_build *bd, shape *sh, PyObject *row, int64_t r) {
+static int extra_key(jjpy_build *bd, jjpy_shape *sh, PyObject *row, int64_t r) {
   PyObject *keys = PyDict_Keys(row); /* a copy: safe to walk */
   if (!keys) return -1;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
@@ -682,7 +426,7 @@ static int extra_key(jjpy_build *bd, shape *sh, PyObject *row, int64_t r) {
   return -1;
 }
 
-static int give_row(jjpy_build *bd, shape *sh, PyObject *row, int64_t r) {
+static int give_row(jjpy_build *bd, jjpy_shape *sh, PyObject *row, int64_t r) {
   int rc = 0;
   if (PyDict_Check(row)) {
     if (sh->names) { /* in the given order, a missing key null */
@@ -794,7 +538,7 @@ jjpy_build *jjpy_build_rows(jjpy_state *st, PyObject *rows, PyObject *columns,
   }
   if (!(seq = rows_of(rows)) || !(bd->notes = PyList_New(0))) goto fail;
   if (columns) {
-    if (!(bd->top.names = names_tuple(st, columns))) goto fail;
+    if (!(bd->top.names = jjpy_names_tuple(st, columns))) goto fail;
     names = Py_NewRef(bd->top.names);
   } else {
     PyObject *first = item(seq, 0);
@@ -815,7 +559,7 @@ jjpy_build *jjpy_build_rows(jjpy_state *st, PyObject *rows, PyObject *columns,
     Py_XDECREF(first);
     if (PyErr_Occurred()) goto fail;
   }
-  if (!(bd->schema = schema_of(st, &bd->top, names, types))) goto fail;
+  if (!(bd->schema = jjpy_schema_of(st, &bd->top, names, types))) goto fail;
   jj_build_opts o;
   memset(&o, 0, sizeof o);
   if (PyUnicode_GET_LENGTH(bd->schema) &&

@@ -15,9 +15,11 @@
 **              brotli, files; the GIL released around decompression
 **   decode.c   decode() and load(): every row at once
 **   view.c     view(): the lazy sequence, its rows, columns and iterator
+**   shape.c    columns= and types= as shapes and the builder's schema
+**              string
 **   build.c    Python rows -> the core's row builder (jj_builder): each
-**              value mapped to one of its kinds, types= as its schema, its
-**              notes as InferenceWarning
+**              value mapped to one of its kinds, its notes as
+**              InferenceWarning
 **   encode.c   encode() and dump(): the builder finished into bytes or a
 **              file
 **   convert.c  from_json() and from_csv(): the core's converter on bytes
@@ -48,6 +50,8 @@ typedef struct jjpy_state {
   PyObject *InferenceWarning; /* jalapenojson.InferenceWarning */
   PyObject *json_encode;   /* a json.JSONEncoder's encode (compact, not
                            ** ASCII-only), made at its first use */
+  PyObject *json_loads;    /* json.loads, imported at its first use: a
+                           ** JSON column's values as it gives them */
 } jjpy_state;
 
 jjpy_state *jjpy_state_of_type(PyTypeObject *tp);
@@ -159,6 +163,11 @@ int32_t jjpy_date_days(PyObject *date);
 ** with *why set to a static reason (naive, an offset with seconds, an
 ** offset of None); -1 with a Python exception (utcoffset() failed). */
 int jjpy_datetime_ts(PyObject *dt, jj_timestamp *ts, const char **why);
+/* A naive datetime as the core's local timestamp (seconds of its wall time
+** counted as if UTC, zone 0, the fewest fraction digits). */
+void jjpy_naive_ts(PyObject *dt, jj_timestamp *ts);
+/* 1 if the datetime dt is naive (no tzinfo). */
+int jjpy_is_naive(PyObject *dt);
 
 /* The module's sqlite3 helpers (_parse_date, ...), in module.c's table. */
 PyObject *jjpy_parse_date(PyObject *module, PyObject *arg);
@@ -166,6 +175,8 @@ PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
                                PyObject *kwargs);
 PyObject *jjpy_format_date(PyObject *module, PyObject *arg);
 PyObject *jjpy_format_timestamp(PyObject *module, PyObject *arg);
+PyObject *jjpy_parse_local_timestamp(PyObject *module, PyObject *args,
+                                     PyObject *kwargs);
 
 /* ---------------------------------------------------------------------- */
 /* Document bytes (source.c)                                              */
@@ -231,6 +242,23 @@ int jjpy_build_check(jjpy_build *bd, jj_code code);
 int jjpy_build_warn(jjpy_build *bd);
 void jjpy_build_free(jjpy_build *bd);
 
+/* A table's columns as columns=, types= or a View give them (shape.c). */
+typedef struct jjpy_shape jjpy_shape;
+struct jjpy_shape {
+  PyObject *names;   /* tuple of str, in order; NULL: the rows' keys */
+  PyObject *subs;    /* dict: name -> index in sub; NULL: no nested given */
+  jjpy_shape *sub;   /* PyMem */
+  Py_ssize_t nsub, cap;
+};
+void jjpy_shape_clear(jjpy_shape *s);
+/* A sequence of str (columns=, a nested "columns") as a tuple. */
+PyObject *jjpy_names_tuple(jjpy_state *st, PyObject *names);
+/* The shape of the nested column `name` of s, or NULL (borrowed). */
+jjpy_shape *jjpy_shape_sub(jjpy_shape *s, PyObject *name);
+/* The schema string of a table (as jjpy_schema_string), sh its shape (may
+** be NULL), which gains the nested tables types= gives. */
+PyObject *jjpy_schema_of(jjpy_state *st, jjpy_shape *sh, PyObject *names,
+                         PyObject *types);
 /* The schema string of jj_build_opts / jj_convert_opts from a types= or
 ** schema= object (letters, "jj", {"columns": [...], "types": [...]}, by
 ** name; by position with `names`, a tuple of str, or NULL).  A str is

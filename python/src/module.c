@@ -87,7 +87,12 @@ static PyMethodDef jjpy_methods[] = {
     {"_format_date", jjpy_format_date, METH_O,
      "'YYYY-MM-DD' of a date (the sqlite3 adapter)"},
     {"_format_timestamp", jjpy_format_timestamp, METH_O,
-     "the timestamp text of an aware datetime (the sqlite3 adapter)"},
+     "the timestamp text of a datetime (the sqlite3 adapter): an aware one "
+     "with its zone, a naive one in SQLite's form"},
+    {"_parse_local_timestamp",
+     (PyCFunction)(void (*)(void))jjpy_parse_local_timestamp,
+     METH_VARARGS | METH_KEYWORDS,
+     "naive datetime (or str with text=True) of a local timestamp's bytes"},
     {NULL, NULL, 0, NULL}};
 
 PyDoc_STRVAR(error_doc,
@@ -124,7 +129,8 @@ PyDoc_STRVAR(inference_warning_doc,
 ** one spelling, the core's type table. */
 static int add_sql_types(PyObject *m) {
   static const jj_type all[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,  JJ_DATE,
-                                JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES, JJ_TABLE};
+                                JJ_TIMESTAMP, JJ_LOCAL_TIMESTAMP, JJ_BOOL,
+                                JJ_BYTES, JJ_JSON, JJ_TABLE};
   PyObject *d = PyDict_New();
   if (!d) return -1;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -171,6 +177,7 @@ static int jjpy_traverse(PyObject *m, visitproc visit, void *arg) {
   Py_VISIT(st->zones);
   Py_VISIT(st->InferenceWarning);
   Py_VISIT(st->json_encode);
+  Py_VISIT(st->json_loads);
   return 0;
 }
 
@@ -184,6 +191,7 @@ static int jjpy_clear(PyObject *m) {
   Py_CLEAR(st->zones);
   Py_CLEAR(st->InferenceWarning);
   Py_CLEAR(st->json_encode);
+  Py_CLEAR(st->json_loads);
   return 0;
 }
 

@@ -8,6 +8,9 @@
 **   d -> datetime.date (or the str, dates="text")
 **   t -> aware datetime.datetime with a fixed-offset timezone (or the str
 **        as written, timestamps="text")
+**   j -> what json.loads gives for its text: dict, list, str, int (exact at
+**        any size), float (a number with a fraction or exponent: rounded to
+**        a double, inf beyond one, as json.loads does), bool
 **   nested table -> what cv->table makes of it (a list, or a View)
 **
 ** Two values have no datetime without loss, and are errors naming the
@@ -186,7 +189,8 @@ static PyObject *zone(jjpy_state *st, jjpy_conv *cv, int minutes) {
 ** numbers ts: the fields as written, the zone as a fixed offset.  NULL
 ** with *why set (year 0, digits below the microsecond) or an exception. */
 static PyObject *make_datetime(jjpy_state *st, jjpy_conv *cv, const char *p,
-                               const jj_timestamp *ts, const char **why) {
+                               const jj_timestamp *ts, int naive,
+                               const char **why) {
   int y = digits(p, 4);
   if (y < 1) {
     *why = "is before year 1, the first a datetime holds";
@@ -196,7 +200,8 @@ static PyObject *make_datetime(jjpy_state *st, jjpy_conv *cv, const char *p,
     *why = "has digits below the microsecond, which a datetime cannot hold";
     return NULL;
   }
-  PyObject *tz = zone(st, cv, ts->zone_minutes);
+  /* a local timestamp (no zone) is a naive datetime */
+  PyObject *tz = naive ? Py_None : zone(st, cv, ts->zone_minutes);
   if (!tz) return NULL;
   return PyDateTimeAPI->DateTime_FromDateAndTime(
       y, digits(p + 5, 2), digits(p + 8, 2), digits(p + 11, 2),
@@ -207,6 +212,22 @@ static PyObject *make_datetime(jjpy_state *st, jjpy_conv *cv, const char *p,
 /* ---------------------------------------------------------------------- */
 /* A value                                                                 */
 /* ---------------------------------------------------------------------- */
+
+/* A JSON value: json.loads of its canonical text. */
+static PyObject *json_value(jjpy_state *st, const char *p, size_t len) {
+  if (!st->json_loads) {
+    PyObject *json = PyImport_ImportModule("json");
+    if (!json) return NULL;
+    st->json_loads = PyObject_GetAttrString(json, "loads");
+    Py_DECREF(json);
+    if (!st->json_loads) return NULL;
+  }
+  PyObject *text = PyUnicode_DecodeUTF8(p, (Py_ssize_t)len, NULL);
+  if (!text) return NULL;
+  PyObject *o = PyObject_CallOneArg(st->json_loads, text);
+  Py_DECREF(text);
+  return o;
+}
 
 /* A nested table: cv->table turns the document (which it then owns) into a
 ** list or a View; the place is pushed for errors of ours inside it. */
@@ -254,14 +275,17 @@ PyObject *jjpy_value(jjpy_conv *cv, jj_cursor *c, size_t col) {
       return value_error(cv, c, col, JJ_ERR_DATE, why, v.u.date.p, 10,
                          "read dates as text: dates=\"text\"");
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       if (cv->opts.ts_text)
         return PyUnicode_FromStringAndSize(v.u.timestamp.p,
                                            (Py_ssize_t)v.u.timestamp.len);
-      o = make_datetime(cv->st, cv, v.u.timestamp.p, &v.u.timestamp.ts, &why);
+      o = make_datetime(cv->st, cv, v.u.timestamp.p, &v.u.timestamp.ts,
+                        v.type == JJ_LOCAL_TIMESTAMP, &why);
       if (o || !why) return o;
       return value_error(cv, c, col, JJ_ERR_TIMESTAMP, why, v.u.timestamp.p,
                          v.u.timestamp.len,
                          "read timestamps as text: timestamps=\"text\"");
+    case JJ_JSON: return json_value(cv->st, v.u.json.p, v.u.json.len);
     case JJ_TABLE: return table_value(cv, c, col, v.u.table);
   }
   return jjpy_raise_at(cv->st, JJ_ERR_USAGE, jj_cursor_row(c), NULL,
@@ -367,6 +391,33 @@ static int utc_offset(PyObject *dt, int *minutes, const char **why) {
   return rc;
 }
 
+/* ts's nanos and digits from dt's microseconds: the fewest fraction digits
+** that hold them (.25, not .250000). */
+static void fraction(PyObject *dt, jj_timestamp *ts) {
+  int us = PyDateTime_DATE_GET_MICROSECOND(dt), k = 0;
+  ts->nanos = us * 1000;
+  if (us) {
+    k = 6;
+    while (us % 10 == 0) us /= 10, k--;
+  }
+  ts->digits = (uint8_t)k;
+}
+
+int jjpy_is_naive(PyObject *dt) {
+  return PyDateTime_DATE_GET_TZINFO(dt) == Py_None;
+}
+
+void jjpy_naive_ts(PyObject *dt, jj_timestamp *ts) {
+  /* no zone: its wall time, as jjpy_datetime_ts counts it with offset 0 */
+  int64_t days = days_of(PyDateTime_GET_YEAR(dt), PyDateTime_GET_MONTH(dt),
+                         PyDateTime_GET_DAY(dt));
+  ts->seconds = days * 86400 + PyDateTime_DATE_GET_HOUR(dt) * 3600 +
+                PyDateTime_DATE_GET_MINUTE(dt) * 60 +
+                PyDateTime_DATE_GET_SECOND(dt);
+  fraction(dt, ts);
+  ts->zone_minutes = 0;
+}
+
 int jjpy_datetime_ts(PyObject *dt, jj_timestamp *ts, const char **why) {
   int minutes = 0;
   *why = NULL;
@@ -378,17 +429,8 @@ int jjpy_datetime_ts(PyObject *dt, jj_timestamp *ts, const char **why) {
   ts->seconds = days * 86400 + PyDateTime_DATE_GET_HOUR(dt) * 3600 +
                 PyDateTime_DATE_GET_MINUTE(dt) * 60 +
                 PyDateTime_DATE_GET_SECOND(dt) - (int64_t)minutes * 60;
-  int us = PyDateTime_DATE_GET_MICROSECOND(dt);
-  ts->nanos = us * 1000;
+  fraction(dt, ts);
   ts->zone_minutes = (int16_t)minutes;
-  /* the fewest fraction digits that hold the microseconds: .25, not
-  ** .250000 */
-  int k = 0;
-  if (us) {
-    k = 6;
-    while (us % 10 == 0) us /= 10, k--;
-  }
-  ts->digits = (uint8_t)k;
   return 0;
 }
 
@@ -438,10 +480,39 @@ PyObject *jjpy_parse_timestamp(PyObject *module, PyObject *args,
                                    &arg, &as_text))
     return NULL;
   if (text_arg(arg, &p, &len) < 0) return NULL;
-  if (jj_timestamp_parse(p, (size_t)len, &ts, &err) != JJ_OK)
+  /* a typed table gives a t column in SQLite's form, in UTC and without
+  ** zone (ext/column.c's jjx_ts_sql): read back as UTC */
+  if (jj_timestamp_parse(p, (size_t)len, &ts, &err) != JJ_OK &&
+      jj_local_timestamp_parse(p, (size_t)len, 1, &ts, NULL) != JJ_OK)
     return jjpy_raise(st, &err, NULL, NULL);
   if (as_text) return PyUnicode_FromStringAndSize(p, len);
-  PyObject *dt = make_datetime(st, NULL, p, &ts, &why);
+  PyObject *dt = make_datetime(st, NULL, p, &ts, 0, &why);
+  if (dt || !why) return dt;
+  return jjpy_raise_at(st, JJ_ERR_TIMESTAMP, 0, NULL, JJ_NO_OFFSET,
+                       "%R %s (register_sqlite3(timestamps=\"text\") reads "
+                       "timestamps as text)",
+                       arg, why);
+}
+
+PyObject *jjpy_parse_local_timestamp(PyObject *module, PyObject *args,
+                                     PyObject *kwargs) {
+  static char *kws[] = {"value", "text", NULL};
+  jjpy_state *st = module_state(module);
+  PyObject *arg;
+  int as_text = 0;
+  const char *p, *why = NULL;
+  Py_ssize_t len;
+  jj_timestamp ts;
+  jj_error err;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$p:_parse_local_timestamp",
+                                   kws, &arg, &as_text))
+    return NULL;
+  if (text_arg(arg, &p, &len) < 0) return NULL;
+  /* SQLite's form (a typed table's l column) or the format's */
+  if (jj_local_timestamp_parse(p, (size_t)len, 1, &ts, &err) != JJ_OK)
+    return jjpy_raise(st, &err, NULL, NULL);
+  if (as_text) return PyUnicode_FromStringAndSize(p, len);
+  PyObject *dt = make_datetime(st, NULL, p, &ts, 1, &why);
   if (dt || !why) return dt;
   return jjpy_raise_at(st, JJ_ERR_TIMESTAMP, 0, NULL, JJ_NO_OFFSET,
                        "%R %s (register_sqlite3(timestamps=\"text\") reads "
@@ -469,6 +540,17 @@ PyObject *jjpy_format_timestamp(PyObject *module, PyObject *arg) {
     PyErr_Format(PyExc_TypeError, "expected a datetime.datetime, not %.100s",
                  Py_TYPE(arg)->tp_name);
     return NULL;
+  }
+  if (jjpy_is_naive(arg)) { /* SQLite's form, as its datetime() writes */
+    jjpy_naive_ts(arg, &ts);
+    size_t n = jj_local_timestamp_format(&ts, out);
+    if (n) {
+      out[10] = ' ';
+      return PyUnicode_FromStringAndSize(out, (Py_ssize_t)n);
+    }
+    return jjpy_raise_at(module_state(module), JJ_ERR_TIMESTAMP, 0, NULL,
+                         JJ_NO_OFFSET, "datetime %R is outside years 0000-9999",
+                         arg);
   }
   int rc = jjpy_datetime_ts(arg, &ts, &why);
   if (rc < 0) return NULL;

@@ -112,7 +112,7 @@ def test_json_load_output(tmp_path):
             '{"id":"3x","name":"c","items":[{"n":1}]}]')
     rows = json.loads(text)
     doc, notes = encoded(rows)
-    assert jj.view(doc).types == ("s", "s", "d", "f", "s", {"columns": ["n"], "types": ["i"]})
+    assert jj.view(doc).types == ("s", "s", "d", "f", "j", {"columns": ["n"], "types": ["i"]})
     assert (doc, notes) == converted(rows, tmp_path)
     assert jj.from_json(text.encode()) == doc
 

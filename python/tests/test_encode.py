@@ -59,14 +59,24 @@ def test_mixed_columns_are_text_with_a_warning():
     cases = [([1, "x"], ["1", "x"], 'integers (row 1, 1), text (row 2, "x") -> s'),
              ([True, 1], ["true", "1"], "booleans (row 1, true), integers (row 2, 1) -> s"),
              ([dt.date(2024, 1, 1), "x"], ["2024-01-01", "x"],
-              'dates (row 1, "2024-01-01"), text (row 2, "x") -> s'),
-             ([[{"a": 1}], 3], ['[{"a":1}]', "3"],
-              'integers (row 2, 3), arrays of objects (row 1, [{\\"a\\":1}]) -> s '
-              '(arrays and objects as their JSON text)')]
+              'dates (row 1, "2024-01-01"), text (row 2, "x") -> s')]
     for values, texts, words in cases:
         doc, notes = quiet([{"c": v} for v in values])
         assert types_of(doc) == ("s",)
         assert [r["c"] for r in jj.decode(doc)] == texts
+        assert notes == ['column "c": ' + words]
+    # rows, dicts or lists among other values: all JSON values, a j column
+    cases = [([[{"a": 1}], 3], [[{"a": 1}], 3],
+              'integers (row 2, 3), arrays of objects (row 1, [{\\"a\\":1}]) -> j '
+              '(every value kept as JSON)'),
+             ([{"k": [1, None]}, "x", True, 2.5, 2**70], [{"k": [1, None]}, "x", True, 2.5, 2**70],
+              'booleans (row 3, true), integers beyond 64 bits (row 5, 1180591620717411303424), '
+              'floats (row 4, 2.5), text (row 2, "x"), other arrays and objects '
+              '(row 1, {\\"k\\":[1,null]}) -> j (every value kept as JSON)')]
+    for values, back, words in cases:
+        doc, notes = quiet([{"c": v} for v in values])
+        assert types_of(doc) == ("j",)
+        assert [r["c"] for r in jj.decode(doc)] == back
         assert notes == ['column "c": ' + words]
     # warnings made errors: the mixed column is refused
     with warnings.catch_warnings():
@@ -120,8 +130,10 @@ def test_values_a_column_cannot_hold():
     with pytest.raises(jj.Error, match="lone surrogate") as e:
         jj.encode([{"c": "\ud800"}])
     assert (e.value.code, e.value.row, e.value.column) == ("utf8", 1, "c")
-    with pytest.raises(jj.Error, match="naive") as e:
-        jj.encode([{"c": dt.datetime(2024, 1, 1)}])
+    # a naive datetime is a local timestamp (l); an aware one has a zone
+    # that an l column cannot keep
+    with pytest.raises(jj.Error, match="is not a local timestamp") as e:
+        jj.encode([{"c": dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)}], types=["l"])
     assert (e.value.code, e.value.row, e.value.column) == ("timestamp", 1, "c")
 
 
@@ -216,13 +228,14 @@ def test_nested_tables_inferred_given_and_from_views():
     given = jj.encode([{"items": [{"qty": 2}, {"sku": "b", "qty": 1}]}],
                       types={"items": {"columns": ["sku", "qty"]}})
     assert jj.decode(given) == [{"items": [{"sku": None, "qty": 2}, {"sku": "b", "qty": 1}]}]
-    # only empty lists: their JSON text, told
+    # only empty lists: JSON values (j), told
     doc, notes = quiet([{"items": []}])
-    assert jj.decode(doc) == [{"items": "[]"}] and "empty arrays" in notes[0]
+    assert jj.decode(doc) == [{"items": []}] and "empty arrays" in notes[0]
+    assert types_of(doc) == ("j",)
     with pytest.raises(jj.Error, match=r'row 1, column "items": \[\[1,2\]\] is not an array of objects'):
         jj.encode([{"items": [(1, 2)]}], types={"items": "jj"})
-    # a list that is not all dicts: its JSON text
-    assert jj.decode(quiet([{"items": [(1, 2), {"a": 1}]}])[0]) == [{"items": '[[1,2],{"a":1}]'}]
+    # a list that is not all dicts: a JSON value
+    assert jj.decode(quiet([{"items": [(1, 2), {"a": 1}]}])[0]) == [{"items": [[1, 2], {"a": 1}]}]
     doc, notes = quiet([{"id": 1, "items": [{"q": 1}]}, {"id": 2, "items": [{"q": 1}, {"q": "x"}]}])
     assert jj.decode(doc)[1]["items"] == [{"q": "1"}, {"q": "x"}]
     assert notes == ['column "items"."q": integers (row 1, 1), text (row 2, "x") -> s']
@@ -234,12 +247,13 @@ def test_nested_tables_inferred_given_and_from_views():
     assert (e.value.row, e.value.column) == (2, "items")
 
 
-def test_dicts_and_other_lists_are_json_text():
+def test_dicts_and_other_lists_are_json():
     rows = [{"o": {"a": [1, "é", None], "b": {"c": 1.5}}, "l": [1, "a"]},
             {"o": {"q": "x\"y\n"}, "l": []}]
     doc, notes = quiet(rows)
-    assert jj.decode(doc) == [{"o": '{"a":[1,"é",null],"b":{"c":1.5}}', "l": '[1,"a"]'},
-                              {"o": '{"q":"x\\"y\\n"}', "l": "[]"}]
+    assert types_of(doc) == ("j", "j")
+    assert jj.decode(doc) == rows
+    assert doc.endswith(b'[{"a":[1,"\xc3\xa9",null],"b":{"c":1.5}},[1,"a"]],\n[{"q":"x\\"y\\n"},[]]\n]}')
     with pytest.raises(TypeError, match='row 1, column "o": a dict has no JSON text: '
                                         'Object of type date is not JSON serializable') as e:
         jj.encode([{"o": {"d": dt.date(2024, 1, 1)}}])

@@ -81,7 +81,7 @@ OTHERS = [  # SPEC 8's "other messages of the same codes", a few of each kind
     ('{"jalapenojson":1,"columns":["a","a"],"types":["i","i"],"rows":[]}',
      'byte 33: duplicate column name "a"'),
     ('{"jalapenojson":1,"columns":["a"],"types":["q"],"rows":[]}',
-     'byte 43: unknown type "q" for column "a"'),
+     'byte 43: column "a" has type "q", which this reader does not know'),
     (H % "i" + '"rows":[[9223372036854775808]]}',
      'row 1, column "a", byte 57: 9223372036854775808 does not fit a 64-bit integer'),
     (H % "f" + '"rows":[[1e400]]}', 'row 1, column "a", byte 57: 1e400 is out of range for a double'),

@@ -47,8 +47,9 @@ def test_dump_is_atomic(tmp_path):
     path = tmp_path / "rows.jj"
     jj.dump(ROWS, path)
     before = path.read_bytes()
-    bad = ROWS + [{"id": 1, "name": "x", "price": dt.datetime(2024, 1, 1)}]   # fails at the end
-    with pytest.raises(jj.Error, match="naive"):
+    odd = dt.timezone(dt.timedelta(seconds=30))
+    bad = ROWS + [{"id": 1, "name": "x", "price": dt.datetime(2024, 1, 1, tzinfo=odd)}]   # fails at the end
+    with pytest.raises(jj.Error, match="with seconds"):
         jj.dump(bad, path)
     bad = ROWS + [{"id": 1, "name": b"x", "price": 1.0}]   # fails inferring
     with pytest.raises(jj.Error, match="mixes bytes"):

@@ -30,7 +30,11 @@ def test_every_declared_type(db, tmp_path):
     declared = [r[2] for r in db.execute("PRAGMA temp.table_info(t)")]
     assert declared == ["INTEGER", "TEXT", "REAL", "DATE", "TIMESTAMP",
                         "BOOLEAN", "BLOB", "TEXT"]
-    got = db.execute("SELECT * FROM t").fetchall()
+    # a timestamp reaches SQL in SQLite's form, in UTC: the same instant
+    assert db.execute("SELECT at FROM t LIMIT 1").fetchone()[0].utcoffset() == dt.timedelta(0)
+    db.execute("CREATE VIRTUAL TABLE temp.w USING jj_open(%s, timestamps=as_written)"
+               % sqlite3_literal(str(path)))
+    got = db.execute("SELECT * FROM w").fetchall()
     assert got[0][:7] == tuple(EVERY[0][k] for k in ("id", "name", "price", "day",
                                                       "at", "ok", "blob"))
     assert type(got[0][3]) is dt.date and got[0][4].utcoffset() == dt.timedelta(minutes=330)
@@ -49,7 +53,7 @@ def test_timestamps_as_text_and_the_sub_microsecond_error(db):
         db.execute("SELECT t FROM t").fetchall()
     jj.register_sqlite3(timestamps="text")
     try:
-        assert db.execute("SELECT t FROM t").fetchall() == [("2024-03-01T00:00:00.123456789Z",)]
+        assert db.execute("SELECT t FROM t").fetchall() == [("2024-03-01 00:00:00.123456789",)]
     finally:
         jj.register_sqlite3()
 
@@ -59,8 +63,12 @@ def test_adapters_feed_jj_group(db):
     at = dt.datetime(2024, 3, 1, 10, 30, 0, 250000, dt.timezone(dt.timedelta(hours=-5)))
     doc = db.execute("SELECT jj_group('d:d', ?, 't:t', ?, 'b:b', ?)", (day, at, True)).fetchone()[0]
     assert jj.decode(doc) == [{"d": day, "t": at, "b": True}]
-    with pytest.raises(Exception):   # a naive datetime has no zone to write
-        db.execute("SELECT ?", (dt.datetime(2024, 1, 1),)).fetchone()
+    # a naive datetime goes in SQLite's form, and back as a local timestamp
+    naive = dt.datetime(2024, 1, 1, 23, 59, 59, 120000)
+    assert db.execute("SELECT ?", (naive,)).fetchone()[0] == "2024-01-01 23:59:59.12"
+    assert db.execute("SELECT ? > datetime('2024-01-01 23:59:59')", (naive,)).fetchone()[0] == 1
+    doc = db.execute("SELECT jj_group('l', ?)", (naive,)).fetchone()[0]
+    assert '"types":["l"]' in doc and jj.decode(doc) == [{"l": naive}]
 
 
 def sqlite3_literal(s):
@@ -72,7 +80,7 @@ def sqlite3_literal(s):
 # ---------------------------------------------------------------------------
 
 NAMES = ["id", "Tromsø", "名前", "a b", 'q"uote', "it's", "x:y", "😀", "n"]
-KINDS = "ifsxdtb"
+KINDS = "ifsxdtlb"
 
 
 def random_value(rnd, kind):
@@ -96,6 +104,11 @@ def random_value(rnd, kind):
         return bytes(rnd.randrange(256) for _ in range(rnd.randrange(10)))
     if kind == "d":
         return dt.date.fromordinal(rnd.randrange(1, dt.date.max.toordinal() + 1))
+    if kind == "l":
+        day = dt.date.fromordinal(rnd.randrange(1, dt.date.max.toordinal() + 1))
+        return dt.datetime(day.year, day.month, day.day, rnd.randrange(24),
+                           rnd.randrange(60), rnd.randrange(60),
+                           rnd.choice([0, 250000, rnd.randrange(10**6)]))
     if kind == "t":
         day = dt.date.fromordinal(rnd.randrange(1, dt.date.max.toordinal() + 1))
         zone = dt.timezone(dt.timedelta(minutes=rnd.randrange(-1439, 1440)))
@@ -128,12 +141,16 @@ def test_python_writes_the_c_reader_reads(db, tmp_path):
         names, kinds, rows = random_table(rnd)
         path = tmp_path / ("t%d.jj%s" % (n, rnd.choice(["", ".gz", ".br"])))
         jj.dump(rows, path, types=kinds)
-        db.execute("CREATE VIRTUAL TABLE temp.t%d USING jj_open(%s)"
-                   % (n, sqlite3_literal(str(path))))
+        # as written: each timestamp in its zone; by default in UTC
+        written = n % 2 == 0
+        db.execute("CREATE VIRTUAL TABLE temp.t%d USING jj_open(%s%s)"
+                   % (n, sqlite3_literal(str(path)), ", timestamps=as_written" if written else ""))
         got = db.execute("SELECT * FROM t%d" % n).fetchall()
         assert len(got) == len(rows)
         for row, back in zip(rows, got):
             for (name, value), v in zip(row.items(), back):
+                if not written and isinstance(value, dt.datetime) and value.tzinfo:
+                    value = value.astimezone(dt.timezone.utc)
                 assert same(v, value), (n, name, value, v)
 
 
@@ -149,7 +166,7 @@ def test_c_writes_python_reads(db):
                        [tuple(r.values()) for r in rows])
         # types given where jj_group needs them: d t b, and names with a
         # colon (jj_group reads "x:y" as a type otherwise)
-        given = {name: k for name, k in zip(names, kinds) if k in "dtb" or ":" in name}
+        given = {name: k for name, k in zip(names, kinds) if k in "dtlb" or ":" in name}
         args = ", ".join("%s, c%d" % (sqlite3_literal(name + (":" + given[name] if name in given else "")), i)
                          for i, name in enumerate(names))
         doc = db.execute("SELECT jj_group(%s) FROM s%d ORDER BY rowid" % (args, n)).fetchone()[0]

@@ -204,12 +204,45 @@ def test_encode_timestamps_fewest_digits_and_zones():
         b'["2024-03-01T00:00:00.000001+23:59"]'
 
 
+def test_naive_datetimes_are_local_timestamps():
+    naive = [dt.datetime(2024, 3, 1), dt.datetime(2024, 3, 1, 23, 59, 59, 250000),
+             dt.datetime(1, 1, 1, 0, 0, 0, 1), dt.datetime(9999, 12, 31, 23, 59, 59, 999999)]
+    doc = jj.encode([{"t": v} for v in naive])
+    assert doc == (b'{"jalapenojson":1,"columns":["t"],"types":["l"],"rows":[\n'
+                   b'["2024-03-01T00:00:00"],\n["2024-03-01T23:59:59.25"],\n'
+                   b'["0001-01-01T00:00:00.000001"],\n["9999-12-31T23:59:59.999999"]\n]}')
+    back = jj.decode(doc)
+    assert [r["t"] for r in back] == naive
+    assert all(r["t"].tzinfo is None for r in back)
+    assert jj.decode(doc, timestamps="text")[1] == {"t": "2024-03-01T23:59:59.25"}
+
+    class Stamp(dt.datetime):   # as pandas' Timestamp: a datetime subclass
+        pass
+    assert jj.encode([{"t": Stamp(2024, 3, 1, 10, 30)}]) == \
+        b'{"jalapenojson":1,"columns":["t"],"types":["l"],"rows":[\n["2024-03-01T10:30:00"]\n]}'
+    # aware ones stay t; both in one column are text, with a note
+    with pytest.warns(jj.InferenceWarning, match="with and without a zone"):
+        mixed = jj.encode([{"t": naive[0]}, {"t": dt.datetime(2024, 3, 1, tzinfo=UTC)}])
+    assert b'"types":["s"]' in mixed
+    # an explicit t column takes a naive datetime as UTC, with a note
+    with pytest.warns(jj.InferenceWarning, match="taken as UTC"):
+        utc = jj.encode([{"t": naive[0]}], types=["t"])
+    assert jj.decode(utc) == [{"t": dt.datetime(2024, 3, 1, tzinfo=UTC)}]
+    # inside a nested table
+    nested = jj.encode([{"o": 1, "items": [{"at": naive[1]}, {"at": naive[0]}]}])
+    assert b'{"columns":["at"],"types":["l"]}' in nested
+    assert jj.decode(nested)[0]["items"] == [{"at": naive[1]}, {"at": naive[0]}]
+    # text in SQLite's form is a local timestamp too, written with a T
+    with pytest.warns(jj.InferenceWarning, match="written with T for the space"):
+        spaced = jj.encode([{"t": "2024-03-01 10:30:00.5"}])
+    assert jj.decode(spaced) == [{"t": dt.datetime(2024, 3, 1, 10, 30, 0, 500000)}]
+
+
 def test_encode_datetime_errors():
     with pytest.raises(jj.Error) as e:
-        jj.encode([{"t": dt.datetime(2024, 3, 1)}])
-    assert str(e.value) == ('row 1, column "t": the datetime '
-                            'datetime.datetime(2024, 3, 1, 0, 0) is naive (it '
-                            'has no tzinfo); a timestamp needs its UTC offset')
+        jj.encode([{"t": dt.datetime(2024, 3, 1, tzinfo=UTC)}], types=["l"])
+    assert str(e.value) == ('row 1, column "t": "2024-03-01T00:00:00Z" is not a '
+                            'local timestamp (the schema says t:l)')
     assert (e.value.code, e.value.row, e.value.column) == ("timestamp", 1, "t")
     odd = dt.timezone(dt.timedelta(seconds=30))
     with pytest.raises(jj.Error, match="with seconds"):

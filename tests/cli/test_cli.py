@@ -675,6 +675,34 @@ def test_versions():
     check("the man page says the same version", b'"jalapenojson ' + v + b'"' in man)
 
 
+def test_local_timestamps(d):
+    """Local timestamps (l): a CSV of both separators and SQLite's
+    datetime() output converts as l (the space told), cat and head print
+    the T form, --schema x:l and x:t."""
+    write(f"{d}/lt.csv", "id,at\n1,2024-03-01 10:30:00\n2,2024-03-01T23:59:59.500\n3,\n")
+    r = run("convert", "lt.csv", "lt.jj", cwd=d)
+    check("local timestamps convert as l", r.rc == 0 and re.search(rb"at\s+l\s+DATETIME", r.err), r)
+    check("  the space is told", b"-> l (written with T for the space)" in r.err, r)
+    check("  the document", read(f"{d}/lt.jj").endswith(
+        b'[1,"2024-03-01T10:30:00"],\n[2,"2024-03-01T23:59:59.500"],\n[3,null]\n]}'), read(f"{d}/lt.jj"))
+    r = run("cat", "lt.jj", cwd=d)
+    check("cat: NDJSON", r.rc == 0 and r.out.decode().splitlines()[0] == '{"id":1,"at":"2024-03-01T10:30:00"}', r)
+    r = run("cat", "lt.jj", "--to", "csv", cwd=d)
+    check("cat: CSV", r.rc == 0 and r.out == b"id,at\n1,2024-03-01T10:30:00\n2,2024-03-01T23:59:59.500\n3,\n", r)
+    r = run("cat", "lt.jj", "--to", "json", cwd=d)
+    check("cat: JSON", r.rc == 0 and json.loads(r.out)[1] == {"id": 2, "at": "2024-03-01T23:59:59.500"}, r)
+    r = run("head", "lt.jj", "--to", "csv", cwd=d)
+    check("head", r.rc == 0 and b"2024-03-01T10:30:00" in r.out, r)
+    r = run("convert", "-q", "lt.csv", "-", "--schema", "at:l", cwd=d)
+    check("--schema at:l", r.rc == 0 and b'"types":["i","l"]' in r.out, r)
+    r = run("convert", "lt.csv", "-", "--schema", "at:t", cwd=d)
+    check("--schema at:t: UTC, told", r.rc == 0 and b'[1,"2024-03-01T10:30:00Z"]' in r.out
+          and b"has no zone, taken as UTC" in r.err, r)
+    write(f"{d}/lz.csv", "at\n2024-03-01T10:30:00Z\n")
+    r = run("convert", "lz.csv", "-", "--schema", "at:l", cwd=d)
+    check("--schema at:l refuses a zone", r.rc != 0 and b"a local timestamp has no zone" in r.err, r)
+
+
 def main():
     global CLI
     build = os.path.abspath(jjtest.build_dir(sys.argv))
@@ -688,6 +716,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         test_usage_errors(d)
         test_roundtrips(d)
+        test_local_timestamps(d)
         sub = os.path.join(d, "z")
         os.mkdir(sub)
         test_compression_and_streams(sub)

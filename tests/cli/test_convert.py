@@ -44,6 +44,8 @@ NUM_RE = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\Z")
 DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 TS_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):"
                    r"([0-9]{2})(\.[0-9]{1,9})?(Z|[+-]([0-9]{2}):([0-9]{2}))\Z")
+LTS_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})([T ])([0-9]{2}):([0-9]{2}):"
+                    r"([0-9]{2})(\.[0-9]{1,9})?\Z")
 
 
 def leap(y):
@@ -71,6 +73,18 @@ def is_ts(s):
     return ok
 
 
+def lts_kind(s):
+    """"lts" (the T form), "ltssp" (SQLite's space) or None."""
+    m = LTS_RE.match(s)
+    if not m:
+        return None
+    y, mo, d = map(int, m.groups()[:3])
+    hh, mi, ss = map(int, m.groups()[4:7])
+    if not (date_ok(y, mo, d) and hh <= 23 and mi <= 59 and ss <= 59):
+        return None
+    return "lts" if m.group(4) == "T" else "ltssp"
+
+
 def exact_double(n):
     """An integer n is exactly a (finite) double."""
     try:
@@ -94,6 +108,8 @@ def text_kind(s, csv_booleans=False):
         return "date" if is_date(s) else "text"
     if is_ts(s):
         return "ts"
+    if lts_kind(s):
+        return lts_kind(s)
     if s in ("NaN", "Infinity", "-Infinity"):
         return "nans"
     if csv_booleans and s in ("true", "false"):
@@ -116,6 +132,8 @@ def decide(kinds, ints):
         return "d"
     if kinds == {"ts"}:
         return "t"
+    if kinds and kinds <= {"lts", "ltssp"}:
+        return "l"
     if kinds & NUMBERS and kinds <= NUMBERS | {"nans"}:
         if kinds & {"huge", "bigx"}:
             return "s"
@@ -124,6 +142,8 @@ def decide(kinds, ints):
         return "f"
     if "table" in kinds and kinds <= {"table", "empty"}:
         return "table"
+    if kinds & {"json", "empty", "table"}:
+        return "j"  # every value a JSON value, kept as JSON
     return "s"
 
 
@@ -155,6 +175,13 @@ def rand_ts(rnd):
                                       frac, zone)
 
 
+def rand_lts(rnd):
+    frac = "" if rnd.random() < 0.5 else "." + "".join(
+        rnd.choice("0123456789") for _ in range(rnd.randrange(1, 10)))
+    return "%s%s%02d:%02d:%02d%s" % (rand_date(rnd), rnd.choice("T "), rnd.randrange(24),
+                                     rnd.randrange(60), rnd.randrange(60), frac)
+
+
 def rand_float(rnd):
     while True:
         f = struct.unpack("<d", struct.pack("<Q", rnd.getrandbits(64)))[0]
@@ -180,6 +207,10 @@ def make_column(rnd, kind, scalar_only):
         return lambda: rand_date(rnd)
     if kind == "ts":
         return lambda: rand_ts(rnd)
+    if kind == "lts":
+        return lambda: rand_lts(rnd)
+    if kind == "tslts":
+        return lambda: rnd.choice([rand_ts(rnd), rand_lts(rnd)])
     if kind == "mixed":
         return lambda: rnd.choice([1, 2.5, "x", rand_date(rnd)] + ([] if scalar_only else [True]))
     if kind == "baddate":
@@ -193,9 +224,9 @@ def make_column(rnd, kind, scalar_only):
 
 
 JSON_KINDS = ["int", "bigint", "float", "intfloat", "bool", "text", "date",
-              "ts", "mixed", "baddate", "nested", "json", "null"]
+              "ts", "lts", "tslts", "mixed", "baddate", "nested", "json", "null"]
 CSV_KINDS = ["int", "float", "intfloat", "bool", "text", "date", "ts",
-             "mixed", "baddate", "null"]
+             "lts", "tslts", "mixed", "baddate", "null"]
 
 
 def random_table(rnd, kinds_from, scalar_only, missing):
@@ -260,7 +291,7 @@ def infer_json(names, rows):
                     if k not in sub_names:
                         sub_names.append(k)
             if not sub_names:
-                t = "s"
+                t = "j"
             else:
                 t = ("table", sub_names, infer_json(sub_names, sub_rows))
         types[n] = t
@@ -285,6 +316,10 @@ def expect_json_value(v, t):
         return 1 if v else 0
     if t in ("d", "t"):
         return v
+    if t == "l":  # SQLite's space written as T
+        return v[:10] + "T" + v[11:]
+    if t == "j":
+        return ("json", v)
     if isinstance(t, tuple):
         return ("table", [[expect_json_value(x.get(k), t[2][k]) for k in t[1]]
                           for x in v])
@@ -336,7 +371,8 @@ def convert(build, path, out, args=()):
 
 def read_back(conn, out):
     conn.execute("DROP TABLE IF EXISTS temp.back")
-    conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" % q(out))
+    # the document's text of timestamps, as the input wrote them
+    conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s, timestamps=as_written)" % q(out))
     cols = [r[1] for r in conn.execute("SELECT * FROM pragma_table_info('back')")]
     names = ", ".join('"%s"' % c.replace('"', '""') for c in cols)
     rows = conn.execute("SELECT %s FROM back ORDER BY rowid" % names).fetchall()
@@ -459,7 +495,8 @@ def one_csv(build, conn, rnd, case, tmp):
             w = None if s == null else (
                 int(s) if t == "i" else
                 (None if s == "NaN" else float(s)) if t == "f" else
-                (1 if s == "true" else 0) if t == "b" else s)
+                (1 if s == "true" else 0) if t == "b" else
+                s[:10] + "T" + s[11:] if t == "l" else s)
             if not same_plain(g[j], w):
                 ok, bad = False, (i + 1, n, g[j], w)
                 break

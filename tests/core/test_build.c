@@ -522,7 +522,7 @@ TEST(typed_columns_refusals_length_limits_and_jj_in_the_schema) {
   jj_error err;
   CHECK(jj_builder_new(&o, &err) == NULL);
   CHECK_EQ_STR(err.message, "q: TYPES, at byte 2: unknown type q for column \"a\" (use one "
-                            "of i f s d t b x, {...} or jj for a nested table)");
+                            "of i f s d t l b x j, {...} or jj for a nested table)");
   /* the length limit: found at the row that passes it */
   memset(&o, 0, sizeof o);
   o.max_length = 200;

@@ -8,7 +8,8 @@
 ** integer after floats, text after numbers, nulls first, dates that turn
 ** out to be text, values given out of order or left out, a change in the
 ** middle of a row, rows in memory and in the temporary file, explicit
-** types beside inferred ones, values made null by the schema.
+** types beside inferred ones, values made null by the schema, local
+** timestamps in SQLite's form (written with a T: read back at the end).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ enum {
   P_DATES,         /* dates as text (d) */
   P_DATES_TEXT,    /* dates, then a word at `at` (s) */
   P_STAMPS,        /* timestamps as text (t) */
+  P_LOCAL,         /* SQLite's datetime() text (l: written with a T, so
+                   ** read back at the end) */
   P_TEXT_INT,      /* text, then an integer at `at` (s) */
   P_BOOLS,
   P_BYTES,
@@ -72,6 +75,10 @@ static void give(jj_builder *b, const plan *p, int row) {
       break;
     case P_STAMPS:
       snprintf(text, sizeof text, "2024-03-0%dT10:%02d:00.5+02:00", row % 9 + 1, row % 60);
+      jj_builder_text(b, text, strlen(text));
+      break;
+    case P_LOCAL:
+      snprintf(text, sizeof text, "2024-03-0%d 10:%02d:00", row % 9 + 1, row % 60);
       jj_builder_text(b, text, strlen(text));
       break;
     case P_TEXT_INT:
@@ -216,6 +223,9 @@ TEST(explicit_types_beside_inferred_and_values_made_null) {
   same(plans, 4, 80, "c1:i", JJ_BUILD_BAD_TO_NULL, 100, 0, 6);
   same(plans, 4, 80, "c1:i", 0, 0, 0, 7); /* an error at row 30 */
   same(plans, 4, 80, "c3:b", 0, 0, 1, 8); /* an error at row 3 */
+  plan local[2] = {{P_LOCAL, 0}, {P_STAMPS, 0}};
+  same(local, 2, 80, "c0:l", 0, 0, 0, 9);
+  same(local, 2, 80, "c1:l", JJ_BUILD_BAD_TO_NULL, 0, 1, 10); /* zones made null */
 }
 
 TEST(the_length_limit_is_found_at_the_row_that_passes_it) {

@@ -127,14 +127,23 @@ TEST(convert_dates_and_timestamps_checked) {
                "YYYY-MM-DD text that is not a date (row 2, "
                "\"2023-02-29\") -> s\n") != NULL);
   conv_free(&o);
-  /* a timestamp needs its zone; lowercase t is not RFC 3339 here */
+  /* with and without a zone: no one instant for both, so text */
   conv("{\"t\":\"2024-01-01T10:00:00Z\"}\n{\"t\":\"2024-01-01T10:00:00\"}",
        NULL, 0, &o);
   CHECK(strstr(body(&o), "\"types\":[\"s\"]") != NULL);
   CHECK(strstr(o.notes.p,
                "timestamps (row 1, \"2024-01-01T10:00:00Z\"), "
+               "local timestamps (row 2, \"2024-01-01T10:00:00\") -> s "
+               "(timestamps with and without a zone: no one instant for "
+               "both)") != NULL);
+  conv_free(&o);
+  /* an hour that does not exist: timestamp-like text */
+  conv("{\"t\":\"2024-01-01T10:00:00Z\"}\n{\"t\":\"2024-01-01T25:00:00Z\"}",
+       NULL, 0, &o);
+  CHECK(strstr(body(&o), "\"types\":[\"s\"]") != NULL);
+  CHECK(strstr(o.notes.p,
                "timestamp-like text that is not an RFC 3339 "
-               "timestamp (row 2, \"2024-01-01T10:00:00\") -> s") != NULL);
+               "timestamp (row 2, \"2024-01-01T25:00:00Z\") -> s") != NULL);
   conv_free(&o);
   /* dates and timestamps together are text */
   CHECK_CONV("{\"x\":\"2024-01-01\"}\n{\"x\":\"2024-01-01T00:00:00Z\"}", NULL,
@@ -170,33 +179,49 @@ TEST(convert_nested_arrays_of_objects) {
              "[[[[[1]]]]]\n]}");
 }
 
-TEST(convert_other_arrays_and_objects_as_json_text) {
+TEST(convert_other_arrays_and_objects_as_json) {
   conv_out o;
   conv(
       "{\"v\":[1, 2 ,\"a b\"]}\n{\"v\":{\"k\" : [true, null]}}\n"
       "{\"v\":[{\"x\":1}, 2]}\n{\"v\":[]}",
       NULL, 0, &o);
   CHECK_EQ_STR(body(&o),
-               "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
-               "[\"[1,2,\\\"a b\\\"]\"],\n"
-               "[\"{\\\"k\\\":[true,null]}\"],\n"
-               "[\"[{\\\"x\\\":1},2]\"],\n[\"[]\"]\n]}");
-  CHECK(strstr(o.notes.p, "-> s (arrays and objects as their JSON text)") !=
-        NULL);
+               "\"columns\":[\"v\"],\"types\":[\"j\"],\"rows\":[\n"
+               "[[1,2,\"a b\"]],\n"
+               "[{\"k\":[true,null]}],\n"
+               "[[{\"x\":1},2]],\n[[]]\n]}");
+  CHECK(strstr(o.notes.p, "-> j (kept as JSON)") != NULL);
   conv_free(&o);
-  /* only empty arrays: text "[]" */
+  /* only empty arrays: JSON [] */
   conv("{\"v\":[]}", NULL, 0, &o);
   CHECK_EQ_STR(body(&o),
-               "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
-               "[\"[]\"]\n]}");
+               "\"columns\":[\"v\"],\"types\":[\"j\"],\"rows\":[\n"
+               "[[]]\n]}");
   CHECK(strstr(o.notes.p,
-               "column \"v\": empty arrays (row 1, []) -> s (their "
-               "JSON text \"[]\")\n") != NULL);
+               "column \"v\": empty arrays (row 1, []) -> j (an empty array "
+               "is no table of rows)\n") != NULL);
   conv_free(&o);
   /* objects without keys in arrays: no nested table to make */
   CHECK_CONV("{\"v\":[{}]}", NULL, 0,
+             "\"columns\":[\"v\"],\"types\":[\"j\"],\"rows\":[\n"
+             "[[{}]]\n]}");
+  /* rows mixed with scalars, objects with numbers and text: all JSON */
+  conv("{\"v\":[{\"x\":1}]}\n{\"v\":5}\n{\"v\":\"t\\/\\u00e9\"}\n{\"v\":1e400}", NULL, 0, &o);
+  CHECK_EQ_STR(body(&o),
+               "\"columns\":[\"v\"],\"types\":[\"j\"],\"rows\":[\n"
+               "[[{\"x\":1}]],\n[5],\n[\"t/\u00e9\"],\n[1e400]\n]}");
+  CHECK(strstr(o.notes.p, "-> j (every value kept as JSON)") != NULL);
+  conv_free(&o);
+  /* CSV never infers j; the schema option makes a field's JSON text one */
+  CHECK_CONV("v\n\"{\"\"a\"\": [1, 2]}\"\n", NULL, 0,
              "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
-             "[\"[{}]\"]\n]}");
+             "[\"{\\\"a\\\": [1, 2]}\"]\n]}");
+  CHECK_CONV("v\n\"{\"\"a\"\": [1, 2]}\"\n5\nnull\n", "v:j", 0,
+             "\"columns\":[\"v\"],\"types\":[\"j\"],\"rows\":[\n"
+             "[{\"a\":[1,2]}],\n[5],\n[null]\n]}");
+  CHECK_CONV_ERR("v\n{\"a\":}\n", "v:j", 0, JJ_ERR_TYPE,
+                 "in: row 1, column \"v\", byte 2: \"{\\\"a\\\":}\" is not JSON text (the "
+                 "schema says v:j)");
 }
 
 TEST(convert_nan_strings_in_number_columns) {
@@ -249,9 +274,9 @@ TEST(convert_refuses_duplicate_and_empty_keys) {
                  "column name cannot");
   /* inside an array that is text (not all objects) they are no error */
   CHECK_CONV("{\"v\":[{\"a\":1,\"a\":2},5]}\n{\"v\":[{\"\":1},\"x\"]}", NULL, 0,
-             "\"columns\":[\"v\"],\"types\":[\"s\"],\"rows\":[\n"
-             "[\"[{\\\"a\\\":1,\\\"a\\\":2},5]\"],\n"
-             "[\"[{\\\"\\\":1},\\\"x\\\"]\"]\n]}");
+             "\"columns\":[\"v\"],\"types\":[\"j\"],\"rows\":[\n"
+             "[[{\"a\":1,\"a\":2},5]],\n"
+             "[[{\"\":1},\"x\"]]\n]}");
   /* in a nested table too, with the path */
   CHECK_CONV_ERR("[{\"x\":[{\"k\":1,\"k\":2}]}]", NULL, 0, JJ_ERR_SCHEMA,
                  "in: row 1, column \"x\", row 1, column \"k\", byte 14: key "
@@ -415,7 +440,7 @@ TEST(convert_schema_option_errors) {
                  "have");
   CHECK_CONV_ERR("{\"a\":1}", "a:q", 0, JJ_ERR_USAGE,
                  "in: the schema option, at byte 2: unknown type q for column "
-                 "\"a\" (use one of i f s d t b x, {...} or jj for a nested "
+                 "\"a\" (use one of i f s d t l b x j, {...} or jj for a nested "
                  "table)");
   CHECK_CONV_ERR("{\"a\":1}", "a:i,a:f", 0, JJ_ERR_USAGE,
                  "in: the schema option, at byte 4: column \"a\" is named "
@@ -500,7 +525,7 @@ int main(int argc, char **argv) {
   RUN(convert_dates_and_timestamps_checked);
   RUN(convert_nulls_missing_keys_and_column_order);
   RUN(convert_nested_arrays_of_objects);
-  RUN(convert_other_arrays_and_objects_as_json_text);
+  RUN(convert_other_arrays_and_objects_as_json);
   RUN(convert_nan_strings_in_number_columns);
   RUN(convert_keys_case_escapes_and_unicode);
   RUN(convert_bom_whitespace_and_crlf);

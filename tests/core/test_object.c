@@ -78,8 +78,10 @@ static jj_code model_value(jj_cursor *c, size_t col, gen_buf *b, jj_error *err) 
       break;
     case JJ_TEXT: model_escaped(b, v.u.text.p, v.u.text.len); break;
     case JJ_DATE: model_escaped(b, v.u.date.p, v.u.date.len); break;
-    case JJ_TIMESTAMP: model_escaped(b, v.u.timestamp.p, v.u.timestamp.len); break;
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: model_escaped(b, v.u.timestamp.p, v.u.timestamp.len); break;
     case JJ_BOOL: gen_buf_add(b, v.u.b ? "true" : "false", v.u.b ? 4 : 5); break;
+    case JJ_JSON: gen_buf_add(b, v.u.json.p, v.u.json.len); break;
     case JJ_BYTES:
       enc = malloc(v.u.bytes.len / 3 * 4 + 8);
       if (!enc) abort();

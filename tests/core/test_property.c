@@ -235,7 +235,8 @@ static void prop_value_json(gen_buf *b, jj_type type, const gen_value *v) {
     case JJ_BOOL: gen_buf_add(b, v->i ? "true" : "false", v->i ? 4 : 5); break;
     case JJ_TEXT:
     case JJ_DATE:
-    case JJ_TIMESTAMP: prop_escape(b, v->s, v->len); break;
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: prop_escape(b, v->s, v->len); break;
     case JJ_BYTES: {
       char *enc = malloc(v->len / 3 * 4 + 8);
       if (!enc) exit(2);
@@ -246,6 +247,7 @@ static void prop_value_json(gen_buf *b, jj_type type, const gen_value *v) {
       free(enc);
       break;
     }
+    case JJ_JSON: gen_buf_add(b, v->s, v->len); break; /* canonical already */
     default: break;
   }
 }
@@ -298,6 +300,7 @@ static int prop_compare_value(jj_cursor *c, size_t col, jj_type type, const gen_
     case JJ_TEXT:
     case JJ_DATE:
     case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP:
       rc = jj_cursor_text(c, col, &p, &len, &err);
       if (rc == 1 && (len != v->len || (len && memcmp(p, v->s, len) != 0))) {
         bad += prop_fail("%srow %lld col %zu: text %zu bytes %s", path, (long long)row, col, len,
@@ -311,7 +314,7 @@ static int prop_compare_value(jj_cursor *c, size_t col, jj_type type, const gen_
           bad += prop_fail("%srow %lld col %zu: date %s is %ld days, want %lld", path,
                            (long long)row, col, v->s, (long)days, (long long)v->i);
       }
-      if (rc == 1 && type == JJ_TIMESTAMP) {
+      if (rc == 1 && (type == JJ_TIMESTAMP || type == JJ_LOCAL_TIMESTAMP)) {
         jj_timestamp ts;
         memset(&ts, 0, sizeof ts);
         rc = jj_cursor_timestamp(c, col, &ts, &err);
@@ -333,6 +336,12 @@ static int prop_compare_value(jj_cursor *c, size_t col, jj_type type, const gen_
                          col, len, prop_hex(b, len), v->len);
       break;
     }
+    case JJ_JSON: /* the canonical text written, exactly */
+      rc = jj_cursor_json(c, col, &p, &len, &err);
+      if (rc == 1 && (len != v->len || memcmp(p, v->s, len) != 0))
+        bad += prop_fail("%srow %lld col %zu: JSON %s, want %s", path, (long long)row, col,
+                         prop_hex(p, len), prop_hex(v->s, v->len));
+      break;
     case JJ_TABLE: {
       jj_doc *sub = NULL;
       rc = jj_cursor_table(c, col, &sub, &err);
@@ -398,7 +407,8 @@ static int prop_hold_values(jj_cursor *c, const gen_table *t, int64_t row) {
     ptr[col] = NULL;
     len[col] = 0;
     if (t->v[(size_t)row * t->cols + col].null) continue;
-    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP)
+    if (type == JJ_TEXT || type == JJ_DATE || type == JJ_TIMESTAMP ||
+        type == JJ_LOCAL_TIMESTAMP)
       jj_cursor_text(c, col, &ptr[col], &len[col], &err);
     else if (type == JJ_BYTES) {
       const unsigned char *b = NULL;

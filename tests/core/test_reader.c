@@ -251,7 +251,7 @@ TEST(reader_rejects_bad_type_lists) {
               JJ_ERR_SCHEMA, 42, "byte 42: \"columns\" has 1 names but \"types\" has 0");
   PARSE_FAILS("{\"jalapenojson\":1,\"columns\":[\"a\"],\"types\":[\"q\"],\"rows\":[]}",
   /*                                                              ^ */
-              JJ_ERR_SCHEMA, 43, "byte 43: unknown type \"q\" for column \"a\"");
+              JJ_ERR_SCHEMA, 43, "byte 43: column \"a\" has type \"q\", which this reader does not know");
   PARSE_FAILS("{\"jalapenojson\":1,\"columns\":[\"a\"],\"types\":[\"ii\"],\"rows\":[]}",
               JJ_ERR_SCHEMA, 43, "byte 43: unknown type \"ii\" for column \"a\"");
   PARSE_FAILS("{\"jalapenojson\":1,\"columns\":[\"a\"],\"types\":[5],\"rows\":[]}",

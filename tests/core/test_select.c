@@ -133,9 +133,11 @@ static void read_as(jj_cursor *c, size_t col, unsigned how, text *out) {
           case JJ_TEXT: addn(out, v.u.text.p, v.u.text.len); break;
           case JJ_DATE: addf(out, "d%ld ", (long)v.u.date.days); addn(out, v.u.date.p, v.u.date.len); break;
           case JJ_TIMESTAMP:
+          case JJ_LOCAL_TIMESTAMP:
             addf(out, "t%lld.%d ", (long long)v.u.timestamp.ts.seconds, (int)v.u.timestamp.ts.nanos);
             break;
           case JJ_BYTES: addf(out, "x%zu ", v.u.bytes.len); addn(out, (const char *)v.u.bytes.p, v.u.bytes.len); break;
+          case JJ_JSON: addf(out, "j"); addn(out, v.u.json.p, v.u.json.len); break;
           case JJ_TABLE: jj_doc_free(v.u.table); break;
         }
       break;
@@ -178,7 +180,8 @@ static void read_as(jj_cursor *c, size_t col, unsigned how, text *out) {
         case JJ_FLOAT: if ((r = jj_cursor_double(c, col, &d, &err)) == 1) addf(out, "f%a", d); break;
         case JJ_TEXT:
         case JJ_DATE:
-        case JJ_TIMESTAMP: if ((r = jj_cursor_text(c, col, &p, &n, &err)) == 1) addn(out, p, n); break;
+        case JJ_TIMESTAMP:
+        case JJ_LOCAL_TIMESTAMP: if ((r = jj_cursor_text(c, col, &p, &n, &err)) == 1) addn(out, p, n); break;
         default: break;
       }
       break;

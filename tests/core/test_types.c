@@ -22,8 +22,11 @@ static const struct {
     {JJ_DATE, 'd', "a date", "DATE", "d", "a date string", "jj_writer_date"},
     {JJ_TIMESTAMP, 't', "a timestamp", "TIMESTAMP", "t", "a timestamp string",
      "jj_writer_timestamp"},
+    {JJ_LOCAL_TIMESTAMP, 'l', "a local timestamp", "DATETIME", "l", "a local timestamp string",
+     "jj_writer_local_timestamp"},
     {JJ_BOOL, 'b', "a boolean", "BOOLEAN", "b", "true or false", "jj_writer_bool"},
     {JJ_BYTES, 'x', "a bytes", "BLOB", "x", "a base64 string", "jj_writer_bytes"},
+    {JJ_JSON, 'j', "a JSON", "JSON", "j", "a JSON value", "jj_writer_json"},
     {JJ_TABLE, 0, "a nested table", "TEXT", "jj", "an array of rows",
      "jj_writer_begin_table"},
 };
@@ -58,7 +61,7 @@ TEST(short_names_round_trip) {
   CHECK_EQ_INT(jj_type_from_short("jjx", 2), JJ_TABLE); /* exactly len bytes */
 }
 
-TEST(only_the_seven_letters_are_types) {
+TEST(only_the_nine_letters_are_types) {
   int found = 0;
   for (int c = -1; c < 256; c++) {
     jj_type t = jj_type_from_letter(c);
@@ -67,7 +70,7 @@ TEST(only_the_seven_letters_are_types) {
       CHECK_EQ_INT(jj_type_letter(t), c);
     }
   }
-  CHECK_EQ_INT(found, 7);
+  CHECK_EQ_INT(found, 9);
   CHECK_EQ_INT(jj_type_from_letter('{'), 0);
   CHECK_EQ_INT(jj_type_from_letter(0), 0);
   CHECK_EQ_INT(jj_type_from_letter('I'), 0);
@@ -84,7 +87,7 @@ TEST(no_type_gets_zero_or_null) {
     CHECK_EQ_STR(jj_type_writer(none[i]), "?");
   }
   CHECK_EQ_INT(jj_type_from_short("", 0), 0);
-  CHECK_EQ_INT(jj_type_from_short("j", 1), 0);
+  CHECK_EQ_INT(jj_type_from_short("k", 1), 0);
   CHECK_EQ_INT(jj_type_from_short("int", 3), 0);
   CHECK_EQ_INT(jj_type_from_short("I", 1), 0);
   CHECK_EQ_INT(jj_type_from_short(NULL, 0), 0);
@@ -124,8 +127,8 @@ TEST(schema_add_takes_the_table_s_types_only) {
   CHECK_EQ_INT(jj_schema_add(s, "z", 1, (jj_type)'q', NULL, &e), JJ_ERR_USAGE);
   CHECK_EQ_STR(e.message, "unknown column type 113");
   char *json = jj_schema_to_json(s, NULL);
-  CHECK_EQ_STR(json, "{\"columns\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\"],"
-                     "\"types\":[\"i\",\"f\",\"s\",\"d\",\"t\",\"b\",\"x\","
+  CHECK_EQ_STR(json, "{\"columns\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\"],"
+                     "\"types\":[\"i\",\"f\",\"s\",\"d\",\"t\",\"l\",\"b\",\"x\",\"j\","
                      "{\"columns\":[\"x\"],\"types\":[\"i\"]}]}");
   jj_free(json);
   jj_schema_free(s);
@@ -135,7 +138,7 @@ int main(void) {
   RUN(every_type_has_its_letter_and_names);
   RUN(scalar_letters_round_trip_and_equal_the_enum_values);
   RUN(short_names_round_trip);
-  RUN(only_the_seven_letters_are_types);
+  RUN(only_the_nine_letters_are_types);
   RUN(no_type_gets_zero_or_null);
   RUN(the_reader_accepts_exactly_the_table_s_letters);
   RUN(schema_add_takes_the_table_s_types_only);

@@ -62,7 +62,8 @@ static void agrees(jj_cursor *c, size_t col, int line) {
       if (rt < 0) check_error_(&et, ea.code, ea.row, ea.column, ea.offset, ea.message, line);
       break;
     }
-    case JJ_TIMESTAMP: {
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: {
       jj_timestamp ts = {0, 0, 0, 0};
       ra = jj_cursor_timestamp(c, col, &ts, &ea);
       test_check_(ra != 1 || (v.u.timestamp.ts.seconds == ts.seconds &&

@@ -117,8 +117,8 @@ static int read_column(jj_cursor *c, size_t col, const jj_schema *s,
   const unsigned char *bp;
   size_t n;
   jj_doc *sub = NULL;
-  int r[8];
-  jj_error errs[8];
+  int r[9];
+  jj_error errs[9];
   r[0] = jj_cursor_int(c, col, &i, &errs[0]);
   r[1] = jj_cursor_double(c, col, &f, &errs[1]);
   r[2] = jj_cursor_text(c, col, &p, &n, &errs[2]);
@@ -135,18 +135,30 @@ static int read_column(jj_cursor *c, size_t col, const jj_schema *s,
     if (jj_doc_validate(sub, &errs[7]) != JJ_OK) r[7] = -1;
     jj_doc_free(sub);
   }
-  static const jj_type fits[8] = {JJ_INT, JJ_FLOAT, JJ_TEXT, JJ_DATE,
-                                  JJ_TIMESTAMP, JJ_BOOL, JJ_BYTES, JJ_TABLE};
+  const char *jp;
+  size_t jn;
+  r[8] = jj_cursor_json(c, col, &jp, &jn, &errs[8]);
+  if (r[8] == 1) { /* canonical JSON, which checks as canonical */
+    size_t bad;
+    jj_code code;
+    const char *why;
+    REQUIRE(jj_utf8_valid(jp, jn, NULL));
+    REQUIRE(jj_json_canon(jp, jn, 4096, NULL, &bad, &code, &why) == 1);
+  }
+  static const jj_type fits[9] = {JJ_INT,       JJ_FLOAT, JJ_TEXT,  JJ_DATE, JJ_TIMESTAMP,
+                                  JJ_BOOL,      JJ_BYTES, JJ_TABLE, JJ_JSON};
+  /* a local timestamp reads through the timestamp's accessor */
+  jj_type tt = t == JJ_LOCAL_TIMESTAMP ? JJ_TIMESTAMP : t;
   int mine = -1;
-  for (int k = 0; k < 8; k++) {
-    int fit = fits[k] == t || (k == 2 && (t == JJ_DATE || t == JJ_TIMESTAMP));
+  for (int k = 0; k < 9; k++) {
+    int fit = fits[k] == tt || (k == 2 && (tt == JJ_DATE || tt == JJ_TIMESTAMP));
     if (!fit) REQUIRE(r[k] == -1 && errs[k].code == JJ_ERR_USAGE);
     if (r[k] < 0) require_error(&errs[k]);
-    if (fits[k] == t) mine = k;
+    if (fits[k] == tt) mine = k;
   }
   REQUIRE(mine >= 0);
   /* text of a date or timestamp column succeeds exactly when its reader does */
-  if (t == JJ_DATE || t == JJ_TIMESTAMP) REQUIRE(r[2] == r[mine]);
+  if (tt == JJ_DATE || tt == JJ_TIMESTAMP) REQUIRE(r[2] == r[mine]);
   REQUIRE((r[mine] == 0) == (jj_cursor_is_null(c, col) == 1));
   *te = errs[mine];
   return r[mine];

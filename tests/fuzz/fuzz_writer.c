@@ -57,7 +57,7 @@ static jj_code run(jj_writer *w, input in, int *meta) {
   while (in.n > 0 && !rc) {
     size_t len;
     const unsigned char *p;
-    switch (take_u64(&in, 1) % 15) {
+    switch (take_u64(&in, 1) % 18) {
       case 0:
         rc = jj_writer_null(w);
         break;
@@ -113,6 +113,24 @@ static jj_code run(jj_writer *w, input in, int *meta) {
       case 13:
         rc = jj_writer_end_row(w);
         break;
+      case 15: /* a local timestamp, T or space form */
+        p = take(&in, take_u64(&in, 1) % 40, &len);
+        rc = jj_writer_local_timestamp(w, (const char *)p, len);
+        break;
+      case 16: {
+        jj_timestamp ts;
+        uint64_t secs = take_u64(&in, 8);
+        ts.seconds = (int64_t)(secs >> (take_u64(&in, 1) % 64));
+        ts.nanos = (int32_t)take_u64(&in, 4);
+        ts.zone_minutes = 0;
+        ts.digits = (uint8_t)take_u64(&in, 1);
+        rc = jj_writer_local_timestamp_value(w, &ts);
+        break;
+      }
+      case 17:
+        p = take(&in, take_u64(&in, 1) % 48, &len);
+        rc = jj_writer_json(w, (const char *)p, len);
+        break;
       default:
         p = take(&in, take_u64(&in, 1) % 32, &len);
         rc = jj_writer_set_meta(w, (const char *)p, len);
@@ -160,12 +178,12 @@ static void check_doc(const char *doc, size_t len, int64_t rows, int meta) {
   jj_doc_free(d);
 }
 
-/* id i, f f, s s, d d, t t, b b, x x, n {k s, v i} */
+/* i, f, s, d, t, b, x, l, j (each named by its letter), n {k s, v i} */
 static jj_schema *make_schema(void) {
-  static const char names[] = "ifsdtbx";
+  static const char names[] = "ifsdtbxlj";
   jj_schema *s = jj_schema_new(), *n = jj_schema_new();
   REQUIRE(s && n);
-  for (size_t i = 0; i < 7; i++)
+  for (size_t i = 0; i < 9; i++)
     REQUIRE(jj_schema_add(s, names + i, 1, (jj_type)names[i], NULL, NULL) ==
             JJ_OK);
   REQUIRE(jj_schema_add(n, "k", 1, JJ_TEXT, NULL, NULL) == JJ_OK);

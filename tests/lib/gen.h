@@ -241,8 +241,8 @@ static inline void gen_name(gen_rng *r, size_t k, gen_buf *out) {
 ** nested tables only up to depth 2.  Returns a new schema (caller frees with
 ** jj_schema_free), or NULL with a message when the library refuses. */
 static inline jj_schema *gen_schema(gen_rng *r, int depth) {
-  static const jj_type scalars[] = {JJ_INT,       JJ_FLOAT, JJ_TEXT, JJ_DATE,
-                                    JJ_TIMESTAMP, JJ_BOOL,  JJ_BYTES};
+  static const jj_type scalars[] = {JJ_INT,  JJ_FLOAT, JJ_TEXT,           JJ_DATE, JJ_TIMESTAMP,
+                                    JJ_BOOL, JJ_BYTES, JJ_LOCAL_TIMESTAMP};
   jj_schema *s = jj_schema_new();
   if (!s) return NULL;
   size_t n = depth == 0 ? 1 + (size_t)gen_below(r, 12) : 1 + (size_t)gen_below(r, 4);
@@ -250,7 +250,8 @@ static inline jj_schema *gen_schema(gen_rng *r, int depth) {
   for (size_t k = 0; k < n; k++) {
     jj_error err;
     jj_schema *sub = NULL;
-    jj_type type = scalars[gen_below(r, 7)];
+    jj_type type = scalars[gen_below(r, 8)];
+    if (type == JJ_TEXT && k % 3 == 2) type = JJ_JSON; /* no draw: seeds keep their schemas */
     if (depth < 2 && gen_chance(r, 10)) {
       sub = gen_schema(r, depth + 1);
       if (!sub) break;
@@ -392,6 +393,101 @@ static inline char *gen_text(gen_rng *r, size_t *len) {
   return b.p;
 }
 
+/* Append text p[0..n) as a canonical JSON string (SPEC.md: only '"', '\\'
+** and U+0000-U+001F escaped, \b \f \n \r \t or \u00xx). */
+static inline void gen_json_string(gen_buf *b, const char *p, size_t n) {
+  static const char hex[] = "0123456789abcdef";
+  gen_buf_add(b, "\"", 1);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)p[i];
+    const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                  : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                  : c == '\t' ? "\\t" : NULL;
+    if (e) {
+      gen_buf_add(b, e, 2);
+    } else if (c < 0x20) {
+      char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+      gen_buf_add(b, u, 6);
+    } else {
+      gen_buf_add(b, p + i, 1);
+    }
+  }
+  gen_buf_add(b, "\"", 1);
+}
+
+/* A random JSON value in its canonical form (SPEC.md, "j (JSON)"), up to
+** `depth` more levels of arrays and objects: numbers beyond int64 and
+** double, exponents, every kind of text, empty and duplicate keys. */
+static inline void gen_json_value(gen_rng *r, gen_buf *b, int depth) {
+  static const char *const numbers[] = {"0", "-0", "1", "-1", "2.50", "1E5", "-1.5e-10", "1e400",
+                                        "123456789012345678901234567890", "9223372036854775808",
+                                        "0.1", "3.141592653589793238462643383279"};
+  uint64_t k = gen_below(r, depth > 0 ? 8 : 5);
+  char num[32];
+  size_t n;
+  char *t;
+  switch (k) {
+    case 0:
+      if (gen_chance(r, 50))
+        gen_buf_add(b, "true", 4);
+      else
+        gen_buf_add(b, "false", 5);
+      break;
+    case 1:
+      t = gen_text(r, &n);
+      gen_json_string(b, t, n);
+      free(t);
+      break;
+    case 2:
+      n = (size_t)snprintf(num, sizeof num, "%lld", (long long)(gen_below(r, 2000000) - 1000000));
+      gen_buf_add(b, num, n);
+      break;
+    case 3: {
+      const char *x = numbers[gen_below(r, 12)];
+      gen_buf_add(b, x, strlen(x));
+      break;
+    }
+    case 4: gen_buf_add(b, "null", 4); break;
+    case 5:
+    case 6: { /* an object, keys maybe repeated */
+      uint64_t m = gen_below(r, 4);
+      gen_buf_add(b, "{", 1);
+      for (uint64_t i = 0; i < m; i++) {
+        if (i) gen_buf_add(b, ",", 1);
+        t = gen_text(r, &n);
+        gen_json_string(b, t, gen_chance(r, 20) ? 0 : n);
+        free(t);
+        gen_buf_add(b, ":", 1);
+        gen_json_value(r, b, depth - 1);
+      }
+      gen_buf_add(b, "}", 1);
+      break;
+    }
+    default: { /* an array */
+      uint64_t m = gen_below(r, 4);
+      gen_buf_add(b, "[", 1);
+      for (uint64_t i = 0; i < m; i++) {
+        if (i) gen_buf_add(b, ",", 1);
+        gen_json_value(r, b, depth - 1);
+      }
+      gen_buf_add(b, "]", 1);
+    }
+  }
+}
+
+/* A random value of a JSON column: canonical text, never null itself (a
+** JSON null is the column's null), so an array or object half the time. */
+static inline char *gen_json(gen_rng *r, size_t *len) {
+  gen_buf b = {0};
+  gen_buf_add(&b, "", 0);
+  do {
+    b.len = 0;
+    gen_json_value(r, &b, 1 + (int)gen_below(r, 3));
+  } while (b.len == 4 && memcmp(b.p, "null", 4) == 0);
+  *len = b.len;
+  return b.p;
+}
+
 /* A random valid date (edges and leap days half of the time): fills y/m/d. */
 static inline void gen_date_parts(gen_rng *r, int *y, int *m, int *d) {
   static const int special[][3] = {{0, 1, 1},     {9999, 12, 31}, {2000, 2, 29},  {0, 2, 29},
@@ -425,7 +521,7 @@ static inline void gen_date(gen_rng *r, gen_value *v) {
 ** Zones are Z, +14:00, -12:00, +05:30 or random nonzero offsets (a zero
 ** offset written as +00:00 would not survive the numeric form, which cannot
 ** tell it from Z). */
-static inline void gen_timestamp(gen_rng *r, gen_value *v) {
+static inline void gen_timestamp(gen_rng *r, gen_value *v, int local) {
   static const int zones[] = {840, -720, 330};
   int y, mo, d, zone = 0, digits = (int)gen_below(r, 10);
   int h = (int)gen_below(r, 24), mi = (int)gen_below(r, 60), s = (int)gen_below(r, 60);
@@ -435,7 +531,7 @@ static inline void gen_timestamp(gen_rng *r, gen_value *v) {
   if (gen_chance(r, 20)) h = 23, mi = 59, s = 59;
   for (int k = 0; k < digits; k++) frac = frac * 10 + (uint32_t)gen_below(r, 10);
   for (int k = digits; k < 9; k++) scale *= 10;
-  switch (gen_below(r, 4)) {
+  switch (local ? 0 : gen_below(r, 4)) {
     case 0: zone = 0; break;
     case 1: zone = zones[gen_below(r, 3)]; break;
     default:
@@ -444,7 +540,9 @@ static inline void gen_timestamp(gen_rng *r, gen_value *v) {
   }
   int n = snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s);
   if (digits) n += snprintf(text + n, sizeof text - (size_t)n, ".%0*u", digits, frac);
-  if (zone == 0)
+  if (local)
+    ; /* a local timestamp has no zone */
+  else if (zone == 0)
     n += snprintf(text + n, sizeof text - (size_t)n, "Z");
   else
     n += snprintf(text + n, sizeof text - (size_t)n, "%c%02d:%02d", zone < 0 ? '-' : '+',
@@ -496,9 +594,11 @@ static inline gen_table *gen_table_new(gen_rng *r, const jj_schema *s, int64_t r
         case JJ_FLOAT: v->f = gen_double(r); break;
         case JJ_TEXT: v->s = gen_text(r, &v->len); break;
         case JJ_DATE: gen_date(r, v); break;
-        case JJ_TIMESTAMP: gen_timestamp(r, v); break;
+        case JJ_TIMESTAMP: gen_timestamp(r, v, 0); break;
+        case JJ_LOCAL_TIMESTAMP: gen_timestamp(r, v, 1); break;
         case JJ_BOOL: v->i = gen_chance(r, 50); break;
         case JJ_BYTES: v->s = gen_bytes(r, &v->len); break;
+        case JJ_JSON: v->s = gen_json(r, &v->len); break;
         case JJ_TABLE:
           v->t = gen_table_new(r, jj_schema_table(s, col), (int64_t)gen_below(r, 5), depth + 1);
           break;
@@ -540,8 +640,13 @@ static inline jj_code gen_write_rows(jj_writer *w, const gen_table *t) {
             rc = v->alt ? jj_writer_timestamp_value(w, &v->ts)
                         : jj_writer_timestamp(w, v->s, v->len);
             break;
+          case JJ_LOCAL_TIMESTAMP:
+            rc = v->alt ? jj_writer_local_timestamp_value(w, &v->ts)
+                        : jj_writer_local_timestamp(w, v->s, v->len);
+            break;
           case JJ_BOOL: rc = jj_writer_bool(w, (int)v->i); break;
           case JJ_BYTES: rc = jj_writer_bytes(w, v->s, v->len); break;
+          case JJ_JSON: rc = jj_writer_json(w, v->s, v->len); break;
           case JJ_TABLE:
             rc = jj_writer_begin_table(w);
             if (rc == JJ_OK) rc = gen_write_rows(w, v->t);

@@ -57,9 +57,11 @@ static inline int read_any(jj_cursor *c, size_t col, jj_error *e) {
     case JJ_FLOAT: return jj_cursor_double(c, col, &f, e);
     case JJ_TEXT: return jj_cursor_text(c, col, &p, &n, e);
     case JJ_DATE: return jj_cursor_date(c, col, &d, e);
-    case JJ_TIMESTAMP: return jj_cursor_timestamp(c, col, &t, e);
+    case JJ_TIMESTAMP:
+    case JJ_LOCAL_TIMESTAMP: return jj_cursor_timestamp(c, col, &t, e);
     case JJ_BOOL: return jj_cursor_bool(c, col, &b, e);
     case JJ_BYTES: return jj_cursor_bytes(c, col, &bp, &n, e);
+    case JJ_JSON: return jj_cursor_json(c, col, &p, &n, e);
     case JJ_TABLE: {
       int rc = jj_cursor_table(c, col, &sub, e);
       if (rc == 1) {

@@ -30,7 +30,7 @@ MAP = "ARCHITECTURE.md"
 # (None: every file).
 COVERED = {"core/": (".c", ".h"), "ext/": (".c", ".h"), "cli/": (".c", ".h"),
            "python/src/": (".c", ".h"), "js/": (".c", ".h", ".js", ".mjs"),
-           "tools/": None}
+           "duckdb/": None, "tools/": None}
 # Inside js/: tests, their helpers and built files are not sources.
 SKIP_DIRS = {"test", "tests", "testlib", "dist", "node_modules"}
 # A name in backticks ending so is taken for a file of the tree.

@@ -54,10 +54,17 @@ def main():
             check(f"result{suffix}", info["rows"] == 5 and
                   info["bytes"] == os.path.getsize(path), res)
             conn.execute("DROP TABLE IF EXISTS temp.back")
-            conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s)" %
+            # as written: the timestamps' text, zones and all
+            conn.execute("CREATE VIRTUAL TABLE temp.back USING jj_open(%s, timestamps=as_written)" %
                          q(path))
             got = conn.execute("SELECT * FROM back ORDER BY rowid").fetchall()
             check(f"round trip{suffix}", got == rows, f"{got}")
+            # by default, SQLite's form in UTC
+            conn.execute("DROP TABLE IF EXISTS temp.sqlform")
+            conn.execute("CREATE VIRTUAL TABLE temp.sqlform USING jj_open(%s)" % q(path))
+            utc = [r[0] for r in conn.execute("SELECT t FROM sqlform ORDER BY rowid")]
+            check(f"SQLite's form{suffix}", utc == ["2024-03-01 12:00:00", None,
+                                                    "1999-12-31 18:29:59.5", None, None], f"{utc}")
             types = [r[2] for r in conn.execute("PRAGMA table_info(back)")]
             check(f"types{suffix}", types == ["INTEGER", "REAL", "TEXT", "DATE",
                                               "TIMESTAMP", "BOOLEAN", "BLOB", "TEXT"],

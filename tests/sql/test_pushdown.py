@@ -26,6 +26,7 @@ sanitizer build, whose BUILD_DIR is named san) change the random part.
 Prints "pushdown: N passed, M failed".
 """
 import base64
+import datetime
 import json
 import math
 import os
@@ -116,10 +117,24 @@ def write_document(path, rows):
                    ",\n".join(lines)))
 
 
-def native_value(v):
-    """What SQLite stores for a row value: NaN is NULL."""
+def sql_timestamp(v):
+    """A timestamp as the typed table gives it to SQL: SQLite's own form
+    YYYY-MM-DD HH:MM:SS[.f], in UTC, the fraction's trailing zeros
+    dropped (worked out here with Python's datetime, apart from
+    ext/column.c)."""
+    m = re.fullmatch(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)", v)
+    at = datetime.datetime.fromisoformat(m.group(1) + (m.group(3).replace("Z", "+00:00")))
+    fraction = (m.group(2) or "").rstrip("0").rstrip(".")
+    return at.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S") + fraction
+
+
+def native_value(v, column=None):
+    """What SQLite stores for a row value: NaN is NULL; a timestamp in the
+    form the typed table gives it."""
     if isinstance(v, float) and math.isnan(v):
         return None
+    if column == "t" and v is not None:
+        return sql_timestamp(v)
     return v
 
 
@@ -143,7 +158,8 @@ def sql_literal(v):
 
 
 COLUMN_POOLS = {"id": INTS, "i": INTS, "f": FLOATS, "s": TEXTS, "d": DATES,
-                "t": STAMPS, "b": [0, 1, True, False], "x": BLOBS}
+                "t": STAMPS + [sql_timestamp(s) for s in STAMPS],
+                "b": [0, 1, True, False], "x": BLOBS}
 
 
 def pick_rhs(rng, col):
@@ -247,7 +263,7 @@ def setup(conn, tmp, rows, encoding=None):
     conn.execute("CREATE TABLE n(%s)" % ", ".join(
         f"{c} {t}" for c, t in zip(COLUMNS, DECLARED)))
     conn.executemany("INSERT INTO n VALUES (%s)" % ",".join("?" * len(COLUMNS)),
-                     [[native_value(v) for v in r] for r in rows])
+                     [[native_value(v, c) for c, v in zip(COLUMNS, r)] for r in rows])
     conn.execute(f"CREATE VIRTUAL TABLE temp.r USING jj_open({q(path)})")
     glob = os.path.join(tmp, "part-*.jj")
     conn.execute(f"CREATE VIRTUAL TABLE temp.g USING jj_open({q(glob)})")

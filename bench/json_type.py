@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""json_type.py [ROWS] - JSON columns (type j): sizes and read speed.
+
+A GeoJSON-shaped file (an array of Features: a geometry object of points,
+lines or polygons, a properties object) of ROWS features (default 100,000),
+made with a fixed seed, is converted with the command-line tool.  Then:
+
+  - sizes: the JSON as generated (pretty), minified, and the document,
+    raw and gzip (level 6, Python's gzip module: the same compressor for
+    both);
+  - read speed of the JSON column in SQLite: the typed table against a
+    native table holding the same geometry text, `sum(length(geometry))`
+    (the column read whole) and `geometry->>'type'` counted (SQLite's JSON
+    parser on each value, both sides); the best of 5 runs each;
+  - in Python: jalapenojson.decode against json.loads of the minified
+    JSON (every value made a Python object).
+
+Writes bench/JSON_TYPE_RESULTS.md (the tables, the machine's load and the
+commit) and prints it.  Run from the repository root after `make` and
+`make python`: build/venv/bin/python bench/json_type.py.
+"""
+import gzip
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def feature(r, i):
+    kind = r.choice(["Point", "LineString", "Polygon"])
+    if kind == "Point":
+        coords = [round(r.uniform(-180, 180), 6), round(r.uniform(-90, 90), 6)]
+    elif kind == "LineString":
+        coords = [[round(r.uniform(-180, 180), 6), round(r.uniform(-90, 90), 6)]
+                  for _ in range(r.randint(2, 8))]
+    else:
+        ring = [[round(r.uniform(-10, 10), 6), round(r.uniform(40, 50), 6)] for _ in range(r.randint(3, 9))]
+        coords = [ring + [ring[0]]]
+    return {"type": "Feature", "id": i,
+            "geometry": {"type": kind, "coordinates": coords},
+            "properties": {"name": "place %d" % i, "population": r.randint(0, 10 ** 7),
+                           "area_km2": round(r.uniform(1, 900), 2),
+                           "tags": r.sample(["river", "port", "capital", "old"], r.randint(0, 3))}}
+
+
+def best(f, runs=5):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = f()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def main():
+    rows = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
+    r = random.Random(20261206)
+    feats = [feature(r, i + 1) for i in range(rows)]
+    exe = os.path.join(ROOT, "build", "jalapenojson")
+    ext = os.path.join(ROOT, "jalapenojson")
+    with tempfile.TemporaryDirectory() as tmp:
+        pretty = json.dumps(feats, indent=1, ensure_ascii=False).encode()
+        minified = json.dumps(feats, separators=(",", ":"), ensure_ascii=False).encode()
+        src = os.path.join(tmp, "features.json")
+        with open(src, "wb") as f:
+            f.write(pretty)
+        out = os.path.join(tmp, "features.jj")
+        subprocess.run([exe, "convert", "-q", src, out], check=True)
+        with open(out, "rb") as f:
+            doc = f.read()
+        sizes = [(name, len(b), len(gzip.compress(b, 6)))
+                 for name, b in (("JSON, pretty (indent 1)", pretty), ("JSON, minified", minified),
+                                 ("jalapenojson", doc))]
+
+        conn = sqlite3.connect(":memory:")
+        conn.enable_load_extension(True)
+        conn.load_extension(ext)
+        conn.execute("CREATE VIRTUAL TABLE jj USING jj_open('%s')" % out.replace("'", "''"))
+        conn.execute("CREATE TABLE native(id INTEGER, geometry TEXT)")
+        conn.executemany("INSERT INTO native VALUES (?, ?)",
+                         ((x["id"], json.dumps(x["geometry"], separators=(",", ":"))) for x in feats))
+        conn.execute("SELECT count(*) FROM jj").fetchone()  # the document read once first, as a connection that queries it again would
+        tasks = []
+        for label, sql in (("sum(length(geometry))", "SELECT sum(length(geometry)) FROM %s"),
+                           ("count(*) WHERE geometry->>'type' = 'Point'",
+                            "SELECT count(*) FROM %s WHERE geometry->>'type' = 'Point'")):
+            t_jj, a = best(lambda: conn.execute(sql % "jj").fetchone())
+            t_nat, b = best(lambda: conn.execute(sql % "native").fetchone())
+            assert a == b, (a, b)
+            tasks.append((label, t_jj, t_nat))
+
+        import jalapenojson as jj
+        t_dec, got = best(lambda: jj.decode(doc), 3)
+        t_json, want = best(lambda: json.loads(minified), 3)
+        assert [g["geometry"] for g in got] == [w["geometry"] for w in want]
+
+    try:
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+    except OSError:
+        commit = "?"
+    lines = ["# JSON columns: sizes and read speed", "",
+             "Generated by `bench/json_type.py %d`; do not edit by hand." % rows, "",
+             "| | |", "|---|---|",
+             "| features | %d |" % rows,
+             "| CPU | %d cores |" % os.cpu_count(),
+             "| load average at the end | %.2f |" % os.getloadavg()[0],
+             "| SQLite | %s |" % sqlite3.sqlite_version,
+             "| commit | %s (the parent of the commit that added these results) |" % commit, "",
+             "## Sizes", "",
+             "GeoJSON-shaped: `geometry` and `properties` are `j` columns, `type` `s`, `id` `i`.", "",
+             "| file | bytes | gzip -6 bytes | vs minified JSON | gzip vs minified JSON gzip |",
+             "|---|---:|---:|---:|---:|"]
+    base_raw, base_gz = sizes[1][1], sizes[1][2]
+    for name, raw, gz in sizes:
+        lines.append("| %s | %d | %d | %.3f | %.3f |" % (name, raw, gz, raw / base_raw, gz / base_gz))
+    lines += ["", "## Read speed", "",
+              "SQLite, best of 5, the typed table against a native table of the same geometry text:", "",
+              "| query | typed table s | native table s | typed / native |", "|---|---:|---:|---:|"]
+    for label, a, b in tasks:
+        lines.append("| `%s` | %.4f | %.4f | %.2f |" % (label, a, b, a / b))
+    lines += ["", "Python, best of 3, every value made a Python object:", "",
+              "| call | s |", "|---|---:|",
+              "| `jalapenojson.decode(document)` (j values through json.loads) | %.3f |" % t_dec,
+              "| `json.loads(minified JSON)` | %.3f |" % t_json, ""]
+    text = "\n".join(lines)
+    with open(os.path.join(ROOT, "bench", "JSON_TYPE_RESULTS.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
