@@ -1,5 +1,5 @@
 #!/bin/sh
-# convert.sh [ROWS] — the converter's benchmark: JSON -> jj and CSV -> jj at
+# convert.sh [--csv-rows] [ROWS] — the converter's benchmark: JSON -> jj and CSV -> jj at
 # ROWS rows (default 1,000,000) and back, against what a user would do
 # instead, all in the same run.  Writes bench/CONVERT_RESULTS.md (generated:
 # never edit it by hand) and prints it.
@@ -23,9 +23,19 @@
 # process's (getrusage, or /usr/bin/time for the CLIs; node's includes its
 # runtime).  "stream" converts generated NDJSON through jj_input callbacks to
 # a counting sink at ROWS and 10 x ROWS rows: the converter's memory alone.
+#
+# "CSV rows that do not fit": the cost of null padding and on_error skip
+# (with a reject callback) when no row needs them, the same CSV converted
+# plainly, with padding, and with padding and skip, CSV_ROWS_RUNS (default
+# 7) times each, interleaved; the medians and their ratios to the plain
+# path.  --csv-rows runs only these and replaces that section of
+# bench/CONVERT_RESULTS.md.
 set -eu
 cd "$(dirname "$0")/.."
+only_csv_rows=0
+if [ "${1:-}" = --csv-rows ]; then only_csv_rows=1; shift; fi
 rows=${1:-1000000}
+csv_runs=${CSV_ROWS_RUNS:-7}
 out=build/bench-convert
 data=$out/data
 duck=${DUCKDB_DIR:-/tmp/duckdb-bench}
@@ -44,6 +54,63 @@ rep=$data/repetitive-$rows
 ord=$data/orders-$rows
 $B out csv "$rep.jj" "$rep.csv" >/dev/null
 $B out ndjson "$ord.jj" "$ord.ndjson" >/dev/null
+
+# csv_rows FILE: the CSV rows section (markdown) into FILE.
+csv_rows() {
+  r=$out/csv_rows.txt
+  : > "$r"
+  i=0
+  while [ $i -lt "$csv_runs" ]; do
+    i=$((i + 1))
+    echo "convert.sh: CSV rows, round $i of $csv_runs" >&2
+    for m in plain pad pad+skip; do
+      arg=$m; [ $m = plain ] && arg=""
+      line=$($B in "$rep.csv" $out/o.jj "$rep.jj" $arg | grep 'wall_s=') ||
+        { echo "convert.sh: CSV rows ($m) failed" >&2; exit 1; }
+      echo "$m $line" >> "$r"
+    done
+  done
+  {
+    echo "<!-- csv-rows -->"
+    echo "### CSV rows that do not fit: the cost when none do"
+    echo
+    echo "The CSV above ($rows rows; load average $(cut -d' ' -f1 /proc/loadavg) when written), converted $csv_runs times each way, interleaved; medians, and the ratio to the plain path's median (1.00 = the same cost)."
+    echo
+    echo "| path | runs | median wall s | median CPU s | wall vs plain | CPU vs plain |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    awk '
+      { n = $1; for (i = 2; i <= NF; i++) { split($i, kv, "=");
+          if (kv[1] == "wall_s") w[n, ++nw[n]] = kv[2];
+          if (kv[1] == "cpu_s") c[n, ++nc[n]] = kv[2] } }
+      function median(a, n, key,   i, j, t, v) {
+        for (i = 1; i <= n; i++) v[i] = a[key, i] + 0
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+      }
+      END {
+        split("plain pad pad+skip", order, " ")
+        label["plain"] = "plain"; label["pad"] = "null padding"; label["pad+skip"] = "null padding + on_error skip + reject callback"
+        pw = median(w, nw["plain"], "plain"); pc = median(c, nc["plain"], "plain")
+        for (k = 1; k <= 3; k++) { m = order[k]
+          mw = median(w, nw[m], m); mc = median(c, nc[m], m)
+          printf "| %s | %d | %.3f | %.3f | %.2f | %.2f |\n", label[m], nw[m], mw, mc, mw / pw, mc / pc }
+      }' "$r"
+    echo "<!-- /csv-rows -->"
+  } > "$1"
+}
+
+md=bench/CONVERT_RESULTS.md
+if [ $only_csv_rows = 1 ]; then
+  csv_rows $out/csv_rows.md
+  awk -v f=$out/csv_rows.md '
+    /^<!-- csv-rows -->$/ { while ((getline l < f) > 0) print l; skip = 1; done = 1; next }
+    /^<!-- \/csv-rows -->$/ { skip = 0; next }
+    !skip { print }
+    END { if (!done) { print ""; while ((getline l < f) > 0) print l } }' "$md" > $out/md.tmp
+  mv $out/md.tmp "$md"
+  cat "$md"
+  exit 0
+fi
 
 have_duck=0
 if command -v node >/dev/null 2>&1; then
@@ -99,9 +166,9 @@ for i in 1 2 3; do
 done
 run "stream-1x" $B stream "$rows"
 run "stream-10x" $B stream "$((rows * 10))"
+csv_rows $out/csv_rows.md
 
 # The best (lowest wall) run of each task, as a table.
-md=bench/CONVERT_RESULTS.md
 {
   echo "# Converter benchmark results"
   echo
@@ -142,5 +209,7 @@ md=bench/CONVERT_RESULTS.md
     }' "$results"
   echo
   echo "ours: jj_convert / jj_export (bench/convert_bench.c), outputs validated and equal to bench/gen.c's documents; DuckDB: CREATE TABLE AS SELECT * FROM read_json/read_csv with SET threads=1; sqlite3: .import --csv; Python: json.load / csv.reader only. stream-1x/10x: the same converter at $rows and $((rows * 10)) generated rows, peak RSS of the whole process."
+  echo
+  cat $out/csv_rows.md
 } > "$md"
 cat "$md"

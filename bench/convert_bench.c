@@ -2,11 +2,15 @@
 ** convert_bench.c — the converter's benchmark (bench/convert.sh runs it).
 ** One measurement per process, so that the peak RSS is the task's own:
 **
-**   convert_bench in  IN OUT [EXPECTED.jj]   JSON/NDJSON/CSV -> jj (jj_convert
+**   convert_bench in  IN OUT [EXPECTED.jj [pad|skip|pad+skip]]
+**                                            JSON/NDJSON/CSV -> jj (jj_convert
 **                                            from the file, jj_input_file);
 **                                            the output must equal EXPECTED
 **                                            byte for byte when given, and is
-**                                            read back and validated always
+**                                            read back and validated always;
+**                                            pad: null padding, skip:
+**                                            on_error skip (with a reject
+**                                            callback, which no row may reach)
 **   convert_bench out json|ndjson|csv IN.jj OUT   jj -> JSON/NDJSON/CSV
 **                                            (jj_file_open, jj_to_text)
 **   convert_bench stream ROWS                NDJSON rows generated on the fly
@@ -89,11 +93,28 @@ static int verify(const char *path, int64_t rows, const char *expected) {
   return rc;
 }
 
+/* A row set aside: counted (the benchmark's inputs have none). */
+static void count_reject(void *ctx, const jj_error *e, const char *col,
+                         size_t col_len) {
+  (void)e, (void)col, (void)col_len;
+  ++*(unsigned long *)ctx;
+}
+
 static int task_in(char **argv, int argc) {
   FILE *in = fopen(argv[2], "rb"), *out = fopen(argv[3], "wb");
   jj_input input;
   jj_error err;
   jj_convert_result res;
+  jj_convert_opts o;
+  unsigned long rejected = 0;
+  const char *mode = argc > 5 ? argv[5] : "";
+  memset(&o, 0, sizeof o);
+  if (strstr(mode, "pad")) o.flags |= JJ_CONVERT_CSV_NULL_PADDING;
+  if (strstr(mode, "skip")) {
+    o.on_error = JJ_ON_ERROR_SKIP;
+    o.reject = count_reject;
+    o.reject_ctx = &rejected;
+  }
   if (!in || !out) {
     fprintf(stderr, "convert_bench: cannot open %s or %s\n", argv[2], argv[3]);
     return 1;
@@ -101,8 +122,12 @@ static int task_in(char **argv, int argc) {
   setvbuf(out, NULL, _IOFBF, 1 << 16);
   jj_input_file(&input, in, argv[2]);
   double t0 = now(), c0 = cpu();
-  if (jj_convert(&input, NULL, file_sink, out, &res, &err))
+  if (jj_convert(&input, &o, file_sink, out, &res, &err))
     return fail(argv[2], &err);
+  if (rejected) {
+    fprintf(stderr, "convert_bench: %lu rows set aside\n", rejected);
+    return 1;
+  }
   if (fflush(out)) return 1;
   double wall = now() - t0, c = cpu() - c0;
   fclose(out);
@@ -209,7 +234,7 @@ int main(int argc, char **argv) {
   if (argc >= 5 && !strcmp(argv[1], "out")) return task_out(argv);
   if (argc >= 3 && !strcmp(argv[1], "stream")) return task_stream(argv);
   fprintf(stderr,
-          "usage: convert_bench in IN OUT [EXPECTED] | out "
+          "usage: convert_bench in IN OUT [EXPECTED [pad|skip|pad+skip]] | out "
           "json|ndjson|csv IN.jj OUT | stream ROWS\n");
   return 2;
 }

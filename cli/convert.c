@@ -15,6 +15,7 @@
 ** unless --quiet; so does the progress line, on a terminal only.
 */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,8 @@ static const char help[] =
     "                       SPEC.md: i f s d t l b x j)\n"
     "      --null TEXT      CSV: an unquoted field equal to TEXT is null (and\n"
     "                       null is written as TEXT); default: the empty\n"
-    "                       field\n"
+    "                       field; repeated, each TEXT is null (the first\n"
+    "                       is written): --null '' --null NA --null .\n"
     "  -d, --delimiter C    CSV: the delimiter (default: detected among\n"
     "                       , tab ; | when reading, ',' when writing); 'tab'\n"
     "      --csv-booleans   CSV: fields true and false are booleans\n"
@@ -53,6 +55,13 @@ static const char help[] =
     "                       not null\n"
     "      --bad-to-null    a value that does not fit --schema becomes null\n"
     "                       (counted in the summary) instead of an error\n"
+    "      --null-padding   CSV: a row with fewer fields than the header gets\n"
+    "                       nulls for the missing last ones\n"
+    "      --on-error WHAT  CSV: a row that does not fit: fail (default),\n"
+    "                       skip (set it aside) or null (a bad value becomes\n"
+    "                       null, a row with a wrong field count is set aside)\n"
+    "      --rejects FILE   write the rows set aside to FILE as NDJSON:\n"
+    "                       {\"row\",\"byte\",\"column\",\"code\",\"message\"}\n"
     "      --level N        compression level for .gz (1-9) or .br (0-11)\n"
     "      --max-size N     read at most N bytes of IN, decompressed, in each\n"
     "                       pass (default 1073741824, 1 GiB; 0: no limit)\n"
@@ -80,7 +89,10 @@ enum {
   OPT_BOOLS,
   OPT_EMPTY,
   OPT_BAD,
-  OPT_LEVEL
+  OPT_LEVEL,
+  OPT_PAD,
+  OPT_ON_ERROR,
+  OPT_REJECTS
 };
 
 static const cli_opt opts[] = {
@@ -88,7 +100,9 @@ static const cli_opt opts[] = {
     {"schema", 0, 1, OPT_SCHEMA},       {"null", 0, 1, OPT_NULL},
     {"delimiter", 'd', 1, OPT_DELIM},   {"csv-booleans", 0, 0, OPT_BOOLS},
     {"empty-is-text", 0, 0, OPT_EMPTY}, {"bad-to-null", 0, 0, OPT_BAD},
-    {"level", 0, 1, OPT_LEVEL},         {NULL, 0, 0, 0},
+    {"level", 0, 1, OPT_LEVEL},         {"null-padding", 0, 0, OPT_PAD},
+    {"on-error", 0, 1, OPT_ON_ERROR},   {"rejects", 0, 1, OPT_REJECTS},
+    {NULL, 0, 0, 0},
 };
 
 /* The converter's decisions, kept for the summary (the first NOTES_MAX). */
@@ -145,7 +159,47 @@ typedef struct job {
   jj_convert_opts co;
   jj_to_text_opts eo;
   int level;
+  const char *rejects; /* --rejects FILE */
+  const char *nulls[JJ_CONVERT_MAX_NULLS]; /* --null after the first */
 } job;
+
+/* The rows set aside, one JSON object per line to the --rejects file. */
+typedef struct rejects {
+  FILE *f;
+  int failed;
+} rejects;
+
+static void json_str(FILE *f, const char *p, size_t len) {
+  fputc('"', f);
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)p[i];
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 0x20)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void reject(void *ctx, const jj_error *e, const char *col,
+                   size_t col_len) {
+  rejects *r = ctx;
+  fprintf(r->f, "{\"row\":%lld,\"byte\":", (long long)e->row);
+  if (e->offset == JJ_NO_OFFSET)
+    fputs("null", r->f);
+  else
+    fprintf(r->f, "%zu", e->offset);
+  fputs(",\"column\":", r->f);
+  if (col)
+    json_str(r->f, col, col_len);
+  else
+    fputs("null", r->f);
+  fprintf(r->f, ",\"code\":\"%s\",\"message\":", jj_code_name(e->code));
+  json_str(r->f, e->message, strlen(e->message));
+  if (fputs("}\n", r->f) == EOF) r->failed = 1;
+}
 
 static int parse(cli *app, int argc, char **argv, job *j) {
   cli_args a = {argc, argv, 1, 0};
@@ -180,7 +234,15 @@ static int parse(cli *app, int argc, char **argv, job *j) {
         j->co.schema = val;
         break;
       case OPT_NULL:
-        j->co.null_text = j->eo.null_text = val;
+        if (!j->co.null_text) {
+          j->co.null_text = j->eo.null_text = val;
+        } else if (j->co.n_null_texts == JJ_CONVERT_MAX_NULLS) {
+          return cli_usage(app, "--null may be given at most %d times",
+                           JJ_CONVERT_MAX_NULLS + 1);
+        } else {
+          j->nulls[j->co.n_null_texts++] = val;
+          j->co.null_texts = j->nulls;
+        }
         break;
       case OPT_DELIM:
         if (cli_parse_delimiter(val, &j->co.delimiter))
@@ -199,6 +261,23 @@ static int parse(cli *app, int argc, char **argv, job *j) {
       case OPT_BAD:
         j->co.flags |= JJ_CONVERT_BAD_TO_NULL;
         break;
+      case OPT_PAD:
+        j->co.flags |= JJ_CONVERT_CSV_NULL_PADDING;
+        break;
+      case OPT_ON_ERROR:
+        if (!strcmp(val, "fail"))
+          j->co.on_error = JJ_ON_ERROR_FAIL;
+        else if (!strcmp(val, "skip"))
+          j->co.on_error = JJ_ON_ERROR_SKIP;
+        else if (!strcmp(val, "null"))
+          j->co.on_error = JJ_ON_ERROR_NULL;
+        else
+          return cli_usage(app, "--on-error takes fail, skip or null, not '%s'",
+                           val);
+        break;
+      case OPT_REJECTS:
+        j->rejects = val;
+        break;
       case OPT_LEVEL:
         if (cli_parse_count(val, &n) || n > 11)
           return cli_usage(app, "--level takes 0 to 11, not '%s'", val);
@@ -207,6 +286,8 @@ static int parse(cli *app, int argc, char **argv, job *j) {
     }
   }
   if (!j->in) return cli_usage(app, "missing IN (a file, or - for stdin)");
+  if (j->rejects && j->co.on_error == JJ_ON_ERROR_FAIL)
+    return cli_usage(app, "--rejects needs --on-error skip or null");
   if (j->out && !strcmp(j->out, "-")) j->out = NULL;
   jj_compression c;
   jj_error err;
@@ -274,6 +355,10 @@ static void summary(const cli *app, const job *j, const jj_schema *schema,
     if (res->nulled)
       fprintf(stderr, "; %llu value%s made null",
               (unsigned long long)res->nulled, res->nulled == 1 ? "" : "s");
+    if (res->rejected)
+      fprintf(stderr, "; %llu row%s set aside",
+              (unsigned long long)res->rejected,
+              res->rejected == 1 ? "" : "s");
     fputc(')', stderr);
   }
   fputc('\n', stderr);
@@ -298,7 +383,16 @@ static int from_text(cli *app, job *j, cli_doc *d, cli_out *out) {
   jj_error err;
   notes ns;
   cli_buf mem = {0};
+  rejects rj = {NULL, 0};
   int rc = 0;
+  if (j->rejects) {
+    if (!(rj.f = fopen(j->rejects, "w"))) {
+      cli_err(app, "%s: cannot write: %s", j->rejects, strerror(errno));
+      return CLI_IO;
+    }
+    j->co.reject = reject;
+    j->co.reject_ctx = &rj;
+  }
   memset(&ns, 0, sizeof ns);
   memset(&res, 0, sizeof res);
   memset(&in, 0, sizeof in);
@@ -341,6 +435,10 @@ static int from_text(cli *app, job *j, cli_doc *d, cli_out *out) {
     if (!doc) cli_out_abort(out);
     jj_doc_free(doc);
   }
+  if (rj.f && (fclose(rj.f) || rj.failed) && rc == 0) {
+    cli_err(app, "%s: cannot write the rows set aside", j->rejects);
+    rc = CLI_IO;
+  }
   if (rc == 0) summary(app, j, res.schema, res.rows, d->src.label, &ns, &res);
   jj_schema_free(res.schema);
   notes_free(&ns);
@@ -372,10 +470,12 @@ int cli_convert(cli *app, int argc, char **argv) {
     }
     if (cli_looks_like_doc(p, len)) j.in_fmt = CLI_FMT_JJ;
   }
-  if (j.in_fmt == CLI_FMT_JJ && (j.co.schema || j.co.flags)) {
+  if (j.in_fmt == CLI_FMT_JJ &&
+      (j.co.schema || j.co.flags || j.co.on_error || j.rejects)) {
     rc = cli_usage(app,
-                   "--schema, --bad-to-null, --csv-booleans and "
-                   "--empty-is-text are for JSON and CSV input; %s is "
+                   "--schema, --bad-to-null, --csv-booleans, "
+                   "--empty-is-text, --null-padding, --on-error and "
+                   "--rejects are for JSON and CSV input; %s is "
                    "a document",
                    d.src.label);
   } else if (j.in_fmt != CLI_FMT_JJ && cli_src_check_size(&d.src)) {

@@ -42,6 +42,7 @@ static void cv_init(cv *c, const jj_input *in, const jj_convert_opts *o,
   ic_init(&c->x, in ? in->name : NULL, err ? err : &c->local_err);
   c->in = in;
   if (o) c->o = *o;
+  if (c->o.on_error == JJ_ON_ERROR_NULL) c->o.flags |= JJ_CONVERT_BAD_TO_NULL;
   c->x.note = c->o.note;
   c->x.note_ctx = c->o.note_ctx;
 }
@@ -53,6 +54,9 @@ static void cv_free(cv *c) {
   jj_buf_free(&c->scratch);
   jj_buf_free(&c->scratch2);
   free(c->fields);
+  free(c->set_aside);
+  free(c->first_aside);
+  free(c->sheet);
 }
 
 /* The format and delimiter, from the options or the first bytes. */
@@ -103,10 +107,26 @@ static jj_code detect(cv *c) {
 
 static int pass(cv *c) {
   c->rows = 0;
+  c->records = 0;
+  c->next_aside = 0;
   c->x.top.in_row = 0;
   c->x.top.col = (size_t)-1;
   return c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV ? cv_csv_pass(c)
                                                             : cv_json_pass(c);
+}
+
+/* What pass 1 did to CSV rows that did not fit: padded, set aside. */
+static void csv_notes(cv *c) {
+  if (c->padded)
+    cv_note(c,
+            "%llu row%s had fewer fields than the header (first: row %lld, "
+            "%zu of %zu): padded with nulls",
+            (unsigned long long)c->padded, c->padded == 1 ? "" : "s",
+            (long long)c->padded_row, c->padded_fields, c->header_cols);
+  if (c->n_aside)
+    cv_note(c, "%zu row%s set aside (first: %s)", c->n_aside,
+            c->n_aside == 1 ? "" : "s",
+            c->first_aside ? c->first_aside : "?");
 }
 
 /* Options check, pass 1 and the schema. */
@@ -116,9 +136,15 @@ static jj_code infer(cv *c) {
                          "jj_convert needs an input with a read function");
   if (c->o.schema && ic_schema_parse(&c->x, c->o.schema)) return c->x.err->code;
   c->pass = 1;
+  if (c->o.on_error > JJ_ON_ERROR_NULL)
+    return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                         "on_error is fail, skip or null");
   if (cv_start_pass(c) || detect(c) || pass(c)) return c->x.err->code;
+  csv_notes(c);
   c->x.rows = c->rows;
-  return ic_resolve(&c->x);
+  jj_code code = ic_resolve(&c->x);
+  if (code == JJ_OK) cv_csv_sheet_notes(c);
+  return code;
 }
 
 static void result(cv *c, jj_convert_result *res, int64_t rows) {
@@ -131,6 +157,8 @@ static void result(cv *c, jj_convert_result *res, int64_t rows) {
       c->fmt == JJ_FORMAT_CSV || c->fmt == JJ_FORMAT_TSV ? c->delim : 0;
   res->bytes = c->w.total;
   res->nulled = c->nulled;
+  res->rejected = c->n_aside;
+  res->padded = c->padded;
   res->decisions = c->x.decisions;
 }
 

@@ -94,7 +94,17 @@ typedef struct cv {
   int pass; /* 1 or 2 */
   cv_win w;
   uint64_t next_id;   /* object stamps */
-  int64_t rows;       /* data rows done in this pass */
+  int64_t rows;       /* data rows written (pass 2) or kept (pass 1) */
+  int64_t records;    /* CSV: data records read in this pass, set aside
+                      ** or not (the row numbers of the messages) */
+  int64_t *set_aside; /* CSV: record numbers set aside in pass 1, rising */
+  size_t n_aside, aside_cap, next_aside; /* next_aside: pass 2's place */
+  char *first_aside;  /* the first one's message, for the note */
+  struct cv_sheet *sheet; /* CSV: per column, numbers as spreadsheets
+                          ** write them (pass 1; NULL until one is seen) */
+  uint64_t padded;    /* CSV records padded with nulls (pass 1) */
+  int64_t padded_row; /* the first one */
+  size_t padded_fields;
   size_t longest_row; /* JSON: the most bytes of one row, in pass 1 */
   jj_writer *wr;      /* pass 2 */
   jj_buf scratch;     /* decoded strings and keys, JSON text */
@@ -164,5 +174,8 @@ int cv_json_pass(cv *c);
 void cv_csv_detect(cv *c);
 /* Pass 1 or 2 over CSV input.  0 or CV_FAIL. */
 int cv_csv_pass(cv *c);
+/* After the types are decided: a note for each column of numbers that
+** held some written as spreadsheets write them (".5", "5.", "+5"). */
+void cv_csv_sheet_notes(cv *c);
 
 #endif /* JJ_CONVERT_H */

@@ -11,13 +11,24 @@
 **     and must be followed by the delimiter or the line end (anything else
 **     is an error: "a"b is ambiguous);
 **   - a '"' inside an unquoted field is an ordinary character;
-**   - an unquoted field equal to the null text ("" unless opts.null_text)
-**     is null; a quoted one never is, so "" is the empty text;
+**   - an unquoted field equal to a null text (opts.null_text and
+**     opts.null_texts; "" when neither is given) is null; a quoted one
+**     never is, so "" is the empty text;
 **   - a blank line is skipped, except in a table of one column, where it is
 **     that column's empty field;
 **   - a UTF-8 byte order mark at the start is skipped; the bytes must be
 **     UTF-8.
-** Each record must have as many fields as the header (JJ_ERR_ROW).  Header
+** Each record must have as many fields as the header (JJ_ERR_ROW), unless
+** JJ_CONVERT_CSV_NULL_PADDING fills a short one with nulls.  With on_error
+** skip or null, a record whose contents fail (field count, a value that
+** does not fit a forced type, bad UTF-8) is set aside in pass 1: the
+** reject callback hears its error, pass 2 passes over its record number.
+** A record that cannot be split (a broken quote) still stops the pass:
+** where it ends is not known.  Numbers as spreadsheets write them (".5",
+** "-.5", "5.", "+5") count as the number they mean in a column
+** of numbers (pass 1 folds that number; pass 2 writes it when the column
+** is i or f, else the field as it is), each such column told in a note.
+** Header
 ** names: an empty one becomes "column_N" (N its 1-based position), a
 ** repeated one gets "_2", "_3", ... (the first free), each with a note.
 */
@@ -26,14 +37,24 @@
 
 #include "convert_scan.h"
 
+/* A column's numbers written as spreadsheets write them (pass 1). */
+#define SHEET_MAX 64 /* longer fields are left as they are */
+struct cv_sheet {
+  uint64_t n;
+  int64_t row;             /* the first one's */
+  char ex[SHEET_MAX + 1];  /* ... as written */
+};
+
 /* The scanner's state for one pass. */
 typedef struct cs {
   cv *c;
   int st;                  /* CV_MORE or CV_FAIL after a NULL return */
   unsigned char stop[256]; /* bytes that end an unquoted field */
-  const char *null_text;
-  size_t null_len;
-  int null_ok;   /* unquoted fields can be null at all */
+  struct {
+    const char *p;
+    size_t len;
+  } nulls[JJ_CONVERT_MAX_NULLS + 1]; /* the texts that mean null */
+  size_t n_nulls;
   int fast_text; /* cv_text_fast applies (no CSV booleans) */
 } cs;
 
@@ -161,10 +182,10 @@ static const char *record(cs *j, const char *p) {
       v->p = p;
       v->len = len;
       v->esc = 0;
-      v->kind =
-          j->null_ok && len == j->null_len && !memcmp(p, j->null_text, len)
-              ? V_NULL
-              : V_FIELD;
+      v->kind = V_FIELD;
+      for (size_t k = 0; k < j->n_nulls; k++)
+        if (len == j->nulls[k].len && !memcmp(p, j->nulls[k].p, len))
+          v->kind = V_NULL;
       p = q;
     }
     if (p < e && *p == c->delim) {
@@ -233,9 +254,151 @@ static int header(cs *j) {
   return 0;
 }
 
+/* Nulls for the fields a short record lacks, counted in pass 1.  0 or
+** CV_FAIL. */
+static int pad(cs *j) {
+  cv *c = j->c;
+  size_t had = c->nfields;
+  uint64_t at = c->fields[had - 1].off;
+  while (c->nfields < c->header_cols) {
+    cv_val *v = new_field(j, c->w.buf);
+    if (!v) return CV_FAIL;
+    memset(v, 0, sizeof *v);
+    v->p = "";
+    v->off = at;
+    v->kind = V_NULL;
+  }
+  if (c->pass == 1 && !c->padded++) {
+    c->padded_row = c->records + 1;
+    c->padded_fields = had;
+  }
+  return 0;
+}
+
+/* Errors of a row's contents, which on_error may set the row aside for;
+** the others are the reading's. */
+static int rejectable(jj_code code) {
+  return code != JJ_ERR_NOMEM && code != JJ_ERR_IO &&
+         code != JJ_ERR_INTERRUPTED && code != JJ_ERR_LIMIT &&
+         code != JJ_ERR_USAGE;
+}
+
+/* Pass 1: set the record that just failed aside (its error in c->x.err):
+** tell the reject callback, remember its number for pass 2, clear the
+** error.  0 or CV_FAIL. */
+static int set_aside(cv *c) {
+  jj_error *e = c->x.err;
+  if (c->n_aside == c->aside_cap) {
+    size_t cap = c->aside_cap ? c->aside_cap * 2 : 16;
+    int64_t *a = realloc(c->set_aside, cap * sizeof *a);
+    if (!a) return cv_nomem(c);
+    c->set_aside = a;
+    c->aside_cap = cap;
+  }
+  c->set_aside[c->n_aside++] = c->records + 1;
+  if (!c->first_aside) {
+    size_t n = strlen(e->message) + 1;
+    if (!(c->first_aside = malloc(n))) return cv_nomem(c);
+    memcpy(c->first_aside, e->message, n);
+  }
+  if (c->o.reject) {
+    const cv_col *col = e->column >= 0 && (size_t)e->column < c->x.top.n
+                            ? &c->x.top.cols[e->column]
+                            : NULL;
+    c->o.reject(c->o.reject_ctx, e, col ? col->name : NULL,
+                col ? col->name_len : 0);
+  }
+  memset(e, 0, sizeof *e);
+  return 0;
+}
+
+/* A number as spreadsheets write it (a leading '+', no digit before the
+** point, none after it) as JSON writes it, into out (room for len + 2
+** bytes): its length, or 0 when p[0..len) is no such number (already in
+** JSON's form, or not a number: "007", ".", "+-1" stay as they are). */
+static size_t sheet_number(const char *p, size_t len, char *out) {
+  size_t i = 0, n = 0, start, digits;
+  int changed = 0;
+  if (i < len && p[i] == '+')
+    i++, changed = 1;
+  else if (i < len && p[i] == '-')
+    out[n++] = p[i++];
+  for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
+  digits = i - start;
+  if (digits > 1 && p[start] == '0') return 0;
+  if (!digits) {
+    if (i == len || p[i] != '.') return 0;
+    out[n++] = '0';
+    changed = 1;
+  }
+  if (i < len && p[i] == '.') {
+    out[n++] = p[i++];
+    for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
+    if (i == start) {
+      if (!digits) return 0;
+      out[n++] = '0';
+      changed = 1;
+    }
+  }
+  if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+    out[n++] = p[i++];
+    if (i < len && (p[i] == '+' || p[i] == '-')) out[n++] = p[i++];
+    for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
+    if (i == start) return 0;
+  }
+  return i == len && changed ? n : 0;
+}
+
+/* Field v of column i if it is a number as spreadsheets write it that
+** this pass reads as a number: the number in JSON's form in *alt (its
+** text in num), counted in pass 1; else v.  NULL when out of memory. */
+static const cv_val *sheet_field(cv *c, size_t i, const cv_val *v,
+                                 cv_val *alt, char *num) {
+  const cv_col *col = &c->x.top.cols[i];
+  jj_type t = col->forced ? col->forced : c->pass == 2 ? col->type : JJ_INT;
+  size_t n;
+  if (t != JJ_INT && t != JJ_FLOAT) return v;
+  if (!(n = sheet_number(v->p, v->len, num))) return v;
+  if (col->forced == JJ_INT && memchr(num, '.', n))
+    return v; /* "5." is no integer: the error shows it as written */
+  if (c->pass == 1) {
+    if (!c->sheet && !(c->sheet = calloc(c->header_cols, sizeof *c->sheet)))
+      return cv_nomem(c), NULL;
+    struct cv_sheet *s = &c->sheet[i];
+    if (!s->n++) {
+      s->row = c->records + 1;
+      memcpy(s->ex, v->p, v->len);
+      s->ex[v->len] = '\0';
+    }
+  }
+  *alt = *v;
+  alt->p = num;
+  alt->len = n;
+  return alt;
+}
+
+void cv_csv_sheet_notes(cv *c) {
+  char shown[JJ_SHOW_CAP], name[JJ_SHOW_CAP];
+  for (size_t i = 0; c->sheet && i < c->header_cols; i++) {
+    const struct cv_sheet *s = &c->sheet[i];
+    const cv_col *col = &c->x.top.cols[i];
+    if (!s->n || (col->type != JJ_INT && col->type != JJ_FLOAT)) continue;
+    cv_note(c,
+            "column %s: %llu number%s written as spreadsheets write them "
+            "(first: row %lld, %s) read as %s",
+            jj_show(name, sizeof name, col->name, col->name_len, 1),
+            (unsigned long long)s->n, s->n == 1 ? "" : "s", (long long)s->row,
+            jj_show(shown, sizeof shown, s->ex, strlen(s->ex), 1),
+            col->type == JJ_INT ? "integers" : "floats");
+  }
+}
+
 /* One data record: fold (pass 1) or write (pass 2) its fields. */
 static int row(cs *j) {
   cv *c = j->c;
+  if (c->nfields < c->header_cols &&
+      (c->o.flags & JJ_CONVERT_CSV_NULL_PADDING) && pad(j))
+    return CV_FAIL;
   if (c->nfields != c->header_cols)
     return cv_fail(c, JJ_ERR_ROW, c->fields[0].off,
                    "expected %zu field%s (as in the header), found %zu",
@@ -245,7 +408,14 @@ static int row(cs *j) {
     cv_col *col = &c->x.top.cols[i];
     int k = -1;
     int64_t n;
+    cv_val alt;
+    char num[SHEET_MAX + 2];
     c->x.top.col = i;
+    if (v->kind == V_FIELD && !v->esc && v->len && v->len <= SHEET_MAX &&
+        (v->p[0] == '+' || v->p[0] == '.' || v->p[v->len - 1] == '.' ||
+         (v->p[0] == '-' && v->len > 1 && v->p[1] == '.')) &&
+        !(v = sheet_field(c, i, v, &alt, num)))
+      return CV_FAIL;
     if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
       if (!col->forced && v->kind == V_FIELD && !v->esc && v->len) {
         if ((unsigned)(unsigned char)v->p[0] - '0' <= 9 || v->p[0] == '-')
@@ -270,6 +440,32 @@ static int row(cs *j) {
   return 0;
 }
 
+/* The texts that mean null: null_text (NULL: none, "" the empty field),
+** null_texts, and the empty field when neither is given; "" never with
+** JJ_CONVERT_CSV_EMPTY_IS_TEXT.  0 or CV_FAIL (too many, or a NULL). */
+static int null_texts(cs *j) {
+  const jj_convert_opts *o = &j->c->o;
+  int empty_text = (o->flags & JJ_CONVERT_CSV_EMPTY_IS_TEXT) != 0;
+  if (o->n_null_texts > JJ_CONVERT_MAX_NULLS ||
+      (o->n_null_texts && !o->null_texts))
+    return cv_fail_plain(j->c, JJ_ERR_USAGE, UINT64_MAX,
+                         "at most %d null texts", JJ_CONVERT_MAX_NULLS);
+  for (size_t k = 0; k <= o->n_null_texts; k++) {
+    const char *t = k == 0 ? o->null_text : o->null_texts[k - 1];
+    if (k > 0 && !t)
+      return cv_fail_plain(j->c, JJ_ERR_USAGE, UINT64_MAX,
+                           "null text %zu is NULL", k);
+    if (!t || (!*t && empty_text)) continue;
+    j->nulls[j->n_nulls].p = t;
+    j->nulls[j->n_nulls++].len = strlen(t);
+  }
+  if (!o->null_text && !o->n_null_texts && !empty_text) {
+    j->nulls[0].p = "";
+    j->nulls[j->n_nulls++].len = 0;
+  }
+  return 0;
+}
+
 int cv_csv_pass(cv *c) {
   cs j;
   const char *p = c->w.buf;
@@ -278,9 +474,7 @@ int cv_csv_pass(cv *c) {
   j.c = c;
   j.stop['\n'] = j.stop['\r'] = j.stop[0] = 1;
   j.stop[(unsigned char)c->delim] = 1;
-  j.null_text = c->o.null_text ? c->o.null_text : "";
-  j.null_len = strlen(j.null_text);
-  j.null_ok = j.null_len > 0 || !(c->o.flags & JJ_CONVERT_CSV_EMPTY_IS_TEXT);
+  if (null_texts(&j)) return CV_FAIL;
   j.fast_text = !(c->o.flags & JJ_CONVERT_CSV_BOOLEANS);
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
   for (;;) {
@@ -300,7 +494,7 @@ int cv_csv_pass(cv *c) {
       continue;
     }
     c->x.top.in_row = have_header;
-    c->x.top.row = c->rows + 1;
+    c->x.top.row = c->records + 1;
     c->x.top.col = (size_t)-1;
     const char *q = record(&j, p);
     if (!q && j.st == CV_MORE) {
@@ -320,9 +514,17 @@ int cv_csv_pass(cv *c) {
               : 0)
         return CV_FAIL;
       have_header = 1;
+    } else if (c->pass == 2 && c->next_aside < c->n_aside &&
+               c->set_aside[c->next_aside] == c->records + 1) {
+      c->next_aside++; /* set aside in pass 1 */
+      c->records++;
     } else {
-      if (row(&j)) return CV_FAIL;
-      c->rows++;
+      if (!row(&j))
+        c->rows++;
+      else if (c->pass == 2 || c->o.on_error == JJ_ON_ERROR_FAIL ||
+               !rejectable(c->x.err->code) || set_aside(c))
+        return CV_FAIL;
+      c->records++;
     }
     c->x.top.in_row = 0;
     p = q;

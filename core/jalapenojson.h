@@ -1087,6 +1087,25 @@ void jj_input_file(jj_input *in, void *f, const char *name);
                                           ** the empty text, not null (null
                                           ** is then only null_text, when it
                                           ** is not empty) */
+#define JJ_CONVERT_CSV_NULL_PADDING 0x8u /* a CSV record with fewer fields
+                                         ** than the header gets nulls for
+                                         ** the missing last ones (counted,
+                                         ** and told to `note`) */
+
+/* The most texts jj_convert_opts.null_texts may hold. */
+#define JJ_CONVERT_MAX_NULLS 16
+
+/* What the converter does with a CSV/TSV row that cannot be read as the
+** header and the schema say (a wrong field count, a value that does not
+** fit a forced type, bad UTF-8). */
+typedef enum jj_on_error {
+  JJ_ON_ERROR_FAIL = 0, /* the conversion stops with the row's error */
+  JJ_ON_ERROR_SKIP,     /* the row is set aside: given to opts->reject,
+                        ** counted, told to `note`, not written */
+  JJ_ON_ERROR_NULL      /* a value that does not fit becomes null (as
+                        ** JJ_CONVERT_BAD_TO_NULL); a row with a wrong field
+                        ** count is set aside as with SKIP */
+} jj_on_error;
 
 /* How to convert.  A zeroed struct is the default: format and delimiter
 ** detected, everything inferred, CSV nulls are unquoted empty fields, no
@@ -1105,6 +1124,12 @@ typedef struct jj_convert_opts {
   unsigned flags;        /* JJ_CONVERT_* */
   const char *null_text; /* CSV: an unquoted field equal to this is null;
                          ** NULL or "" means the empty field */
+  const char *const *null_texts; /* CSV: more texts that mean null, as
+                         ** null_text does ("NA", "."), n_null_texts of them
+                         ** (at most JJ_CONVERT_MAX_NULLS); with them and
+                         ** null_text NULL the empty field is null only when
+                         ** "" is among them */
+  size_t n_null_texts;
   void (*note)(void *ctx, const char *msg); /* each decision, a sentence
                          ** without a trailing period (may be NULL) */
   void *note_ctx;
@@ -1115,6 +1140,15 @@ typedef struct jj_convert_opts {
   size_t max_row;        /* the largest row (a JSON object with everything
                          ** in it, a CSV record) held at once; 0: 64 MiB
                          ** (JJ_ERR_LIMIT beyond, located) */
+  jj_on_error on_error;  /* CSV/TSV rows that do not fit; JSON input: only
+                         ** NULL has an effect (bad values null) */
+  /* each row set aside, in input order, during the first pass: its error
+  ** (row, byte offset, column index or -1, message as the failure would
+  ** have said) and its column's name (NULL, 0 when the error is the
+  ** row's); may be NULL */
+  void (*reject)(void *ctx, const jj_error *err, const char *column,
+                 size_t column_len);
+  void *reject_ctx;
 } jj_convert_opts;
 
 /* What a conversion found.  The caller owns `schema` and frees it with
@@ -1126,6 +1160,8 @@ typedef struct jj_convert_result {
   char delimiter;        /* CSV/TSV: the delimiter used; else 0 */
   uint64_t bytes;        /* input bytes read by one pass */
   uint64_t nulled;       /* values made null by JJ_CONVERT_BAD_TO_NULL */
+  uint64_t rejected;     /* CSV rows set aside (JJ_ON_ERROR_SKIP, NULL) */
+  uint64_t padded;       /* CSV rows padded (JJ_CONVERT_CSV_NULL_PADDING) */
   unsigned decisions;    /* sentences given to opts->note */
 } jj_convert_result;
 

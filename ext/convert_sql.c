@@ -8,7 +8,8 @@
 **
 **   jj_from_json(data [, schema [, option ...]])   options: bad_to_null
 **   jj_from_csv(data [, option ...])               options: schema,
-**       delimiter, null, booleans, empty_is_text, bad_to_null
+**       delimiter, null, booleans, empty_is_text, bad_to_null,
+**       null_padding, on_error (fail, skip, null)
 **
 ** data is TEXT or BLOB (NULL gives NULL); a BLOB starting with gzip's magic
 ** bytes is gzip, one whose first bytes are not UTF-8 is tried as brotli
@@ -16,7 +17,8 @@
 ** converted as they are, and the converter says where the UTF-8 breaks).
 ** Each option is an argument of its own, "key=value", the value everything
 ** after the first '=' (so 'schema=id:i,qty:f' and 'delimiter=,' need no
-** quoting); a NULL option is skipped.
+** quoting); a NULL option is skipped.  null= may be given again: each
+** text means null (the first as the null option alone does).
 **
 ** Limits: the input (decompressed) holds at most jj_max_size() bytes, the
 ** document must fit SQLITE_LIMIT_LENGTH (the converter stops as soon as it
@@ -29,7 +31,9 @@
 **   jj_from_csv: row 3, column "qty", byte 41: "12abc" is not an integer
 **   (the schema says qty:i)
 ** The functions are pure functions of their arguments (deterministic and
-** innocuous): usable in views of untrusted databases.
+** innocuous): usable in views of untrusted databases.  So they write no
+** file: the CSV rows that on_error sets aside are told to jj_notes(), one
+** line each ("set aside: <the error>") before the converter's summary.
 */
 #include <string.h>
 
@@ -45,7 +49,9 @@ enum {
   OPT_NULL = 4u,
   OPT_BOOLEANS = 8u,
   OPT_EMPTY_IS_TEXT = 16u,
-  OPT_BAD_TO_NULL = 32u
+  OPT_BAD_TO_NULL = 32u,
+  OPT_NULL_PADDING = 64u,
+  OPT_ON_ERROR = 128u
 };
 
 static const struct {
@@ -58,6 +64,8 @@ static const struct {
     {"booleans", OPT_BOOLEANS},
     {"empty_is_text", OPT_EMPTY_IS_TEXT},
     {"bad_to_null", OPT_BAD_TO_NULL},
+    {"null_padding", OPT_NULL_PADDING},
+    {"on_error", OPT_ON_ERROR},
 };
 
 /* The names of the options in `allowed`, for a message (sqlite3_free). */
@@ -137,10 +145,24 @@ static int apply_option(sqlite3_context *ctx, const char *fn, int arg,
         return -1;
       }
       return 0;
+    case OPT_ON_ERROR:
+      if (strcmp(val, "fail") == 0) {
+        o->on_error = JJ_ON_ERROR_FAIL;
+      } else if (strcmp(val, "skip") == 0) {
+        o->on_error = JJ_ON_ERROR_SKIP;
+      } else if (strcmp(val, "null") == 0) {
+        o->on_error = JJ_ON_ERROR_NULL;
+      } else {
+        jjx_ctx_err(ctx, "%s: on_error takes fail, skip or null, not \"%s\"",
+                    fn, val);
+        return -1;
+      }
+      return 0;
     default: {
       int b = jjx_parse_bool(val);
       unsigned flag = bit == OPT_BOOLEANS        ? JJ_CONVERT_CSV_BOOLEANS
                       : bit == OPT_EMPTY_IS_TEXT ? JJ_CONVERT_CSV_EMPTY_IS_TEXT
+                      : bit == OPT_NULL_PADDING  ? JJ_CONVERT_CSV_NULL_PADDING
                                                  : JJ_CONVERT_BAD_TO_NULL;
       if (b < 0) {
         jjx_ctx_err(ctx, "%s: option \"%.*s\" takes 1 or 0 (yes/no, on/off, "
@@ -235,6 +257,16 @@ static int doc_sink(void *ctx, const char *p, size_t n) {
   return jjx_buf_append(&o->b, p, n);
 }
 
+/* A row set aside: a line of jj_notes(). */
+static void set_aside_note(void *ctx, const jj_error *err, const char *col,
+                           size_t col_len) {
+  char line[sizeof err->message + 16];
+  (void)col;
+  (void)col_len; /* the message names it */
+  sqlite3_snprintf((int)sizeof line, line, "set aside: %s", err->message);
+  jjx_note(ctx, line);
+}
+
 /* Convert argv[0] with *o (format, options set) and return the document. */
 static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
                     jj_convert_opts *o) {
@@ -250,6 +282,8 @@ static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
   jjx_notes_begin(&notes, fn);
   o->note = jjx_note;
   o->note_ctx = &notes;
+  o->reject = set_aside_note;
+  o->reject_ctx = &notes;
   memset(&plain, 0, sizeof plain);
   memset(&out, 0, sizeof out);
   int st = sqlite3_value_type(data);
@@ -375,12 +409,29 @@ void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   o.from = JJ_FORMAT_CSV;
   if (!check_data(ctx, fn, argc, argv, "data [, 'key=value' ...]", "CSV"))
     return;
-  for (int i = 1; i < argc; i++)
+  const char *nulls[JJ_CONVERT_MAX_NULLS];
+  for (int i = 1; i < argc; i++) {
+    /* null= again: one more text that means null */
+    const char *z = sqlite3_value_type(argv[i]) == SQLITE_TEXT
+                        ? (const char *)sqlite3_value_text(argv[i])
+                        : NULL;
+    if ((seen & OPT_NULL) && z && strncmp(z, "null=", 5) == 0) {
+      if (o.n_null_texts == JJ_CONVERT_MAX_NULLS) {
+        jjx_ctx_err(ctx, "%s: option \"null\" given more than %d times", fn,
+                    JJ_CONVERT_MAX_NULLS + 1);
+        return;
+      }
+      nulls[o.n_null_texts++] = z + 5;
+      o.null_texts = nulls;
+      continue;
+    }
     if (sqlite3_value_type(argv[i]) != SQLITE_NULL &&
         apply_option(ctx, fn, i + 1, argv[i],
                      OPT_SCHEMA | OPT_DELIMITER | OPT_NULL | OPT_BOOLEANS |
-                         OPT_EMPTY_IS_TEXT | OPT_BAD_TO_NULL,
+                         OPT_EMPTY_IS_TEXT | OPT_BAD_TO_NULL |
+                         OPT_NULL_PADDING | OPT_ON_ERROR,
                      &seen, &o))
       return;
+  }
   convert(ctx, fn, argv[0], &o);
 }

@@ -186,12 +186,36 @@ export interface CSVOptions extends ConvertOptions {
   /** The delimiter (one ASCII character); detected among , tab ; | by
    * default. */
   delimiter?: string;
-  /** An unquoted field equal to it is null (default: the empty field). */
-  null?: string;
+  /** An unquoted field equal to it (or to any of them) is null (default:
+   * the empty field; give '' among others to keep it). */
+  null?: string | string[];
   /** Fields true and false are booleans (default: text). */
   booleans?: boolean;
   /** An unquoted empty field is the empty text, not null. */
   emptyIsText?: boolean;
+  /** A row with fewer fields than the header gets nulls for the missing
+   * last ones (a note says how many). */
+  nullPadding?: boolean;
+  /** A row that does not fit: 'fail' (default) throws its error, 'skip'
+   * sets it aside, 'null' makes a value that does not fit null and sets
+   * aside a row with a wrong field count. */
+  onError?: 'fail' | 'skip' | 'null';
+  /** Called after a conversion with each row set aside, in input order. */
+  onReject?: (reject: CSVReject) => void;
+}
+
+/** A CSV row set aside by onError. */
+export interface CSVReject {
+  /** The data row, from 1, as in messages. */
+  row: number;
+  /** Its byte offset in the input, or null. */
+  byte: number | null;
+  /** The column whose value failed, or null (the row's field count). */
+  column: string | null;
+  /** The error's code ("type", "row", ...). */
+  code: string;
+  /** The message the conversion would have thrown. */
+  message: string;
 }
 
 /** JSON (one array of objects, or objects one after another: NDJSON) as a

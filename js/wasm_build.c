@@ -7,7 +7,8 @@
 **                  values that JS packs (js/lib/build.js) and
 **                  jjw_build_tape replays into jj_builder calls, one call
 **                  from JS per batch instead of one per value;
-**   jjw_convert    jj_convert over bytes in memory (JSON, NDJSON, CSV).
+**   jjw_convert    jj_convert over bytes in memory (JSON, NDJSON, CSV);
+**                  the CSV rows it sets aside in jjw_rejects.
 **
 ** The decisions (notes) are gathered here, NUL-separated, and handed to JS
 ** after the call (jjw_notes): JS then calls the caller's onNote, never from
@@ -229,14 +230,48 @@ static int to_bytes(void *ctx, const char *data, size_t len) {
   return bytes_add(ctx, data, len);
 }
 
+/* The rows the last conversion set aside, five NUL-terminated fields each:
+** the row, the byte offset ("" when none), the column ("-" when none, else
+** "=" and its name), the code's name, the message; jjw_len bytes in all
+** (NULL when none).  Valid until the next conversion. */
+static jjw_bytes rejects;
+
+static void reject(void *ctx, const jj_error *e, const char *col,
+                   size_t col_len) {
+  char num[32];
+  (void)ctx;
+  bytes_add(&rejects, num,
+            (size_t)snprintf(num, sizeof num, "%lld", (long long)e->row) + 1);
+  if (e->offset == JJ_NO_OFFSET)
+    bytes_add(&rejects, "", 1);
+  else
+    bytes_add(&rejects, num,
+              (size_t)snprintf(num, sizeof num, "%zu", e->offset) + 1);
+  bytes_add(&rejects, col ? "=" : "-", 1);
+  if (col) bytes_add(&rejects, col, col_len);
+  bytes_add(&rejects, "", 1);
+  const char *code = jj_code_name(e->code);
+  bytes_add(&rejects, code, strlen(code) + 1);
+  bytes_add(&rejects, e->message, strlen(e->message) + 1);
+}
+
+EXPORT(jjw_rejects) const char *jjw_rejects(void) {
+  jjw_len = (uint32_t)rejects.len;
+  return rejects.p;
+}
+
 /* Convert in[0..in_len) (JSON or NDJSON when `csv` is 0, else CSV) to a
-** document, handed over as jjw_build_finish does.  schema and null_text:
-** NULL or NUL-terminated; delimiter 0 detects; flags JJ_CONVERT_*;
-** name: the input's name in messages (NULL: none). */
+** document, handed over as jjw_build_finish does.  schema: NULL or
+** NUL-terminated; nulls: n_nulls NUL-terminated texts one after another
+** that mean null (the first is null_text); delimiter 0 detects; flags
+** JJ_CONVERT_*;
+** name: the input's name in messages (NULL: none); on_error a
+** jj_on_error. */
 EXPORT(jjw_convert)
 char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
-                  const char *schema, const char *null_text, unsigned flags,
-                  const char *name) {
+                  const char *schema, const char *nulls, int n_nulls,
+                  unsigned flags, const char *name, int on_error) {
+  const char *more[JJ_CONVERT_MAX_NULLS];
   jj_input input;
   jj_convert_opts o;
   jjw_bytes out = {0};
@@ -245,14 +280,25 @@ char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
   o.from = csv ? JJ_FORMAT_CSV : JJ_FORMAT_JSON;
   o.delimiter = (char)delimiter;
   o.schema = schema;
-  o.null_text = null_text;
+  for (int k = 0; k < n_nulls && k <= JJ_CONVERT_MAX_NULLS; k++) {
+    if (k == 0)
+      o.null_text = nulls;
+    else
+      more[o.n_null_texts++] = nulls;
+    nulls += strlen(nulls) + 1;
+  }
+  o.null_texts = more;
   o.flags = flags;
   o.note = note;
+  o.on_error = (jj_on_error)on_error;
+  o.reject = reject;
   notes_reset();
+  free(rejects.p);
+  memset(&rejects, 0, sizeof rejects);
   jj_input_memory(&input, in, in_len, name);
   jj_code rc = jj_convert(&input, &o, to_bytes, &out, &res, &jjw_err);
   if (rc == JJ_OK) jj_schema_free(res.schema);
-  if (rc != JJ_OK || out.failed || notes.failed) {
+  if (rc != JJ_OK || out.failed || notes.failed || rejects.failed) {
     if (rc == JJ_OK || (rc == JJ_ERR_IO && out.failed)) jjw_nomem();
     free(out.p);
     return NULL;

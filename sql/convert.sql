@@ -34,7 +34,7 @@ SELECT jj_from_json('[1, 2]');
 SELECT jj_from_csv('a,b' || char(10) || '1,2,3');
 SELECT jj_from_json('[{"a":1}]', 'b:q');
 SELECT jj_from_csv('a', 'color=red');
-SELECT jj_from_csv('a', 'null=x', 'null=y');
+SELECT jj_from_csv('a', 'delimiter=,', 'delimiter=;');
 SELECT jj_from_csv('a', 'delimiter=;;');
 SELECT jj_from_csv('a', 'booleans=maybe');
 SELECT jj_from_csv('a', 'booleans');

@@ -30,6 +30,8 @@ const JJ_BUILD_BAD_TO_NULL = 1;
 const JJ_CONVERT_CSV_BOOLEANS = 1;
 const JJ_CONVERT_BAD_TO_NULL = 2;
 const JJ_CONVERT_CSV_EMPTY_IS_TEXT = 4;
+const JJ_CONVERT_CSV_NULL_PADDING = 8;
+const ON_ERROR = { fail: 0, skip: 1, null: 2 }; // jj_on_error
 
 const LETTERS = 'ifsdtlbxj';
 const encoder = new TextEncoder();
@@ -105,6 +107,26 @@ function tellNotes(x, onNote) {
   checkRange(p, len);
   const notes = utf8.decode(mem().u8.subarray(p, p + len - 1)).split('\0');
   for (const n of notes) onNote(n);
+}
+
+// The rows the last conversion set aside (jjw_rejects: five NUL-terminated
+// fields each), as {row, byte, column, code, message}.
+function takeRejects(x) {
+  const p = x.jjw_rejects();
+  const len = x.jjw_ret_len();
+  if (!p || !len) return [];
+  checkRange(p, len);
+  const f = utf8.decode(mem().u8.subarray(p, p + len - 1)).split('\0');
+  const out = [];
+  for (let i = 0; i + 4 < f.length; i += 5)
+    out.push({
+      row: Number(f[i]),
+      byte: f[i + 1] === '' ? null : Number(f[i + 1]),
+      column: f[i + 2] === '-' ? null : f[i + 2].slice(1),
+      code: f[i + 3],
+      message: f[i + 4],
+    });
+  return out;
 }
 
 // A string into a new NUL-terminated allocation (0 for null).
@@ -342,7 +364,8 @@ function convertSchema(schema, where) {
 export function convert(input, csv, options) {
   const where = csv ? 'fromCSV' : 'fromJSON';
   const opts = checkOptions(options, where,
-    csv ? ['schema', 'delimiter', 'null', 'booleans', 'emptyIsText', 'badToNull', 'onNote', 'name'] : ['schema', 'badToNull', 'onNote', 'name']);
+    csv ? ['schema', 'delimiter', 'null', 'booleans', 'emptyIsText', 'badToNull', 'nullPadding', 'onError', 'onReject', 'onNote', 'name']
+      : ['schema', 'badToNull', 'onNote', 'name']);
   let bytes;
   if (typeof input === 'string') bytes = encoder.encode(input);
   else if (isBytes(input)) bytes = asBytes(input);
@@ -354,14 +377,24 @@ export function convert(input, csv, options) {
       throw new TypeError(`${where}: delimiter must be one ASCII character`);
     delimiter = opts.delimiter.charCodeAt(0);
   }
-  if (opts.null !== undefined && typeof opts.null !== 'string') throw new TypeError(`${where}: null must be a string`);
+  // null: a string, or an array of strings (each means null, the first as
+  // a string alone does)
+  const nulls = opts.null === undefined ? [] : Array.isArray(opts.null) ? opts.null : [opts.null];
+  if (nulls.some((t) => typeof t !== 'string' || t.includes('\0')) || (Array.isArray(opts.null) && (nulls.length < 1 || nulls.length > 17)))
+    throw new TypeError(`${where}: null must be a string or an array of 1 to 17 strings`);
   if (opts.name !== undefined && typeof opts.name !== 'string') throw new TypeError(`${where}: name must be a string`);
-  for (const k of ['booleans', 'emptyIsText'])
+  for (const k of ['booleans', 'emptyIsText', 'nullPadding'])
     if (opts[k] !== undefined && typeof opts[k] !== 'boolean') throw new TypeError(`${where}: ${k} must be true or false`);
+  if (opts.onError !== undefined && !Object.hasOwn(ON_ERROR, opts.onError))
+    throw new TypeError(`${where}: onError must be 'fail', 'skip' or 'null'`);
+  if (opts.onReject !== undefined && typeof opts.onReject !== 'function')
+    throw new TypeError(`${where}: onReject must be a function`);
   const flags =
     (opts.booleans ? JJ_CONVERT_CSV_BOOLEANS : 0) |
     (opts.badToNull ? JJ_CONVERT_BAD_TO_NULL : 0) |
-    (opts.emptyIsText ? JJ_CONVERT_CSV_EMPTY_IS_TEXT : 0);
+    (opts.emptyIsText ? JJ_CONVERT_CSV_EMPTY_IS_TEXT : 0) |
+    (opts.nullPadding ? JJ_CONVERT_CSV_NULL_PADDING : 0);
+  const onError = opts.onError === undefined ? 0 : ON_ERROR[opts.onError];
   const x = wasm().exports;
   if (typeof x.jjw_convert !== 'function') throw new JJError('this build of the module has no converter', 'usage');
   const held = [];
@@ -372,14 +405,17 @@ export function convert(input, csv, options) {
     mem().u8.set(bytes, p);
     const sp = cStringIn(x, schema);
     if (sp) held.push(sp);
-    const np = cStringIn(x, opts.null);
+    const np = nulls.length ? cStringIn(x, nulls.join('\0')) : 0;
     if (np) held.push(np);
     const namep = cStringIn(x, opts.name);
     if (namep) held.push(namep);
-    const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, flags, namep);
-    // the document and the error first: onNote may throw, or call in
+    const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, nulls.length, flags, namep, onError);
+    // the document, the error and the rows set aside first: onNote and
+    // onReject may throw, or call in
     const out = doc ? takeDoc(x, doc, x.jjw_ret_len()) : null;
     const err = doc ? null : lastError();
+    const rejected = doc && opts.onReject ? takeRejects(x) : [];
+    for (const r of rejected) opts.onReject(r);
     tellNotes(x, opts.onNote);
     if (err) throw err;
     return out;

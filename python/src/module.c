@@ -56,9 +56,13 @@ PyDoc_STRVAR(from_json_doc,
 "'id:i,joined:d' or a dict by name, as types=.");
 PyDoc_STRVAR(from_csv_doc,
 "from_csv(data, *, schema=None, delimiter=None, null=None, booleans=False,\n"
-"         empty_is_text=False, bad_to_null=False) -> bytes\n--\n\n"
+"         empty_is_text=False, bad_to_null=False, null_padding=False,\n"
+"         on_error='fail', rejects=None) -> bytes\n--\n\n"
 "The converter on CSV with a header row (bytes or str): the document's\n"
-"bytes.  delimiter: detected among , tab ; | by default.");
+"bytes.  delimiter: detected among , tab ; | by default.  null_padding:\n"
+"short rows get nulls.  on_error: 'skip' sets a row that does not fit\n"
+"aside, 'null' makes a bad value null; each row set aside is appended to\n"
+"the list rejects as a dict (row, byte, column, code, message).");
 
 static PyMethodDef jjpy_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))jjpy_decode,

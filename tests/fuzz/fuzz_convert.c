@@ -2,7 +2,8 @@
 ** fuzz_convert.c — libFuzzer harness for jj_convert and jj_to_text.  The
 ** first input byte picks the options (format, flags, a schema, the null
 ** text), the second the size of the reads and whether the input can be
-** rewound (else it is spooled); the rest is the JSON or CSV.
+** rewound (else it is spooled) and null padding; on_error is the first
+** byte's bits 2-7 modulo 3; the rest is the JSON or CSV.
 ** Properties checked:
 **   - a failure has a code and a message; a success gives a document that
 **     jj_parse_opts(JJ_PARSE_VALIDATE) accepts, with res.rows rows and
@@ -11,6 +12,10 @@
 **     same result (the window's sliding and growing never changes what is
 **     read);
 **   - jj_convert_infer agrees with jj_convert on the schema;
+**   - the rows set aside come to the reject callback in rising order, each
+**     once, with a message, as many as res.rejected; the rows written and
+**     the rows set aside are every data record (the last one's number at
+**     most their sum), the same through small reads;
 **   - the document exports to JSON, NDJSON and CSV without an error.
 ** A broken property aborts.
 **
@@ -44,6 +49,23 @@ static int to_buf(void *ctx, const char *p, size_t n) {
   b->p = q;
   b->len += n;
   return 0;
+}
+
+/* The rows set aside: how many, the last row number, all in order. */
+typedef struct rejects {
+  uint64_t n;
+  int64_t last;
+  int ordered;
+} rejects;
+
+static void on_reject(void *ctx, const jj_error *e, const char *col,
+                      size_t col_len) {
+  rejects *r = ctx;
+  REQUIRE(e->message[0] != '\0' && e->code != JJ_OK);
+  REQUIRE(col || col_len == 0);
+  if (e->row <= r->last) r->ordered = 0;
+  r->last = e->row;
+  r->n++;
 }
 
 static int discard(void *ctx, const char *p, size_t n) {
@@ -89,6 +111,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   o.flags = (sel >> 5) & 7;
   o.null_text = sel & 0x80 ? "NULL" : NULL;
   o.max_row = 1 << 16;
+  if (data[1] & 0x80) o.flags |= JJ_CONVERT_CSV_NULL_PADDING;
+  o.on_error = (jj_on_error)((sel >> 2) % 3);
+  rejects rj = {0, 0, 1}, rj2 = {0, 0, 1};
+  o.reject = on_reject;
+  o.reject_ctx = &rj;
 
   jj_input in;
   jj_error err, err2;
@@ -105,6 +132,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   in2.rewind = data[1] & 0x40 ? NULL : slow_rewind; /* NULL: spooled */
   in2.ctx = &s;
   in2.name = "fuzz";
+  o.reject_ctx = &rj2;
   jj_code code2 = jj_convert(&in2, &o, to_buf, &doc2, &res2, &err2);
   REQUIRE(code == code2);
   if (code) {
@@ -113,14 +141,20 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   } else {
     REQUIRE(doc.len == doc2.len && !memcmp(doc.p, doc2.p, doc.len));
     REQUIRE(res.rows == res2.rows);
+    REQUIRE(rj.ordered && rj.n == res.rejected && rj2.n == rj.n &&
+            rj2.last == rj.last);
+    REQUIRE(rj.last <= res.rows + (int64_t)rj.n);
+    REQUIRE(o.on_error != JJ_ON_ERROR_FAIL || rj.n == 0);
     jj_doc *d = jj_parse_opts(doc.p, doc.len, JJ_PARSE_VALIDATE, 0, &err);
     REQUIRE(d != NULL);
     REQUIRE(jj_doc_rows(d, &err) == res.rows);
     REQUIRE(jj_schema_equal(jj_doc_schema(d), res.schema, NULL));
     jj_input_memory(&in, text, len, "fuzz");
+    o.reject = NULL;
     jj_convert_result inf;
     REQUIRE(jj_convert_infer(&in, &o, &inf, &err) == JJ_OK);
     REQUIRE(jj_schema_equal(inf.schema, res.schema, NULL));
+    REQUIRE(inf.rows == res.rows && inf.rejected == res.rejected);
     jj_schema_free(inf.schema);
     for (int f = JJ_FORMAT_JSON; f <= JJ_FORMAT_CSV; f++)
       REQUIRE(jj_to_text(d, (jj_format)f, NULL, discard, NULL, &err) ==
