@@ -57,7 +57,8 @@ static int same_bytes(jj_type was, jj_type now) {
   return was == JJ_TEXT && (now == JJ_DATE || now == JJ_TIMESTAMP);
 }
 
-/* The sink of the rows-only writer: the rows' bytes kept. */
+/* The sink of the rows-only writer: the rows' bytes kept (-1, which the
+** writer reports as a failed write, when memory or the file fails). */
 static int keep_rows(void *ctx, const char *p, size_t len) {
   jj_builder *b = ctx;
   if (jj_buf_append(&b->ahead_out, p, len)) return -1;
@@ -163,8 +164,10 @@ static jj_code begin(jj_builder *b) {
   ** this one is kept by the writer's owner, freed with it */
   b->w = jj_writer_new(s, keep_rows, b, &err);
   if (!b->w || jj_writer_rows_only(b->w)) {
-    jj_schema_free(s);
     if (b->w) err = *jj_writer_error(b->w);
+    jj_writer_free(b->w); /* before the schema it borrows */
+    b->w = NULL;
+    jj_schema_free(s);
     ic_fail(&b->x, err.code, UINT64_MAX, 0, "%s", err.message);
     return b->failed = err.code;
   }
