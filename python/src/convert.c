@@ -275,11 +275,11 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
     PyObject *seq = PySequence_Fast(null, "null");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    int bad = n == 0 || n > JJ_CONVERT_MAX_NULLS + 1;
-    if (bad)
+    int refused = n == 0 || n > JJ_CONVERT_MAX_NULLS + 1;
+    if (refused)
       PyErr_Format(PyExc_ValueError, "null takes 1 to %d texts, not %zd",
                    JJ_CONVERT_MAX_NULLS + 1, n);
-    for (Py_ssize_t i = 0; !bad && i < n; i++) {
+    for (Py_ssize_t i = 0; !refused && i < n; i++) {
       PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
       const char *u = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
       if (!u) {
@@ -288,7 +288,7 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
                        "null must be a str or a list of str, not a list "
                        "holding %.100s",
                        Py_TYPE(t)->tp_name);
-        bad = 1;
+        refused = 1;
       } else {
         held[n_held++] = Py_NewRef(t);
         if (i == 0)
@@ -298,7 +298,7 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
       }
     }
     Py_DECREF(seq);
-    if (bad) {
+    if (refused) {
       while (n_held) Py_DECREF(held[--n_held]);
       return NULL;
     }

@@ -127,7 +127,7 @@ static void build(const plan *plans, int ncol, int rows, const char *schema, uns
   bo.note = note;
   bo.note_ctx = &o->notes;
   jj_builder *b = jj_builder_new(&bo, NULL);
-  char name[8];
+  char name[16];
   for (int c = 0; c < ncol; c++) {
     snprintf(name, sizeof name, "c%d", c);
     jj_builder_column(b, name, strlen(name), 0);

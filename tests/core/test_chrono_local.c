@@ -129,7 +129,7 @@ TEST(local_fraction_of_1_to_9_digits_scales_to_nanos) {
 
 TEST(local_checks_every_month_of_leap_and_common_years) {
   static const int years[] = {0, 1, 4, 100, 400, 1900, 1970, 2000, 2023, 2024, 9999};
-  char text[40];
+  char text[64];
   long agreed = 0;
   for (size_t k = 0; k < sizeof years / sizeof years[0]; k++) {
     for (int m = 0; m <= 13; m++) {
@@ -166,7 +166,7 @@ TEST(local_every_byte_at_every_position_agrees_with_the_reference) {
       "2000-02-29 01:02:03.123",  "0000-01-01T00:00:00.000000001",
       "9999-12-31 23:59:59.999999999", "2021-04-30T10:00:00.12"};
   long checked = 0, accepted = 0;
-  char text[40];
+  char text[64];
   for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
     size_t len = strlen(values[v]);
     for (size_t at = 0; at < len; at++) {
