@@ -41,6 +41,10 @@ int jj_buf_append(jj_buf *b, const void *p, size_t n) {
   return 0;
 }
 
+int jj_buf_sink(void *ctx, const char *p, size_t n) {
+  return jj_buf_append(ctx, p, n);
+}
+
 void jj_buf_free(jj_buf *b) {
   if (!b->a)
     free(b->p);

@@ -40,7 +40,6 @@ static jj_code broken(jj_builder *b) {
   return b->failed = JJ_ERR_USAGE;
 }
 
-
 /* A numeric or spelled value for a column the explicit schema types. */
 static jj_code put_spelled(jj_builder *b, jj_type ty, const char *p,
                            size_t len) {

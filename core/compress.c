@@ -491,11 +491,6 @@ void jj_deflate_free(jj_deflater *z) {
 /* Whole buffers                                                           */
 /* ---------------------------------------------------------------------- */
 
-/* A jj_sink appending to a jj_buf (ctx). */
-static int buf_sink(void *ctx, const char *p, size_t len) {
-  return jj_buf_append(ctx, p, len);
-}
-
 /* Hand the buffer over NUL-terminated (so an empty result is "" and not
 ** NULL); the caller frees *out with jj_free. */
 static jj_code buf_take(jj_buf *b, char **out, size_t *out_len, jj_error *err) {
@@ -525,7 +520,7 @@ jj_code jj_decompress(jj_compression kind, const void *in, size_t len,
   jj_error e;
   *out = NULL;
   if (out_len) *out_len = 0;
-  jj_inflater *z = jj_inflate_new(kind, limit, buf_sink, &b, &e);
+  jj_inflater *z = jj_inflate_new(kind, limit, jj_buf_sink, &b, &e);
   if (!z) {
     if (err) *err = e;
     return e.code;
@@ -549,7 +544,7 @@ jj_code jj_compress(jj_compression kind, int level, const void *in, size_t len,
   jj_error e;
   *out = NULL;
   if (out_len) *out_len = 0;
-  jj_deflater *z = jj_deflate_new(kind, level, buf_sink, &b, &e);
+  jj_deflater *z = jj_deflate_new(kind, level, jj_buf_sink, &b, &e);
   if (!z) {
     if (err) *err = e;
     return e.code;

@@ -36,10 +36,6 @@ jj_format jj_format_for_path(const char *path) {
   return JJ_FORMAT_AUTO;
 }
 
-static int keep(void *ctx, const char *p, size_t n) {
-  return jj_buf_append(ctx, p, n) ? -1 : 0;
-}
-
 jj_code jj_file_convert(const char *path, const jj_file_opts *fopts,
                         const jj_convert_opts *copts, jj_file *f,
                         jj_convert_result *res, jj_error *err) {
@@ -61,7 +57,7 @@ jj_code jj_file_convert(const char *path, const jj_file_opts *fopts,
   if (!co.interrupt) co.interrupt = fo.interrupt, co.interrupt_ctx = fo.interrupt_ctx;
   /* named as the caller named the file, as the converter's messages are */
   jj_input_memory(&in, f->data, f->len, path);
-  code = jj_convert(&in, &co, keep, &out, res, err);
+  code = jj_convert(&in, &co, jj_buf_sink, &out, res, err);
   if (!code && fo.max_size && out.len > fo.max_size)
     code = jj_fail(err, JJ_ERR_LIMIT, NULL,
                    "%s: the converted document is %zu bytes, over the limit "

@@ -150,6 +150,8 @@ typedef struct jj_buf {
 ** (buffer unchanged). */
 int jj_buf_reserve(jj_buf *b, size_t more);
 int jj_buf_append(jj_buf *b, const void *p, size_t n);
+/* A jj_sink appending to the jj_buf ctx (nonzero: out of memory). */
+int jj_buf_sink(void *ctx, const char *p, size_t n);
 void jj_buf_free(jj_buf *b);
 
 /* ---------------------------------------------------------------------- */
