@@ -12,6 +12,7 @@
 **
 ** Called by source.c; calls notes.c.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "ext.h"
@@ -37,27 +38,41 @@ jj_code jjx_convert_file(const char *path, jj_format fmt,
   return code;
 }
 
-int jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
-                       jj_schema **schema, int64_t *count, char **pzErr) {
+static jj_code nomem(jj_error *err) {
+  memset(err, 0, sizeof *err);
+  err->code = JJ_ERR_NOMEM;
+  snprintf(err->message, sizeof err->message, "out of memory");
+  return JJ_ERR_NOMEM;
+}
+
+jj_code jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
+                           sqlite3 *db, jj_schema **schema, int64_t *count,
+                           jj_error *err) {
   jjx_cache *cache = cfg && cfg->cache.budget ? &cfg->cache : NULL;
   uint64_t max_size = cfg ? cfg->max_size : 0;
   jjx_centry *e = cache ? jjx_cache_get(cache, path, 0, max_size) : NULL;
   jj_file file;
   jj_doc *doc = NULL;
-  jj_error err;
+  *schema = NULL;
   if (!e) {
     jj_file_opts fo;
+    jjx_poll poll;
     memset(&fo, 0, sizeof fo);
     fo.max_size = max_size;
-    if (jjx_convert_file(path, fmt, &fo, cfg, &file, &err) != JJ_OK ||
-        !(doc = jj_parse(file.data, file.len, &err))) {
+    jjx_poll_begin(&poll, db); /* a large file converts for a while */
+    if (db) {
+      fo.interrupt = jjx_poll_check;
+      fo.interrupt_ctx = &poll;
+    }
+    jj_code code = jjx_convert_file(path, fmt, &fo, cfg, &file, err);
+    jjx_poll_end(&poll);
+    if (code) return code;
+    if (!(doc = jj_parse(file.data, file.len, err))) {
       jj_file_close(&file);
-      if (err.code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
-      *pzErr = sqlite3_mprintf("%s", err.message);
-      return *pzErr ? jjx_rc(err.code) : SQLITE_NOMEM;
+      return err->code;
     }
     if (cache && !(e = jjx_cache_put(cache, path, 0, &file, doc)))
-      return SQLITE_NOMEM;
+      return nomem(err);
   }
   jj_doc *d = e ? e->doc : doc;
   *schema = jj_schema_copy(jj_doc_schema(d));
@@ -68,5 +83,5 @@ int jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
     jj_doc_free(doc);
     jj_file_close(&file);
   }
-  return *schema ? SQLITE_OK : SQLITE_NOMEM;
+  return *schema ? JJ_OK : nomem(err);
 }

@@ -227,12 +227,14 @@ void jjx_notes_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 ** (fo: its limit and interrupt polling), the decisions to sqlite3_log and,
 ** when it succeeds and cfg is given, to jj_notes().  jjx_convert_header:
 ** the converted document's columns and row count, from cfg's cache or
-** converted now and kept there (cfg NULL: no cache, no limit). */
+** converted now and kept there (cfg NULL: no cache, no limit), polling
+** db's interrupt (NULL: none); JJ_OK or the error in *err. */
 jj_code jjx_convert_file(const char *path, jj_format fmt,
                          const jj_file_opts *fo, jjx_settings *cfg, jj_file *f,
                          jj_error *err);
-int jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
-                       jj_schema **schema, int64_t *count, char **pzErr);
+jj_code jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
+                           sqlite3 *db, jj_schema **schema, int64_t *count,
+                           jj_error *err);
 
 /* jj_version(): the library's version string (version.c). */
 void jjx_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);

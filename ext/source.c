@@ -437,8 +437,8 @@ static int real_error(const jj_error *err, size_t len) {
          !strstr(err->message, "unterminated");
 }
 
-static int header_one(jjx_header *h, const raw *r, jjx_settings *cfg,
-                      char **pzErr);
+static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
+                      jjx_settings *cfg, char **pzErr);
 
 /* Read r's header into h (label set by the caller).  A pattern: the first
 ** file it matches (an error when none does), or with union_by_name every
@@ -448,9 +448,9 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
                       jjx_settings *cfg, char **pzErr) {
   h->nfiles = 1;
   h->uni.fold = 1; /* a CREATE's columns: SQL names */
-  if (!r->glob && !union_by_name) return header_one(h, r, cfg, pzErr);
+  if (!r->glob && !union_by_name) return header_one(h, r, db, cfg, pzErr);
   if (!r->glob) { /* the union of one document: its columns */
-    int rc = header_one(h, r, cfg, pzErr);
+    int rc = header_one(h, r, db, cfg, pzErr);
     if (rc == SQLITE_OK) rc = jjx_union_add(&h->uni, h->label, h->schema,
                                             pzErr);
     return rc;
@@ -482,7 +482,7 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
     file.path = f.name[i];
     memset(&one, 0, sizeof one);
     one.label = f.name[i];
-    rc = header_one(&one, &file, cfg, pzErr);
+    rc = header_one(&one, &file, db, cfg, pzErr);
     if (rc == SQLITE_OK && union_by_name)
       rc = jjx_union_add(&h->uni, f.name[i], one.schema, pzErr);
     est += one.est_rows;
@@ -507,17 +507,22 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
 
 /* Read one SOURCE's header into h.  Prefixes of JJX_HEADER_FIRST bytes,
 ** doubled while the header is cut short, up to JJX_HEADER_LIMIT. */
-static int header_one(jjx_header *h, const raw *r, jjx_settings *cfg,
-                      char **pzErr) {
+static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
+                      jjx_settings *cfg, char **pzErr) {
   size_t want = JJX_HEADER_FIRST;
   uint64_t size = r->len;
   int compressed = 0;
   jj_format fmt = r->kind == JJX_DECL_PATH ? jj_format_for_path(r->path) : 0;
   if (fmt) { /* JSON or CSV: converted whole, its rows counted */
-    int rc = jjx_convert_header(r->path, fmt, cfg, &h->schema, &h->count,
-                                pzErr);
+    jj_error err;
+    jjx_limits lim; /* what the scan's would say of the limit */
+    memset(&lim, 0, sizeof lim);
+    lim.max_size = cfg ? cfg->max_size : 0;
+    if (jjx_convert_header(r->path, fmt, cfg, db, &h->schema, &h->count,
+                           &err))
+      return fail(NULL, &err, &lim, pzErr);
     h->est_rows = h->count > 0 ? h->count : 1;
-    return rc;
+    return SQLITE_OK;
   }
   for (;;) {
     jj_file f;

@@ -143,6 +143,10 @@ def main():
         conn.execute("SELECT jj_max_size(100)")
         e = error_of(conn, "SELECT * FROM jj_open(?)", (os.path.join(d, "cars.json"),))
         check("jj_max_size bounds a converted file", e is not None and "100" in e, repr(e))
+        e2 = error_of(conn, "CREATE VIRTUAL TABLE temp.big USING jj_open(%s)"
+                      % q(os.path.join(d, "cars.json")))
+        check("the same limit at CREATE, with the same words",
+              e2 == e and "jj_max_size(N)" in (e2 or ""), "%r / %r" % (e2, e))
         conn.execute("SELECT jj_max_size(1073741824)")
 
         # decisions reach jj_notes()
