@@ -90,20 +90,6 @@ static int fail(jjpy_build *bd, int64_t r, PyObject *name, jj_code code,
   return -1;
 }
 
-/* The same as a TypeError (a Python value the format has no kind for). */
-static int type_error(jjpy_build *bd, int64_t r, PyObject *name,
-                      const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  PyObject *what = PyUnicode_FromFormatV(fmt, ap);
-  va_end(ap);
-  PyObject *at = what ? place(bd, r, name) : NULL;
-  if (at) PyErr_Format(PyExc_TypeError, "%U%U", at, what);
-  Py_XDECREF(what);
-  Py_XDECREF(at);
-  return -1;
-}
-
 /* The builder's error (it names the row and the column itself). -1. */
 static int builder_failed(jjpy_build *bd) {
   const jj_error *err = jj_builder_error(bd->b);
@@ -117,6 +103,31 @@ static int builder_failed(jjpy_build *bd) {
 }
 
 #define CALL(bd, expr) ((expr) == JJ_OK ? 0 : builder_failed(bd))
+
+/* Refuse the value being given (its key given): the builder places the
+** message as it places its own errors, so every message of a value names
+** its row and column in the core's words.  As a TypeError when `as_type`
+** (a Python value the format has no kind for, as json.dumps raises one),
+** else as the builder's error.  -1. */
+static int refuse(jjpy_build *bd, int as_type, jj_code code, const char *fmt,
+                  ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  PyObject *what = PyUnicode_FromFormatV(fmt, ap);
+  va_end(ap);
+  const char *msg = what ? PyUnicode_AsUTF8(what) : NULL;
+  if (!msg) {
+    Py_XDECREF(what);
+    return -1;
+  }
+  jj_builder_refuse(bd->b, code, msg);
+  Py_DECREF(what);
+  if (as_type)
+    PyErr_SetString(PyExc_TypeError, jj_builder_error(bd->b)->message);
+  else
+    builder_failed(bd);
+  return -1;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Notes                                                                   */
@@ -206,21 +217,43 @@ static PyObject *item(PyObject *seq, Py_ssize_t i) {
   return i < PyTuple_GET_SIZE(seq) ? Py_NewRef(PyTuple_GET_ITEM(seq, i)) : NULL;
 }
 
-/* The UTF-8 of a str; a lone surrogate is the core's UTF-8 error. */
-static const char *utf8_of(jjpy_build *bd, int64_t r, PyObject *name,
-                           PyObject *v, Py_ssize_t *len, const char *what) {
+/* The UTF-8 of a str, or NULL with *lone set and no exception when it
+** holds a lone surrogate (the caller says whose UTF-8 error that is). */
+static const char *utf8_of(PyObject *v, Py_ssize_t *len, int *lone) {
   const char *p = PyUnicode_AsUTF8AndSize(v, len);
-  if (p || !PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return p;
-  PyErr_Clear();
-  fail(bd, r, name, JJ_ERR_UTF8,
-       "the %s is not valid UTF-8 (it holds a lone surrogate)", what);
-  return NULL;
+  *lone = !p && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError);
+  if (*lone) PyErr_Clear();
+  return p;
+}
+
+/* The UTF-8 of a value's str (its key given); a lone surrogate is the
+** core's UTF-8 error, placed by the builder. */
+static const char *value_utf8(jjpy_build *bd, PyObject *v, Py_ssize_t *len,
+                              const char *what) {
+  int lone;
+  const char *p = utf8_of(v, len, &lone);
+  if (lone)
+    refuse(bd, 0, JJ_ERR_UTF8,
+           "the %s is not valid UTF-8 (it holds a lone surrogate)", what);
+  return p;
+}
+
+/* The UTF-8 of a column name; a lone surrogate is the core's UTF-8 error
+** at row r (no column yet). */
+static const char *name_utf8(jjpy_build *bd, int64_t r, PyObject *name,
+                             Py_ssize_t *len) {
+  int lone;
+  const char *p = utf8_of(name, len, &lone);
+  if (lone)
+    fail(bd, r, NULL, JJ_ERR_UTF8,
+         "the column name is not valid UTF-8 (it holds a lone surrogate)");
+  return p;
 }
 
 /* The key of the next value. */
 static int give_key(jjpy_build *bd, PyObject *name, int64_t r) {
   Py_ssize_t len;
-  const char *p = utf8_of(bd, r, NULL, name, &len, "column name");
+  const char *p = name_utf8(bd, r, name, &len);
   if (!p) return -1;
   if (!bd->depth) Py_XSETREF(bd->key, Py_NewRef(name));
   return CALL(bd, jj_builder_key(bd->b, p, (size_t)len));
@@ -271,7 +304,7 @@ static int give_view(jjpy_build *bd, jjpy_shape *given, PyObject *name,
 }
 
 /* The JSON text of a dict or a list that is not rows. */
-static int give_json(jjpy_build *bd, PyObject *name, PyObject *v, int64_t r) {
+static int give_json(jjpy_build *bd, PyObject *v) {
   jjpy_state *st = bd->st;
   if (!st->json_encode) {
     PyObject *json = PyImport_ImportModule("json"), *cls = NULL, *kw = NULL,
@@ -299,7 +332,7 @@ static int give_json(jjpy_build *bd, PyObject *name, PyObject *v, int64_t r) {
     PyErr_Fetch(&type, &cause, &tb);
     PyErr_NormalizeException(&type, &cause, &tb);
     PyObject *a = a_type(v);
-    if (a && cause) type_error(bd, r, name, "%U has no JSON text: %S", a, cause);
+    if (a && cause) refuse(bd, 1, JJ_ERR_TYPE, "%U has no JSON text: %S", a, cause);
     Py_XDECREF(a);
     Py_XDECREF(type);
     Py_XDECREF(tb);
@@ -314,7 +347,7 @@ static int give_json(jjpy_build *bd, PyObject *name, PyObject *v, int64_t r) {
     return -1;
   }
   Py_ssize_t len;
-  const char *p = utf8_of(bd, r, name, text, &len, "JSON text");
+  const char *p = value_utf8(bd, text, &len, "JSON text");
   int rc = p ? CALL(bd, jj_builder_json(bd->b, p, (size_t)len)) : -1;
   Py_DECREF(text);
   return rc;
@@ -360,7 +393,7 @@ static int give_value(jjpy_build *bd, jjpy_shape *sh, PyObject *name, PyObject *
   }
   if (PyUnicode_Check(v)) {
     Py_ssize_t len;
-    const char *p = utf8_of(bd, r, name, v, &len, "str");
+    const char *p = value_utf8(bd, v, &len, "str");
     return p ? CALL(bd, jj_builder_text(b, p, (size_t)len)) : -1;
   }
   if (PyBytes_Check(v) || PyByteArray_Check(v) || PyMemoryView_Check(v)) {
@@ -379,28 +412,28 @@ static int give_value(jjpy_build *bd, jjpy_shape *sh, PyObject *name, PyObject *
     }
     int rc = jjpy_datetime_ts(v, &ts, &why);
     if (rc < 0) return -1;
-    if (rc) return fail(bd, r, name, JJ_ERR_TIMESTAMP, "the datetime %R %s", v, why);
+    if (rc) return refuse(bd, 0, JJ_ERR_TIMESTAMP, "the datetime %R %s", v, why);
     return CALL(bd, jj_builder_timestamp(b, &ts));
   }
   if (jjpy_is_date(v)) return CALL(bd, jj_builder_date(b, jjpy_date_days(v)));
   jjpy_shape *sub = jjpy_shape_sub(sh, name);
   if (PyList_Check(v) || PyTuple_Check(v)) {
-    if (!is_rows(v, sub)) return give_json(bd, name, v, r);
+    if (!is_rows(v, sub)) return give_json(bd, v);
     PyObject *rows = Py_NewRef(v); /* a list that changes meanwhile: item() */
     jjpy_shape empty = {0};
     int rc = give_table(bd, sub ? sub : &empty, name, rows, r);
     Py_DECREF(rows);
     return rc;
   }
-  if (PyDict_Check(v)) return give_json(bd, name, v, r);
+  if (PyDict_Check(v)) return give_json(bd, v);
   if (jjpy_is_view(bd->st, v)) return give_view(bd, sub, name, v, r);
   PyObject *a = a_type(v);
   if (a)
-    type_error(bd, r, name,
-               "cannot write %U (a value is None, bool, int, float, str, "
-               "bytes, date, datetime, a list of dicts (rows), a dict or a "
-               "list)",
-               a);
+    refuse(bd, 1, JJ_ERR_TYPE,
+           "cannot write %U (a value is None, bool, int, float, str, "
+           "bytes, date, datetime, a list of dicts (rows), a dict or a "
+           "list)",
+           a);
   Py_XDECREF(a);
   return -1;
 }
@@ -577,7 +610,7 @@ jjpy_build *jjpy_build_rows(jjpy_state *st, PyObject *rows, PyObject *columns,
        i++) {
     Py_ssize_t len;
     PyObject *name = PyTuple_GET_ITEM(bd->top.names, i);
-    const char *p = utf8_of(bd, 0, NULL, name, &len, "column name");
+    const char *p = name_utf8(bd, 0, name, &len);
     if (!p || CALL(bd, jj_builder_column(bd->b, p, (size_t)len, 0))) goto fail;
   }
   PyObject *row;
