@@ -5,7 +5,8 @@ same decisions (notes), whichever way they come in.
 
 The rows are the fixtures of tests/data/ (real data's shapes: sparse keys,
 objects, nested tables, NDJSON weather records, GeoJSON-like features,
-mixed numbers, dates and timestamps as text, a cars-like file, a CSV of
+mixed numbers, dates and timestamps (zoned and local, T or SQLite's space)
+as text, a cars-like file, a CSV of
 events) and 40 random tables from a fixed seed.  Each goes through:
   cli json, cli ndjson, cli csv   `jalapenojson convert` (notes: stderr)
   sql jj_from_json, jj_from_csv   the converter in SQL (notes: jj_notes())
@@ -261,8 +262,9 @@ TEXTS = ["", "a", "Oslo", "Tromsø", "日本語", "😀", "tab\there", "line\nbr
          "2024-02-30", "1.5e3", "-", "{not json}"]
 KINDS = ("int", "float", "int_float", "text", "date", "ts", "date_ts", "bool", "mixed",
          "bytes", "table", "object", "big", "nulls", "int", "float", "text", "date", "table",
-         "whole_float")
-FLAT = ("int", "float", "int_float", "text", "date", "ts", "date_ts", "nulls", "flat_mixed")
+         "whole_float", "local_ts", "local_mixed")
+FLAT = ("int", "float", "int_float", "text", "date", "ts", "date_ts", "nulls", "flat_mixed",
+        "local_ts", "local_mixed")
 
 
 def rand_value(rng, kind, row):
@@ -285,6 +287,13 @@ def rand_value(rng, kind, row):
             rng.randrange(60), rng.choice(["Z", "+05:30", ".125Z", "-01:00", ".123456789Z"]))
     if kind == "date_ts":
         return rand_value(rng, rng.choice(["date", "ts"]), row)
+    if kind == "local_ts":  # a timestamp without zone, T or SQLite's space
+        return "%04d-%02d-%02d%s%02d:%02d:%02d%s" % (
+            rng.randrange(1, 10000), rng.randrange(1, 13), rng.randrange(1, 29),
+            rng.choice("T "), rng.randrange(24), rng.randrange(60), rng.randrange(60),
+            rng.choice(["", "", ".5", ".125", ".123456789"]))
+    if kind == "local_mixed":  # local timestamps with dates or zoned ones
+        return rand_value(rng, rng.choice(["local_ts", "local_ts", "date", "ts"]), row)
     if kind == "bool":
         return rng.random() < 0.5
     if kind in ("mixed", "flat_mixed"):
