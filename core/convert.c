@@ -139,6 +139,14 @@ static jj_code infer(cv *c) {
   if (c->o.on_error > JJ_ON_ERROR_NULL)
     return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
                          "on_error is fail, skip or null");
+  unsigned char sep = (unsigned char)c->o.thousands;
+  if (sep && ((sep < 0x20 && sep != '\t') || sep >= 0x7F || sep == '.' ||
+              sep == '+' || sep == '-' || sep == 'e' || sep == 'E' ||
+              sep == '"' || (sep >= '0' && sep <= '9')))
+    return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                         "the thousands separator cannot be a digit, a "
+                         "sign, the decimal point '.', 'e', a quote, a "
+                         "control byte (but tab) or a byte beyond ASCII");
   if (cv_start_pass(c) || detect(c) || pass(c)) return c->x.err->code;
   csv_notes(c);
   c->x.rows = c->rows;

@@ -9,6 +9,8 @@
 **                    as its column's type (pass 2)
 **   convert_json.c   the JSON / NDJSON scanner (both passes)
 **   convert_csv.c    the CSV / TSV scanner (both passes)
+**   convert_csv_numbers.c  CSV numbers as people write them (".5", "+5",
+**                    "1,234"), read as numbers in a column of numbers
 **   convert_scan.h   the two scanners' inline fast paths
 **   to_text.c         jj_to_text (uses none of this)
 **
@@ -100,8 +102,8 @@ typedef struct cv {
   int64_t *set_aside; /* CSV: record numbers set aside in pass 1, rising */
   size_t n_aside, aside_cap, next_aside; /* next_aside: pass 2's place */
   char *first_aside;  /* the first one's message, for the note */
-  struct cv_sheet *sheet; /* CSV: per column, numbers as spreadsheets
-                          ** write them (pass 1; NULL until one is seen) */
+  struct cv_sheet *sheet; /* CSV: per column, numbers as people write
+                          ** them (pass 1; NULL until one is seen) */
   uint64_t padded;    /* CSV records padded with nulls (pass 1) */
   int64_t padded_row; /* the first one */
   size_t padded_fields;
@@ -174,8 +176,21 @@ int cv_json_pass(cv *c);
 void cv_csv_detect(cv *c);
 /* Pass 1 or 2 over CSV input.  0 or CV_FAIL. */
 int cv_csv_pass(cv *c);
+
+/* ---- convert_csv_numbers.c ---- */
+/* Longer fields are never read as numbers written as people write them. */
+#define CV_NUM_MAX 64
+/* Field v of column i (1 to CV_NUM_MAX bytes, no doubled quotes) if it is
+** a number as spreadsheets write it (".5", "5.", "+5") or, with
+** opts.thousands, with thousands separators ("1,234"), and this pass
+** reads it as a number (pass 1 always, unless the schema types the column
+** other than i or f; pass 2 when the column is i or f): that number as
+** JSON spells it in *alt, its text in num (CV_NUM_MAX + 2 bytes), counted
+** in pass 1; else v.  NULL when out of memory (failed). */
+const cv_val *cv_csv_number(cv *c, size_t i, const cv_val *v, cv_val *alt,
+                            char *num);
 /* After the types are decided: a note for each column of numbers that
-** held some written as spreadsheets write them (".5", "5.", "+5"). */
+** held some written either way, with the count and the first. */
 void cv_csv_sheet_notes(cv *c);
 
 #endif /* JJ_CONVERT_H */

@@ -25,25 +25,20 @@
 ** reject callback hears its error, pass 2 passes over its record number.
 ** A record that cannot be split (a broken quote) still stops the pass:
 ** where it ends is not known.  Numbers as spreadsheets write them (".5",
-** "-.5", "5.", "+5") count as the number they mean in a column
-** of numbers (pass 1 folds that number; pass 2 writes it when the column
-** is i or f, else the field as it is), each such column told in a note.
-** Header
-** names: an empty one becomes "column_N" (N its 1-based position), a
-** repeated one gets "_2", "_3", ... (the first free), each with a note.
+** "+5") and, when asked, with thousands separators ("1,234") count as the
+** number they mean in a column of numbers (convert_csv_numbers.c).
+** Header names: an empty one becomes "column_N" (N its 1-based position),
+** a repeated one gets "_2", "_3", ... (the first free), each with a note.
+** With JJ_CONVERT_CSV_NO_HEADER there is no header: the first record is
+** read twice, once to name its columns column_1 ... column_N, once as
+** the first row.  Per-column null markers (opts.null_for) are found by
+** the column's name once the columns are known, so they apply from the
+** first data record on.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert_scan.h"
-
-/* A column's numbers written as spreadsheets write them (pass 1). */
-#define SHEET_MAX 64 /* longer fields are left as they are */
-struct cv_sheet {
-  uint64_t n;
-  int64_t row;             /* the first one's */
-  char ex[SHEET_MAX + 1];  /* ... as written */
-};
 
 /* The scanner's state for one pass. */
 typedef struct cs {
@@ -56,6 +51,17 @@ typedef struct cs {
   } nulls[JJ_CONVERT_MAX_NULLS + 1]; /* the texts that mean null */
   size_t n_nulls;
   int fast_text; /* cv_text_fast applies (no CSV booleans) */
+  int data;      /* reading data records: the per-column markers apply */
+  struct {
+    size_t col; /* the column's index */
+    size_t first; /* the index of this column's first marker, whose count
+                  ** is the column's */
+    const char *p;
+    size_t len;
+    uint64_t n; /* fields made null, pass 1 (in the first's) */
+    int64_t row; /* the first one's */
+  } cn[JJ_CONVERT_MAX_NULL_FOR]; /* opts.null_for, resolved */
+  size_t n_cn;
 } cs;
 
 static uint64_t off(const cv *c, const char *p) {
@@ -186,6 +192,12 @@ static const char *record(cs *j, const char *p) {
       for (size_t k = 0; k < j->n_nulls; k++)
         if (len == j->nulls[k].len && !memcmp(p, j->nulls[k].p, len))
           v->kind = V_NULL;
+      /* a per-column marker: esc tells row() which one, for the count (a
+      ** null's esc means nothing else) */
+      for (size_t k = 0; j->data && v->kind == V_FIELD && k < j->n_cn; k++)
+        if (j->cn[k].col == c->nfields - 1 && len == j->cn[k].len &&
+            !memcmp(p, j->cn[k].p, len))
+          v->kind = V_NULL, v->esc = (unsigned char)(len ? k + 1 : 0);
       p = q;
     }
     if (p < e && *p == c->delim) {
@@ -312,87 +324,6 @@ static int set_aside(cv *c) {
   return 0;
 }
 
-/* A number as spreadsheets write it (a leading '+', no digit before the
-** point, none after it) as JSON writes it, into out (room for len + 2
-** bytes): its length, or 0 when p[0..len) is no such number (already in
-** JSON's form, or not a number: "007", ".", "+-1" stay as they are). */
-static size_t sheet_number(const char *p, size_t len, char *out) {
-  size_t i = 0, n = 0, start, digits;
-  int changed = 0;
-  if (i < len && p[i] == '+')
-    i++, changed = 1;
-  else if (i < len && p[i] == '-')
-    out[n++] = p[i++];
-  for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
-  digits = i - start;
-  if (digits > 1 && p[start] == '0') return 0;
-  if (!digits) {
-    if (i == len || p[i] != '.') return 0;
-    out[n++] = '0';
-    changed = 1;
-  }
-  if (i < len && p[i] == '.') {
-    out[n++] = p[i++];
-    for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
-    if (i == start) {
-      if (!digits) return 0;
-      out[n++] = '0';
-      changed = 1;
-    }
-  }
-  if (i < len && (p[i] == 'e' || p[i] == 'E')) {
-    out[n++] = p[i++];
-    if (i < len && (p[i] == '+' || p[i] == '-')) out[n++] = p[i++];
-    for (start = i; i < len && p[i] >= '0' && p[i] <= '9';) out[n++] = p[i++];
-    if (i == start) return 0;
-  }
-  return i == len && changed ? n : 0;
-}
-
-/* Field v of column i if it is a number as spreadsheets write it that
-** this pass reads as a number: the number in JSON's form in *alt (its
-** text in num), counted in pass 1; else v.  NULL when out of memory. */
-static const cv_val *sheet_field(cv *c, size_t i, const cv_val *v,
-                                 cv_val *alt, char *num) {
-  const cv_col *col = &c->x.top.cols[i];
-  jj_type t = col->forced ? col->forced : c->pass == 2 ? col->type : JJ_INT;
-  size_t n;
-  if (t != JJ_INT && t != JJ_FLOAT) return v;
-  if (!(n = sheet_number(v->p, v->len, num))) return v;
-  if (col->forced == JJ_INT && memchr(num, '.', n))
-    return v; /* "5." is no integer: the error shows it as written */
-  if (c->pass == 1) {
-    if (!c->sheet && !(c->sheet = calloc(c->header_cols, sizeof *c->sheet)))
-      return cv_nomem(c), NULL;
-    struct cv_sheet *s = &c->sheet[i];
-    if (!s->n++) {
-      s->row = c->records + 1;
-      memcpy(s->ex, v->p, v->len);
-      s->ex[v->len] = '\0';
-    }
-  }
-  *alt = *v;
-  alt->p = num;
-  alt->len = n;
-  return alt;
-}
-
-void cv_csv_sheet_notes(cv *c) {
-  char shown[JJ_SHOW_CAP], name[JJ_SHOW_CAP];
-  for (size_t i = 0; c->sheet && i < c->header_cols; i++) {
-    const struct cv_sheet *s = &c->sheet[i];
-    const cv_col *col = &c->x.top.cols[i];
-    if (!s->n || (col->type != JJ_INT && col->type != JJ_FLOAT)) continue;
-    cv_note(c,
-            "column %s: %llu number%s written as spreadsheets write them "
-            "(first: row %lld, %s) read as %s",
-            jj_show(name, sizeof name, col->name, col->name_len, 1),
-            (unsigned long long)s->n, s->n == 1 ? "" : "s", (long long)s->row,
-            jj_show(shown, sizeof shown, s->ex, strlen(s->ex), 1),
-            col->type == JJ_INT ? "integers" : "floats");
-  }
-}
-
 /* One data record: fold (pass 1) or write (pass 2) its fields. */
 static int row(cs *j) {
   cv *c = j->c;
@@ -401,20 +332,24 @@ static int row(cs *j) {
     return CV_FAIL;
   if (c->nfields != c->header_cols)
     return cv_fail(c, JJ_ERR_ROW, c->fields[0].off,
-                   "expected %zu field%s (as in the header), found %zu",
-                   c->header_cols, c->header_cols == 1 ? "" : "s", c->nfields);
+                   "expected %zu field%s (as in the %s), found %zu",
+                   c->header_cols, c->header_cols == 1 ? "" : "s",
+                   c->o.flags & JJ_CONVERT_CSV_NO_HEADER ? "first record"
+                                                         : "header",
+                   c->nfields);
   for (size_t i = 0; i < c->nfields; i++) {
     const cv_val *v = &c->fields[i];
     cv_col *col = &c->x.top.cols[i];
     int k = -1;
     int64_t n;
     cv_val alt;
-    char num[SHEET_MAX + 2];
+    char num[CV_NUM_MAX + 2];
     c->x.top.col = i;
-    if (v->kind == V_FIELD && !v->esc && v->len && v->len <= SHEET_MAX &&
+    if (v->kind == V_FIELD && !v->esc && v->len && v->len <= CV_NUM_MAX &&
         (v->p[0] == '+' || v->p[0] == '.' || v->p[v->len - 1] == '.' ||
-         (v->p[0] == '-' && v->len > 1 && v->p[1] == '.')) &&
-        !(v = sheet_field(c, i, v, &alt, num)))
+         (v->p[0] == '-' && v->len > 1 && v->p[1] == '.') ||
+         (c->o.thousands && memchr(v->p, c->o.thousands, v->len))) &&
+        !(v = cv_csv_number(c, i, v, &alt, num)))
       return CV_FAIL;
     if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
       if (!col->forced && v->kind == V_FIELD && !v->esc && v->len) {
@@ -437,6 +372,110 @@ static int row(cs *j) {
   }
   c->x.top.col = (size_t)-1;
   if (c->pass == 2 && jj_writer_end_row(c->wr)) return cv_wfail(c);
+  for (size_t i = 0; c->pass == 1 && j->n_cn && i < c->nfields; i++) {
+    const cv_val *v = &c->fields[i];
+    if (v->kind == V_NULL && v->esc && !j->cn[j->cn[v->esc - 1].first].n++)
+      j->cn[j->cn[v->esc - 1].first].row = c->records + 1;
+  }
+  return 0;
+}
+
+/* The per-column null markers by column index, once the columns are
+** known; a name that is not a column is a usage error.  0 or CV_FAIL. */
+static int column_nulls(cs *j) {
+  cv *c = j->c;
+  const jj_convert_opts *o = &c->o;
+  char name[JJ_SHOW_CAP];
+  j->n_cn = 0;
+  if (o->n_null_for > JJ_CONVERT_MAX_NULL_FOR || (o->n_null_for && !o->null_for))
+    return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                         "at most %d per-column null markers",
+                         JJ_CONVERT_MAX_NULL_FOR);
+  for (size_t k = 0; k < o->n_null_for; k++) {
+    const jj_convert_null_for *m = &o->null_for[k];
+    if (!m->column || !m->text)
+      return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                           "per-column null marker %zu has a NULL %s", k + 1,
+                           m->column ? "text" : "column");
+    long i = ic_find(&c->x.top, m->column, strlen(m->column));
+    if (i < 0 || (size_t)i >= c->header_cols)
+      return cv_fail_plain(
+          c, JJ_ERR_USAGE, UINT64_MAX,
+          "column %s has a null marker but is not in the %s",
+          jj_show(name, sizeof name, m->column, strlen(m->column), 1),
+          o->flags & JJ_CONVERT_CSV_NO_HEADER ? "input (without a header, "
+                                                "the columns are column_1, "
+                                                "column_2, ...)"
+                                              : "header");
+    j->cn[k].col = (size_t)i;
+    j->cn[k].first = k;
+    for (size_t e = 0; e < k; e++)
+      if (j->cn[e].col == (size_t)i) {
+        j->cn[k].first = e;
+        break;
+      }
+    j->cn[k].p = m->text;
+    j->cn[k].len = strlen(m->text);
+    j->cn[k].n = 0;
+  }
+  j->n_cn = o->n_null_for;
+  return 0;
+}
+
+/* Pass 1's note for each column with fields made null by its own markers
+** (not the empty field's). */
+static void column_null_notes(cs *j) {
+  cv *c = j->c;
+  char name[JJ_SHOW_CAP], shown[JJ_SHOW_CAP];
+  for (size_t k = 0; k < j->n_cn; k++) {
+    if (j->cn[k].first != k || !j->cn[k].n) continue;
+    const cv_col *col = &c->x.top.cols[j->cn[k].col];
+    shown[0] = '\0';
+    for (size_t e = k; e < j->n_cn; e++) { /* its markers, as given */
+      size_t at = strlen(shown);
+      if (j->cn[e].col != j->cn[k].col || !j->cn[e].len) continue;
+      snprintf(shown + at, sizeof shown - at, "%s", at ? ", " : "");
+      at = strlen(shown);
+      jj_show(shown + at, sizeof shown - at, j->cn[e].p, j->cn[e].len, 1);
+    }
+    cv_note(c,
+            "column %s: %llu field%s read as null by its null markers (%s; "
+            "first: row %lld)",
+            jj_show(name, sizeof name, col->name, col->name_len, 1),
+            (unsigned long long)j->cn[k].n, j->cn[k].n == 1 ? "" : "s", shown,
+            (long long)j->cn[k].row);
+  }
+}
+
+/* No header: the first record's fields name the columns column_1 ...
+** column_N (pass 1), or must be as many (pass 2).  0 or CV_FAIL. */
+static int name_columns(cs *j) {
+  cv *c = j->c;
+  char name[32];
+  if (c->pass == 2)
+    return c->nfields == c->header_cols
+               ? 0
+               : cv_fail_plain(c, JJ_ERR_ROW, UINT64_MAX,
+                               "the first record changed between the "
+                               "passes");
+  for (size_t i = 0; i < c->nfields; i++) {
+    int n = snprintf(name, sizeof name, "column_%zu", i + 1);
+    long k = ic_add(&c->x, &c->x.top, name, (size_t)n);
+    if (k == -2)
+      return cv_fail(c, JJ_ERR_SCHEMA, c->fields[i].off, "too many columns");
+    if (k < 0) return CV_FAIL;
+    if (c->x.top.cols[k].forced == JJ_TABLE)
+      return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                           "the schema says column \"%s\" is a nested "
+                           "table, which CSV cannot hold",
+                           name);
+  }
+  c->header_cols = c->nfields;
+  cv_note(c,
+          "no header record: the %zu column%s named column_1%s%s, the "
+          "first record is row 1",
+          c->nfields, c->nfields == 1 ? " is" : "s are",
+          c->nfields > 1 ? " to " : "", c->nfields > 1 ? name : "");
   return 0;
 }
 
@@ -470,6 +509,7 @@ int cv_csv_pass(cv *c) {
   cs j;
   const char *p = c->w.buf;
   int have_header = 0;
+  int no_header = (c->o.flags & JJ_CONVERT_CSV_NO_HEADER) != 0;
   memset(&j, 0, sizeof j);
   j.c = c;
   j.stop['\n'] = j.stop['\r'] = j.stop[0] = 1;
@@ -486,14 +526,16 @@ int cv_csv_pass(cv *c) {
       }
       if (!have_header)
         return cv_fail_plain(c, JJ_ERR_SYNTAX, UINT64_MAX,
-                             "the input has no header record");
+                             no_header ? "the input has no records"
+                                       : "the input has no header record");
+      if (c->pass == 1) column_null_notes(&j);
       return 0;
     }
     if ((*p == '\n' || *p == '\r') && (!have_header || c->header_cols > 1)) {
       p++; /* a blank line */
       continue;
     }
-    c->x.top.in_row = have_header;
+    c->x.top.in_row = have_header || no_header;
     c->x.top.row = c->records + 1;
     c->x.top.col = (size_t)-1;
     const char *q = record(&j, p);
@@ -505,7 +547,11 @@ int cv_csv_pass(cv *c) {
       continue;
     }
     if (!q) return CV_FAIL;
-    if (!have_header) {
+    if (!have_header && no_header) {
+      if (name_columns(&j) || column_nulls(&j)) return CV_FAIL;
+      have_header = j.data = 1;
+      continue; /* the same record again, as the first row */
+    } else if (!have_header) {
       if (c->pass == 1 ? header(&j)
           : c->nfields != c->header_cols
               ? cv_fail_plain(c, JJ_ERR_ROW, UINT64_MAX,
@@ -513,7 +559,8 @@ int cv_csv_pass(cv *c) {
                               "passes")
               : 0)
         return CV_FAIL;
-      have_header = 1;
+      if (column_nulls(&j)) return CV_FAIL;
+      have_header = j.data = 1;
     } else if (c->pass == 2 && c->next_aside < c->n_aside &&
                c->set_aside[c->next_aside] == c->records + 1) {
       c->next_aside++; /* set aside in pass 1 */

@@ -1091,9 +1091,23 @@ void jj_input_file(jj_input *in, void *f, const char *name);
                                          ** than the header gets nulls for
                                          ** the missing last ones (counted,
                                          ** and told to `note`) */
+#define JJ_CONVERT_CSV_NO_HEADER 0x10u /* CSV: no header record; every
+                                       ** record is a row, the columns named
+                                       ** column_1, column_2, ... (told to
+                                       ** `note`) */
 
 /* The most texts jj_convert_opts.null_texts may hold. */
 #define JJ_CONVERT_MAX_NULLS 16
+/* The most markers jj_convert_opts.null_for may hold. */
+#define JJ_CONVERT_MAX_NULL_FOR 64
+
+/* A CSV text that means null in one column only, besides null_text and
+** null_texts (which mean null in every column). */
+typedef struct jj_convert_null_for {
+  const char *column; /* the column's name as the document has it (after
+                      ** column_N and NAME_2 renaming) */
+  const char *text;   /* an unquoted field equal to it is null there */
+} jj_convert_null_for;
 
 /* What the converter does with a CSV/TSV row that cannot be read as the
 ** header and the schema say (a wrong field count, a value that does not
@@ -1149,6 +1163,13 @@ typedef struct jj_convert_opts {
   void (*reject)(void *ctx, const jj_error *err, const char *column,
                  size_t column_len);
   void *reject_ctx;
+  /* CSV: per-column null markers, n_null_for of them (at most
+  ** JJ_CONVERT_MAX_NULL_FOR); a column not in the input is JJ_ERR_USAGE */
+  const jj_convert_null_for *null_for;
+  size_t n_null_for;
+  char thousands; /* CSV: 0, or the thousands separator of numbers
+                  ** ("1,234.5"); not a digit, sign, '.', 'e', quote or
+                  ** control byte but tab (JJ_ERR_USAGE) */
 } jj_convert_opts;
 
 /* What a conversion found.  The caller owns `schema` and frees it with
