@@ -48,9 +48,16 @@ static const char help[] =
     "                       null is written as TEXT); default: the empty\n"
     "                       field; repeated, each TEXT is null (the first\n"
     "                       is written): --null '' --null NA --null .\n"
+    "      --null-for COLUMN=TEXT  CSV: an unquoted field equal to TEXT is\n"
+    "                       null in COLUMN only, besides --null; repeated:\n"
+    "                       --null-for rate=NA --null-for rate=.\n"
     "  -d, --delimiter C    CSV: the delimiter (default: detected among\n"
     "                       , tab ; | when reading, ',' when writing); 'tab'\n"
     "      --csv-booleans   CSV: fields true and false are booleans\n"
+    "      --thousands C    CSV: numbers may group digits with C: \"1,234\"\n"
+    "                       is 1234 in a column of numbers; 'space' for ' '\n"
+    "      --no-header      CSV: no header record; every record is a row, the\n"
+    "                       columns named column_1, column_2, ...\n"
     "      --empty-is-text  CSV: an unquoted empty field is the empty text,\n"
     "                       not null\n"
     "      --bad-to-null    a value that does not fit --schema becomes null\n"
@@ -92,7 +99,10 @@ enum {
   OPT_LEVEL,
   OPT_PAD,
   OPT_ON_ERROR,
-  OPT_REJECTS
+  OPT_REJECTS,
+  OPT_NULL_FOR,
+  OPT_THOUSANDS,
+  OPT_NO_HEADER
 };
 
 static const cli_opt opts[] = {
@@ -102,6 +112,8 @@ static const cli_opt opts[] = {
     {"empty-is-text", 0, 0, OPT_EMPTY}, {"bad-to-null", 0, 0, OPT_BAD},
     {"level", 0, 1, OPT_LEVEL},         {"null-padding", 0, 0, OPT_PAD},
     {"on-error", 0, 1, OPT_ON_ERROR},   {"rejects", 0, 1, OPT_REJECTS},
+    {"null-for", 0, 1, OPT_NULL_FOR},   {"thousands", 0, 1, OPT_THOUSANDS},
+    {"no-header", 0, 0, OPT_NO_HEADER},
     {NULL, 0, 0, 0},
 };
 
@@ -161,6 +173,8 @@ typedef struct job {
   int level;
   const char *rejects; /* --rejects FILE */
   const char *nulls[JJ_CONVERT_MAX_NULLS]; /* --null after the first */
+  /* --null-for COLUMN=TEXT, split in place at the first '=' */
+  jj_convert_null_for null_for[JJ_CONVERT_MAX_NULL_FOR];
 } job;
 
 /* The rows set aside, one JSON object per line to the --rejects file. */
@@ -277,6 +291,38 @@ static int parse(cli *app, int argc, char **argv, job *j) {
         break;
       case OPT_REJECTS:
         j->rejects = val;
+        break;
+      case OPT_NULL_FOR: {
+        char *eq = strchr(val, '=');
+        if (!eq || eq == val)
+          return cli_usage(app,
+                           "--null-for takes COLUMN=TEXT (the first '=' "
+                           "ends the name), not '%s'",
+                           val);
+        if (j->co.n_null_for == JJ_CONVERT_MAX_NULL_FOR)
+          return cli_usage(app, "--null-for may be given at most %d times",
+                           JJ_CONVERT_MAX_NULL_FOR);
+        *eq = '\0'; /* argv is ours to split */
+        j->null_for[j->co.n_null_for].column = val;
+        j->null_for[j->co.n_null_for++].text = eq + 1;
+        j->co.null_for = j->null_for;
+        break;
+      }
+      case OPT_THOUSANDS: {
+        char sep = !strcmp(val, "space") ? ' ' : val[0];
+        if ((strlen(val) != 1 && strcmp(val, "space")) || sep == '.' ||
+            (sep >= '0' && sep <= '9') || strchr("+-eE\"", sep) ||
+            (unsigned char)sep < 0x20 || (unsigned char)sep >= 0x7F)
+          return cli_usage(app,
+                           "--thousands takes one ASCII character that is "
+                           "not a digit, a sign, '.', 'e' or a quote (',', "
+                           "'_', \"'\", 'space'), not '%s'",
+                           val);
+        j->co.thousands = sep;
+        break;
+      }
+      case OPT_NO_HEADER:
+        j->co.flags |= JJ_CONVERT_CSV_NO_HEADER;
         break;
       case OPT_LEVEL:
         if (cli_parse_count(val, &n) || n > 11)
@@ -471,12 +517,13 @@ int cli_convert(cli *app, int argc, char **argv) {
     if (cli_looks_like_doc(p, len)) j.in_fmt = CLI_FMT_JJ;
   }
   if (j.in_fmt == CLI_FMT_JJ &&
-      (j.co.schema || j.co.flags || j.co.on_error || j.rejects)) {
+      (j.co.schema || j.co.flags || j.co.on_error || j.rejects ||
+       j.co.n_null_for || j.co.thousands)) {
     rc = cli_usage(app,
                    "--schema, --bad-to-null, --csv-booleans, "
-                   "--empty-is-text, --null-padding, --on-error and "
-                   "--rejects are for JSON and CSV input; %s is "
-                   "a document",
+                   "--empty-is-text, --null-padding, --on-error, "
+                   "--rejects, --null-for, --thousands and --no-header "
+                   "are for JSON and CSV input; %s is a document",
                    d.src.label);
   } else if (j.in_fmt != CLI_FMT_JJ && cli_src_check_size(&d.src)) {
     rc = cli_fail(app, &d.src.err, NULL); /* before a pass reads it */
