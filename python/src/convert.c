@@ -211,19 +211,110 @@ PyObject *jjpy_from_json(PyObject *module, PyObject *args, PyObject *kwargs) {
   return convert(module, data, schema, NULL, &o);
 }
 
+/* The null option's texts, each str held here (another thread may change
+** a list or dict while the conversion runs without the GIL). */
+typedef struct nulls_opt {
+  const char *more[JJ_CONVERT_MAX_NULLS];
+  jj_convert_null_for per[JJ_CONVERT_MAX_NULL_FOR];
+  PyObject *held[JJ_CONVERT_MAX_NULLS + 3 + 3 * JJ_CONVERT_MAX_NULL_FOR];
+  Py_ssize_t n_held;
+} nulls_opt;
+
+static const char nulls_words[] =
+    "null must be a str, a list of str, or a dict of them by column "
+    "(\"*\": every column)";
+
+/* v (a str, or a list or tuple of str) as texts that mean null: in every
+** column when column is NULL (the first as null_text), else in that one.
+** 0, or -1 with an exception. */
+static int texts_of(nulls_opt *no, PyObject *v, const char *column,
+                    jj_convert_opts *o) {
+  int many = PyList_Check(v) || PyTuple_Check(v);
+  PyObject *seq = many ? PySequence_Fast(v, "null") : Py_NewRef(v);
+  if (!seq) return -1;
+  Py_ssize_t n = many ? PySequence_Fast_GET_SIZE(seq) : 1;
+  int refused = 0;
+  if (many && (n == 0 || (!column && n > JJ_CONVERT_MAX_NULLS + 1))) {
+    PyErr_Format(PyExc_ValueError, "null takes 1 to %d texts%s, not %zd",
+                 column ? JJ_CONVERT_MAX_NULL_FOR : JJ_CONVERT_MAX_NULLS + 1,
+                 column ? " for a column" : "", n);
+    refused = 1;
+  }
+  for (Py_ssize_t i = 0; !refused && i < n; i++) {
+    PyObject *t = many ? PySequence_Fast_GET_ITEM(seq, i) : seq;
+    const char *u = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
+    if (!u) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "%s, not %s%.100s", nulls_words,
+                     many ? "a list holding " : "", Py_TYPE(t)->tp_name);
+      refused = 1;
+    } else if (column && o->n_null_for == JJ_CONVERT_MAX_NULL_FOR) {
+      PyErr_Format(PyExc_ValueError,
+                   "null takes at most %d texts for columns",
+                   JJ_CONVERT_MAX_NULL_FOR);
+      refused = 1;
+    } else {
+      no->held[no->n_held++] = Py_NewRef(t);
+      if (column) {
+        no->per[o->n_null_for].column = column;
+        no->per[o->n_null_for++].text = u;
+        o->null_for = no->per;
+      } else if (!o->null_text) {
+        o->null_text = u;
+      } else {
+        no->more[o->n_null_texts++] = u;
+        o->null_texts = no->more;
+      }
+    }
+  }
+  Py_DECREF(seq);
+  return refused ? -1 : 0;
+}
+
+/* The null option: texts for every column, or a dict of them by column
+** name ("*" for every column).  0, or -1 with an exception. */
+static int nulls_of(nulls_opt *no, PyObject *null, jj_convert_opts *o) {
+  if (!PyDict_Check(null)) {
+    if (!PyUnicode_Check(null) && !PyList_Check(null) && !PyTuple_Check(null)) {
+      PyErr_Format(PyExc_TypeError, "%s, not %.100s", nulls_words,
+                   Py_TYPE(null)->tp_name);
+      return -1;
+    }
+    return texts_of(no, null, NULL, o);
+  }
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(null, &pos, &key, &value)) {
+    const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (!name) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError,
+                     "null's keys must be column names (str), not %.100s",
+                     Py_TYPE(key)->tp_name);
+      return -1;
+    }
+    no->held[no->n_held++] = Py_NewRef(key);
+    if (texts_of(no, value, strcmp(name, "*") ? name : NULL, o) < 0) return -1;
+  }
+  return 0;
+}
+
 PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
   static char *kws[] = {"data",     "schema",        "delimiter",
                         "null",     "booleans",      "empty_is_text",
                         "bad_to_null", "null_padding", "on_error",
-                        "rejects",  NULL};
+                        "rejects",  "thousands",     "header",
+                        NULL};
   PyObject *data, *schema = NULL, *delim = NULL, *null = NULL,
            *booleans = NULL, *empty = NULL, *bad = NULL, *pad = NULL,
-           *on_error = NULL, *rejects = NULL;
+           *on_error = NULL, *rejects = NULL, *thousands = NULL,
+           *header = NULL;
   jj_convert_opts o;
   memset(&o, 0, sizeof o);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOOOOOOO:from_csv", kws,
-                                   &data, &schema, &delim, &null, &booleans,
-                                   &empty, &bad, &pad, &on_error, &rejects) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOOOOOOOOO:from_csv",
+                                   kws, &data, &schema, &delim, &null,
+                                   &booleans, &empty, &bad, &pad, &on_error,
+                                   &rejects, &thousands, &header) ||
       flag(booleans, JJ_CONVERT_CSV_BOOLEANS, &o.flags) < 0 ||
       flag(empty, JJ_CONVERT_CSV_EMPTY_IS_TEXT, &o.flags) < 0 ||
       flag(bad, JJ_CONVERT_BAD_TO_NULL, &o.flags) < 0 ||
@@ -253,6 +344,19 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
                  Py_TYPE(rejects)->tp_name);
     return NULL;
   }
+  int with_header = header && header != Py_None ? PyObject_IsTrue(header) : 1;
+  if (with_header < 0) return NULL;
+  if (!with_header) o.flags |= JJ_CONVERT_CSV_NO_HEADER;
+  if (thousands && thousands != Py_None) {
+    /* the converter says which characters cannot be one */
+    if (!PyUnicode_Check(thousands) || PyUnicode_GET_LENGTH(thousands) != 1 ||
+        PyUnicode_READ_CHAR(thousands, 0) > 0x7F) {
+      PyErr_SetString(PyExc_TypeError,
+                      "thousands must be a 1-character ASCII str");
+      return NULL;
+    }
+    o.thousands = (char)PyUnicode_READ_CHAR(thousands, 0);
+  }
   o.from = JJ_FORMAT_CSV;
   if (delim && delim != Py_None) {
     /* as the csv module: a 1-character str */
@@ -265,54 +369,13 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
     o.delimiter = (char)PyUnicode_READ_CHAR(delim, 0);
     if (o.delimiter == '\t') o.from = JJ_FORMAT_TSV;
   }
-  /* null: a str, or a list or tuple of str (each means null, the first
-  ** as a str alone does); each str held here, since another thread may
-  ** change the list while the conversion runs without the GIL */
-  const char *nulls[JJ_CONVERT_MAX_NULLS];
-  PyObject *held[JJ_CONVERT_MAX_NULLS + 1];
-  Py_ssize_t n_held = 0;
-  if (null && (PyList_Check(null) || PyTuple_Check(null))) {
-    PyObject *seq = PySequence_Fast(null, "null");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    int refused = n == 0 || n > JJ_CONVERT_MAX_NULLS + 1;
-    if (refused)
-      PyErr_Format(PyExc_ValueError, "null takes 1 to %d texts, not %zd",
-                   JJ_CONVERT_MAX_NULLS + 1, n);
-    for (Py_ssize_t i = 0; !refused && i < n; i++) {
-      PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
-      const char *u = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
-      if (!u) {
-        if (!PyErr_Occurred())
-          PyErr_Format(PyExc_TypeError,
-                       "null must be a str or a list of str, not a list "
-                       "holding %.100s",
-                       Py_TYPE(t)->tp_name);
-        refused = 1;
-      } else {
-        held[n_held++] = Py_NewRef(t);
-        if (i == 0)
-          o.null_text = u;
-        else
-          nulls[o.n_null_texts++] = u;
-      }
-    }
-    Py_DECREF(seq);
-    if (refused) {
-      while (n_held) Py_DECREF(held[--n_held]);
-      return NULL;
-    }
-    o.null_texts = nulls;
-  } else if (null && null != Py_None) {
-    if (!PyUnicode_Check(null)) {
-      PyErr_Format(PyExc_TypeError,
-                   "null must be a str or a list of str, not %.100s",
-                   Py_TYPE(null)->tp_name);
-      return NULL;
-    }
-    if (!(o.null_text = PyUnicode_AsUTF8(null))) return NULL;
+  nulls_opt no;
+  no.n_held = 0;
+  if (null && null != Py_None && nulls_of(&no, null, &o) < 0) {
+    while (no.n_held) Py_DECREF(no.held[--no.n_held]);
+    return NULL;
   }
   PyObject *doc = convert(module, data, schema, rejects, &o);
-  while (n_held) Py_DECREF(held[--n_held]);
+  while (no.n_held) Py_DECREF(no.held[--no.n_held]);
   return doc;
 }

@@ -57,12 +57,17 @@ PyDoc_STRVAR(from_json_doc,
 PyDoc_STRVAR(from_csv_doc,
 "from_csv(data, *, schema=None, delimiter=None, null=None, booleans=False,\n"
 "         empty_is_text=False, bad_to_null=False, null_padding=False,\n"
-"         on_error='fail', rejects=None) -> bytes\n--\n\n"
-"The converter on CSV with a header row (bytes or str): the document's\n"
-"bytes.  delimiter: detected among , tab ; | by default.  null_padding:\n"
-"short rows get nulls.  on_error: 'skip' sets a row that does not fit\n"
-"aside, 'null' makes a bad value null; each row set aside is appended to\n"
-"the list rejects as a dict (row, byte, column, code, message).");
+"         on_error='fail', rejects=None, thousands=None,\n"
+"         header=True) -> bytes\n--\n\n"
+"The converter on CSV (bytes or str): the document's bytes.  delimiter:\n"
+"detected among , tab ; | by default.  null: a text that means null, a\n"
+"list of them, or a dict of them by column ({'rate': ['NA', '.'],\n"
+"'*': ''}; '*' is every column).  thousands: a separator read in numbers\n"
+"('1,234').  header=False: every record is a row, the columns named\n"
+"column_1, column_2, ...  null_padding: short rows get nulls.  on_error:\n"
+"'skip' sets a row that does not fit aside, 'null' makes a bad value\n"
+"null; each row set aside is appended to the list rejects as a dict\n"
+"(row, byte, column, code, message).");
 
 static PyMethodDef jjpy_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))jjpy_decode,

@@ -89,6 +89,7 @@ def test_converter():
             jj.from_json(text)
             jj.from_json(text.encode(), schema={"a": "f"})
             jj.from_csv(csv, delimiter=",", null="NA")
+            jj.from_csv(csv, null={"column_1": ["NA", "."], "*": ""}, thousands=",", header=False)
     check(run, 20_000)
 
 
@@ -130,6 +131,8 @@ def test_failures():
     check(fail(lambda: jj.encode([{"a": [{"b": 1}, {"b": "x"}]}], types={"a": {"columns": ["b"], "types": ["i"]}})))
     check(fail(lambda: jj.from_json(b'[{"a":1},{"a":}]')))
     check(fail(lambda: jj.from_csv("a,b\n1\n")))
+    check(fail(lambda: jj.from_csv("a,b\n1,2\n", null={"a": "x", "c": ["y"]})))
+    check(fail(lambda: jj.from_csv("a,b\n1,2\n", null={"a": "x", "b": [5]})))
     check(fail(lambda: jj.encode([{"a": dt.datetime(2024, 1, 1)}])))
     check(fail(lambda: jj.encode([{"a": 1}], types=["q"])))
     check(fail(lambda: jj.decode(5)))
