@@ -187,8 +187,15 @@ export interface CSVOptions extends ConvertOptions {
    * default. */
   delimiter?: string;
   /** An unquoted field equal to it (or to any of them) is null (default:
-   * the empty field; give '' among others to keep it). */
-  null?: string | string[];
+   * the empty field; give '' among others to keep it); or such texts by
+   * column name, '*' for every column: {rate: ['NA', '.'], '*': ''}. */
+  null?: string | string[] | { [column: string]: string | string[] };
+  /** The thousands separator read in numbers ('1,234' is 1234 in a column
+   * of numbers); default none. */
+  thousands?: string;
+  /** false: no header record; every record is a row, the columns named
+   * column_1, column_2, ... (default true). */
+  header?: boolean;
   /** Fields true and false are booleans (default: text). */
   booleans?: boolean;
   /** An unquoted empty field is the empty text, not null. */
@@ -223,7 +230,8 @@ export interface CSVReject {
 export function fromJSON(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: ConvertOptions): Uint8Array;
 /** fromJSON() as a string. */
 export function fromJSONText(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: ConvertOptions): string;
-/** CSV (RFC 4180, a header row) as a document, by the C converter. */
+/** CSV (RFC 4180, a header row unless header: false) as a document, by
+ * the C converter. */
 export function fromCSV(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: CSVOptions): Uint8Array;
 /** fromCSV() as a string. */
 export function fromCSVText(input: string | Uint8Array | ArrayBuffer | ArrayBufferView, options?: CSVOptions): string;

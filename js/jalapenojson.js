@@ -132,9 +132,10 @@ export function fromJSONText(input, options) {
   return utf8.decode(fromJSON(input, options));
 }
 
-// A document converted from CSV (RFC 4180 with a header row): options as
-// fromJSON's, and delimiter (detected by default), null, booleans,
-// emptyIsText.
+// A document converted from CSV (RFC 4180 with a header row, unless
+// header: false): options as fromJSON's, and delimiter (detected by
+// default), null (a text, texts, or texts by column), thousands,
+// booleans, emptyIsText, nullPadding, onError, onReject.
 export function fromCSV(input, options) {
   return call(() => convert(input, true, options));
 }

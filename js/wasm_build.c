@@ -266,12 +266,16 @@ EXPORT(jjw_rejects) const char *jjw_rejects(void) {
 ** that mean null (the first is null_text); delimiter 0 detects; flags
 ** JJ_CONVERT_*;
 ** name: the input's name in messages (NULL: none); on_error a
-** jj_on_error. */
+** jj_on_error; null_for: n_null_for pairs of NUL-terminated texts, a
+** column's name then a text that means null there; thousands: 0 or the
+** thousands separator. */
 EXPORT(jjw_convert)
 char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
                   const char *schema, const char *nulls, int n_nulls,
-                  unsigned flags, const char *name, int on_error) {
+                  unsigned flags, const char *name, int on_error,
+                  const char *null_for, int n_null_for, int thousands) {
   const char *more[JJ_CONVERT_MAX_NULLS];
+  jj_convert_null_for per[JJ_CONVERT_MAX_NULL_FOR];
   jj_input input;
   jj_convert_opts o;
   jjw_bytes out = {0};
@@ -288,6 +292,15 @@ char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
     nulls += strlen(nulls) + 1;
   }
   o.null_texts = more;
+  for (int k = 0; k < n_null_for && k < JJ_CONVERT_MAX_NULL_FOR; k++) {
+    per[k].column = null_for;
+    null_for += strlen(null_for) + 1;
+    per[k].text = null_for;
+    null_for += strlen(null_for) + 1;
+    o.n_null_for++;
+  }
+  o.null_for = per;
+  o.thousands = (char)thousands;
   o.flags = flags;
   o.note = note;
   o.on_error = (jj_on_error)on_error;

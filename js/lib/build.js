@@ -31,6 +31,8 @@ const JJ_CONVERT_CSV_BOOLEANS = 1;
 const JJ_CONVERT_BAD_TO_NULL = 2;
 const JJ_CONVERT_CSV_EMPTY_IS_TEXT = 4;
 const JJ_CONVERT_CSV_NULL_PADDING = 8;
+const JJ_CONVERT_CSV_NO_HEADER = 16;
+const JJ_CONVERT_MAX_NULL_FOR = 64;
 const ON_ERROR = { fail: 0, skip: 1, null: 2 }; // jj_on_error
 
 const LETTERS = 'ifsdtlbxj';
@@ -364,7 +366,7 @@ function convertSchema(schema, where) {
 export function convert(input, csv, options) {
   const where = csv ? 'fromCSV' : 'fromJSON';
   const opts = checkOptions(options, where,
-    csv ? ['schema', 'delimiter', 'null', 'booleans', 'emptyIsText', 'badToNull', 'nullPadding', 'onError', 'onReject', 'onNote', 'name']
+    csv ? ['schema', 'delimiter', 'null', 'booleans', 'emptyIsText', 'badToNull', 'nullPadding', 'onError', 'onReject', 'onNote', 'name', 'thousands', 'header']
       : ['schema', 'badToNull', 'onNote', 'name']);
   let bytes;
   if (typeof input === 'string') bytes = encoder.encode(input);
@@ -378,12 +380,34 @@ export function convert(input, csv, options) {
     delimiter = opts.delimiter.charCodeAt(0);
   }
   // null: a string, or an array of strings (each means null, the first as
-  // a string alone does)
-  const nulls = opts.null === undefined ? [] : Array.isArray(opts.null) ? opts.null : [opts.null];
-  if (nulls.some((t) => typeof t !== 'string' || t.includes('\0')) || (Array.isArray(opts.null) && (nulls.length < 1 || nulls.length > 17)))
-    throw new TypeError(`${where}: null must be a string or an array of 1 to 17 strings`);
+  // a string alone does), or an object of them by column ('*': every
+  // column)
+  const byColumn = opts.null !== null && typeof opts.null === 'object' && !Array.isArray(opts.null);
+  const texts = (v) => (Array.isArray(v) ? v : [v]);
+  const badTexts = (v, most) => texts(v).some((t) => typeof t !== 'string' || t.includes('\0')) ||
+    (Array.isArray(v) && (v.length < 1 || v.length > most));
+  const all = byColumn ? opts.null['*'] : opts.null;
+  const nulls = all === undefined ? [] : texts(all);
+  const nullFor = [];
+  if (byColumn)
+    for (const [column, v] of Object.entries(opts.null)) {
+      if (column === '*') continue;
+      if (column.includes('\0') || badTexts(v, JJ_CONVERT_MAX_NULL_FOR))
+        throw new TypeError(`${where}: null.${column} must be a string or an array of 1 to 64 strings`);
+      for (const t of texts(v)) nullFor.push(column, t);
+    }
+  if (nullFor.length / 2 > JJ_CONVERT_MAX_NULL_FOR)
+    throw new TypeError(`${where}: null takes at most 64 texts for columns`);
+  if (all !== undefined && badTexts(all, 17))
+    throw new TypeError(`${where}: null must be a string or an array of 1 to 17 strings, or an object of them by column`);
+  let thousands = 0;
+  if (opts.thousands !== undefined) {
+    if (typeof opts.thousands !== 'string' || opts.thousands.length !== 1 || opts.thousands.charCodeAt(0) > 0x7f)
+      throw new TypeError(`${where}: thousands must be one ASCII character`);
+    thousands = opts.thousands.charCodeAt(0);
+  }
   if (opts.name !== undefined && typeof opts.name !== 'string') throw new TypeError(`${where}: name must be a string`);
-  for (const k of ['booleans', 'emptyIsText', 'nullPadding'])
+  for (const k of ['booleans', 'emptyIsText', 'nullPadding', 'header'])
     if (opts[k] !== undefined && typeof opts[k] !== 'boolean') throw new TypeError(`${where}: ${k} must be true or false`);
   if (opts.onError !== undefined && !Object.hasOwn(ON_ERROR, opts.onError))
     throw new TypeError(`${where}: onError must be 'fail', 'skip' or 'null'`);
@@ -393,7 +417,8 @@ export function convert(input, csv, options) {
     (opts.booleans ? JJ_CONVERT_CSV_BOOLEANS : 0) |
     (opts.badToNull ? JJ_CONVERT_BAD_TO_NULL : 0) |
     (opts.emptyIsText ? JJ_CONVERT_CSV_EMPTY_IS_TEXT : 0) |
-    (opts.nullPadding ? JJ_CONVERT_CSV_NULL_PADDING : 0);
+    (opts.nullPadding ? JJ_CONVERT_CSV_NULL_PADDING : 0) |
+    (opts.header === false ? JJ_CONVERT_CSV_NO_HEADER : 0);
   const onError = opts.onError === undefined ? 0 : ON_ERROR[opts.onError];
   const x = wasm().exports;
   if (typeof x.jjw_convert !== 'function') throw new JJError('this build of the module has no converter', 'usage');
@@ -407,9 +432,12 @@ export function convert(input, csv, options) {
     if (sp) held.push(sp);
     const np = nulls.length ? cStringIn(x, nulls.join('\0')) : 0;
     if (np) held.push(np);
+    const fp = nullFor.length ? cStringIn(x, nullFor.join('\0')) : 0;
+    if (fp) held.push(fp);
     const namep = cStringIn(x, opts.name);
     if (namep) held.push(namep);
-    const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, nulls.length, flags, namep, onError);
+    const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, nulls.length, flags, namep, onError,
+      fp, nullFor.length / 2, thousands);
     // the document, the error and the rows set aside first: onNote and
     // onReject may throw, or call in
     const out = doc ? takeDoc(x, doc, x.jjw_ret_len()) : null;
