@@ -619,12 +619,13 @@ def test_garbage(d):
 
 
 def test_readme_sessions():
-    """The ```console sessions of docs/cli.md and README.md, run as shown:
+    """The ```console sessions of docs/cli.md, docs/convert.md and
+    README.md, run as shown:
     one shell per block on a pseudo-terminal, from the repository root,
     with the build directory first on PATH; the transcript must come out
     the same, prompts and all."""
     blocks = []
-    for page in ("README.md", os.path.join("docs", "cli.md")):
+    for page in ("README.md", os.path.join("docs", "cli.md"), os.path.join("docs", "convert.md")):
         found = re.findall(r"^```console\n(.*?)^```\n", read(os.path.join(ROOT, page)).decode(), re.S | re.M)
         check(f"{page} has CLI sessions", len(found) >= 1, len(found), case=page)
         blocks += [(page, b) for b in found]
