@@ -3,7 +3,11 @@
 ** first input byte picks the options (format, flags, a schema, the null
 ** text), the second the size of the reads and whether the input can be
 ** rewound (else it is spooled) and null padding; on_error is the first
-** byte's bits 2-7 modulo 3; the rest is the JSON or CSV.
+** byte's bits 2-7 modulo 3; the third the CSV options for files as people
+** keep them: no header (bit 0), a thousands separator (bits 1-2: none, ',',
+** ' ', '\''), per-column null markers (bits 3-4: none, or one of three
+** sets naming a, b, column_1, a column that may be missing); the rest is
+** the JSON or CSV.
 ** Properties checked:
 **   - a failure has a code and a message; a success gives a document that
 **     jj_parse_opts(JJ_PARSE_VALIDATE) accepts, with res.rows rows and
@@ -100,10 +104,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
                                   "a:t", "a:b", "a:x",     "a:{b:i}"};
   static const jj_format formats[] = {JJ_FORMAT_AUTO, JJ_FORMAT_JSON,
                                       JJ_FORMAT_CSV, JJ_FORMAT_TSV};
-  if (size < 2) return 0;
-  unsigned sel = data[0], step = data[1] % 64 + 1;
-  const char *text = (const char *)data + 2;
-  size_t len = size - 2;
+  static const char seps[] = {0, ',', ' ', '\''};
+  static const jj_convert_null_for markers[3][2] = {
+      {{"a", "NA"}, {"a", "."}},
+      {{"b", ""}, {"a", "-"}},
+      {{"column_1", "x"}, {"column_2", "NA"}}};
+  if (size < 3) return 0;
+  unsigned sel = data[0], step = data[1] % 64 + 1, csv = data[2];
+  const char *text = (const char *)data + 3;
+  size_t len = size - 3;
   jj_convert_opts o;
   memset(&o, 0, sizeof o);
   o.from = formats[sel & 3];
@@ -113,6 +122,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   o.max_row = 1 << 16;
   if (data[1] & 0x80) o.flags |= JJ_CONVERT_CSV_NULL_PADDING;
   o.on_error = (jj_on_error)((sel >> 2) % 3);
+  if (csv & 1) o.flags |= JJ_CONVERT_CSV_NO_HEADER;
+  o.thousands = seps[(csv >> 1) & 3];
+  if ((csv >> 3) & 3) {
+    o.null_for = markers[((csv >> 3) & 3) - 1];
+    o.n_null_for = 2;
+  }
   rejects rj = {0, 0, 1}, rj2 = {0, 0, 1};
   o.reject = on_reject;
   o.reject_ctx = &rj;
