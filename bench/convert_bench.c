@@ -110,6 +110,7 @@ static int task_in(char **argv, int argc) {
   const char *mode = argc > 5 ? argv[5] : "";
   memset(&o, 0, sizeof o);
   if (strstr(mode, "pad")) o.flags |= JJ_CONVERT_CSV_NULL_PADDING;
+  if (strstr(mode, "thousands")) o.thousands = ','; /* no field has one */
   if (strstr(mode, "skip")) {
     o.on_error = JJ_ON_ERROR_SKIP;
     o.reject = count_reject;
@@ -234,7 +235,7 @@ int main(int argc, char **argv) {
   if (argc >= 5 && !strcmp(argv[1], "out")) return task_out(argv);
   if (argc >= 3 && !strcmp(argv[1], "stream")) return task_stream(argv);
   fprintf(stderr,
-          "usage: convert_bench in IN OUT [EXPECTED [pad|skip|pad+skip]] | out "
-          "json|ndjson|csv IN.jj OUT | stream ROWS\n");
+          "usage: convert_bench in IN OUT [EXPECTED [pad|skip|pad+skip|thousands]]"
+          " | out json|ndjson|csv IN.jj OUT | stream ROWS\n");
   return 2;
 }

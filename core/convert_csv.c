@@ -51,7 +51,6 @@ typedef struct cs {
   } nulls[JJ_CONVERT_MAX_NULLS + 1]; /* the texts that mean null */
   size_t n_nulls;
   int fast_text; /* cv_text_fast applies (no CSV booleans) */
-  int data;      /* reading data records: the per-column markers apply */
   struct {
     size_t col; /* the column's index */
     size_t first; /* the index of this column's first marker, whose count
@@ -61,7 +60,8 @@ typedef struct cs {
     uint64_t n; /* fields made null, pass 1 (in the first's) */
     int64_t row; /* the first one's */
   } cn[JJ_CONVERT_MAX_NULL_FOR]; /* opts.null_for, resolved */
-  size_t n_cn;
+  size_t n_cn; /* 0 until the columns are known (no header: until the
+               ** first record has named them and is read again) */
 } cs;
 
 static uint64_t off(const cv *c, const char *p) {
@@ -194,7 +194,7 @@ static const char *record(cs *j, const char *p) {
           v->kind = V_NULL;
       /* a per-column marker: esc tells row() which one, for the count (a
       ** null's esc means nothing else) */
-      for (size_t k = 0; j->data && v->kind == V_FIELD && k < j->n_cn; k++)
+      for (size_t k = 0; k < j->n_cn && v->kind == V_FIELD; k++)
         if (j->cn[k].col == c->nfields - 1 && len == j->cn[k].len &&
             !memcmp(p, j->cn[k].p, len))
           v->kind = V_NULL, v->esc = (unsigned char)(len ? k + 1 : 0);
@@ -327,6 +327,7 @@ static int set_aside(cv *c) {
 /* One data record: fold (pass 1) or write (pass 2) its fields. */
 static int row(cs *j) {
   cv *c = j->c;
+  const char sep = c->o.thousands;
   if (c->nfields < c->header_cols &&
       (c->o.flags & JJ_CONVERT_CSV_NULL_PADDING) && pad(j))
     return CV_FAIL;
@@ -348,7 +349,7 @@ static int row(cs *j) {
     if (v->kind == V_FIELD && !v->esc && v->len && v->len <= CV_NUM_MAX &&
         (v->p[0] == '+' || v->p[0] == '.' || v->p[v->len - 1] == '.' ||
          (v->p[0] == '-' && v->len > 1 && v->p[1] == '.') ||
-         (c->o.thousands && memchr(v->p, c->o.thousands, v->len))) &&
+         (sep && memchr(v->p, sep, v->len))) &&
         !(v = cv_csv_number(c, i, v, &alt, num)))
       return CV_FAIL;
     if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
@@ -549,7 +550,7 @@ int cv_csv_pass(cv *c) {
     if (!q) return CV_FAIL;
     if (!have_header && no_header) {
       if (name_columns(&j) || column_nulls(&j)) return CV_FAIL;
-      have_header = j.data = 1;
+      have_header = 1;
       continue; /* the same record again, as the first row */
     } else if (!have_header) {
       if (c->pass == 1 ? header(&j)
@@ -560,7 +561,7 @@ int cv_csv_pass(cv *c) {
               : 0)
         return CV_FAIL;
       if (column_nulls(&j)) return CV_FAIL;
-      have_header = j.data = 1;
+      have_header = 1;
     } else if (c->pass == 2 && c->next_aside < c->n_aside &&
                c->set_aside[c->next_aside] == c->records + 1) {
       c->next_aside++; /* set aside in pass 1 */
