@@ -97,6 +97,19 @@ TEST(thousands_not_asked) {
   conv_free(&plain);
 }
 
+TEST(thousands_not_json) {
+  conv_out out, plain;
+  /* JSON numbers have no separators; a JSON string stays a string */
+  static const char text[] = "[{\"a\":\"1,234\",\"b\":1234}]";
+  CHECK_EQ_INT(conv_sep(text, ',', NULL, &out), JJ_OK);
+  CHECK_EQ_INT(conv(text, NULL, 0, &plain), JJ_OK);
+  CHECK_EQ_STR(body(&out), "\"columns\":[\"a\",\"b\"],\"types\":[\"s\",\"i\"],"
+                           "\"rows\":[\n[\"1,234\",1234]\n]}");
+  CHECK_EQ_STR(out.doc.p, plain.doc.p);
+  conv_free(&out);
+  conv_free(&plain);
+}
+
 TEST(thousands_schema) {
   conv_out out;
   CHECK_EQ_INT(conv_sep("n,x\n\"1,234\",\"2,500.75\"\n", ',', "n:i,x:f", &out),
@@ -298,10 +311,42 @@ TEST(no_header_counts) {
                  "in: row 1, byte 0: unterminated quoted field");
 }
 
+/* Records re-read when they cross the input window (1 MiB): each counted
+** once, in the notes and the rows. */
+TEST(counts_across_windows) {
+  enum { ROWS = 200000 };
+  static const char rec[] = "r,NA,\"12,345\"\n";
+  size_t n = sizeof rec - 1, len = ROWS * n;
+  char *text = malloc(len + 1);
+  CHECK(text != NULL);
+  if (!text) return;
+  for (size_t i = 0; i < ROWS; i++) memcpy(text + i * n, rec, n);
+  static const jj_convert_null_for m[] = {{"column_2", "NA"}};
+  jj_convert_opts o;
+  memset(&o, 0, sizeof o);
+  o.flags = JJ_CONVERT_CSV_NO_HEADER;
+  o.thousands = ',';
+  o.null_for = m;
+  o.n_null_for = 1;
+  conv_out out;
+  CHECK_EQ_INT(conv_opts(text, len, o, &out), JJ_OK);
+  CHECK_EQ_INT(out.res.rows, ROWS);
+  CHECK(strstr(out.notes.p, "column \"column_2\": 200000 fields read as null "
+                            "by its null markers (\"NA\"; first: row 1)\n") !=
+        NULL);
+  CHECK(strstr(out.notes.p, "column \"column_3\": 200000 numbers with "
+                            "thousands separators (first: row 1, \"12,345\") "
+                            "read as integers\n") != NULL);
+  CHECK(strstr(out.doc.p, "\"types\":[\"s\",\"s\",\"i\"]") != NULL);
+  conv_free(&out);
+  free(text);
+}
+
 int main(void) {
   RUN(thousands_inferred);
   RUN(thousands_malformed_stay_text);
   RUN(thousands_not_asked);
+  RUN(thousands_not_json);
   RUN(thousands_schema);
   RUN(thousands_bad_separator);
   RUN(null_for_columns);
@@ -309,5 +354,6 @@ int main(void) {
   RUN(null_for_renamed_and_bad);
   RUN(no_header);
   RUN(no_header_counts);
+  RUN(counts_across_windows);
   return test_summary("convert_csv_opts");
 }
