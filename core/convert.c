@@ -49,6 +49,7 @@ static void cv_init(cv *c, const jj_input *in, const jj_convert_opts *o,
 
 static void cv_free(cv *c) {
   cv_win_free(&c->w);
+  cv_ahead_stop(c);
   jj_writer_free(c->wr); /* before the schema it borrows */
   ic_free(&c->x);
   jj_buf_free(&c->scratch);
@@ -182,14 +183,20 @@ jj_code jj_convert(const jj_input *in, const jj_convert_opts *opts,
     code = c.x.err->code;
     goto done;
   }
+  c.want_ahead = 1;
   if ((code = infer(&c))) goto done;
   int64_t rows = c.rows;
-  if (!(c.wr = jj_writer_new(c.x.schema, sink, sink_ctx, c.x.err))) {
+  int written = cv_ahead_finish(&c, sink, sink_ctx);
+  if (written == CV_FAIL) {
+    code = c.x.err->code;
+    goto done;
+  }
+  if (!written && !(c.wr = jj_writer_new(c.x.schema, sink, sink_ctx, c.x.err))) {
     code = c.x.err->code;
     goto done;
   }
   c.pass = 2;
-  if (cv_start_pass(&c) || pass(&c)) {
+  if (!written && (cv_start_pass(&c) || pass(&c))) {
     code = c.x.err->code;
     goto done;
   }

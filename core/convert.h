@@ -11,6 +11,8 @@
 **   convert_csv.c    the CSV / TSV scanner (both passes)
 **   convert_csv_numbers.c  CSV numbers as people write them (".5", "+5",
 **                    "1,234"), read as numbers in a column of numbers
+**   convert_ahead.c  CSV rows written in pass 1 with the types of their
+**                    first values, which spare pass 2 when they hold
 **   convert_scan.h   the two scanners' inline fast paths
 **   to_text.c         jj_to_text (uses none of this)
 **
@@ -108,7 +110,14 @@ typedef struct cv {
   int64_t padded_row; /* the first one */
   size_t padded_fields;
   size_t longest_row; /* JSON: the most bytes of one row, in pass 1 */
-  jj_writer *wr;      /* pass 2 */
+  jj_writer *wr;      /* pass 2, or pass 1's rows-only writer (ahead) */
+  int want_ahead;     /* pass 1 may write rows ahead (jj_convert) */
+  int ahead;          /* pass 1 is writing rows ahead (convert_ahead.c) */
+  jj_schema *ahead_schema; /* the rows-only writer's */
+  unsigned char *ahead_types; /* per top column, the type written (0: only
+                              ** nulls so far) */
+  jj_buf ahead_out;   /* rows written ahead, not yet in ahead_file */
+  FILE *ahead_file;
   jj_buf scratch;     /* decoded strings and keys, JSON text */
   jj_buf scratch2;
   cv_val *fields; /* CSV: the current record's fields */
@@ -154,8 +163,9 @@ void cv_example(cv *c, cv_col *col, int k, const cv_val *v);
 ** (bad UTF-8 or escape).  V_ARR and V_OBJ carry their kind in esc. */
 int cv_kind(cv *c, const cv_val *v, cv_col *col);
 /* Pass 1: fold v into column col of t (its kind, or for a forced column
-** whether it fits).  0 or CV_FAIL. */
-int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v);
+** whether it fits); *kind (may be NULL) its kind, -1 for null.  0 or
+** CV_FAIL. */
+int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v, int *kind);
 /* The writer's error as the converter's: CV_FAIL. */
 int cv_wfail(cv *c);
 /* Pass 2: write v as column col's type.  0 or CV_FAIL. */
@@ -192,5 +202,22 @@ const cv_val *cv_csv_number(cv *c, size_t i, const cv_val *v, cv_val *alt,
 /* After the types are decided: a note for each column of numbers that
 ** held some written either way, with the count and the first. */
 void cv_csv_sheet_notes(cv *c);
+
+/* ---- convert_ahead.c ---- */
+/* After the header of pass 1: write the rows ahead from now on, when
+** c->want_ahead and no column has a type given. */
+void cv_ahead_begin(cv *c);
+/* Value v of kind k (-1: null) of top column i, written ahead (or writing
+** ahead stops, when its type would not hold it).  Always 0. */
+int cv_ahead_value(cv *c, size_t i, int k, const cv_val *v);
+/* The end of a row written ahead. */
+void cv_ahead_end_row(cv *c);
+/* Stop writing ahead (pass 2 will write); nothing when not writing. */
+void cv_ahead_stop(cv *c);
+/* After the types are decided: when the rows written ahead have them, the
+** document (their header, then the rows) into a writer to sink, left in
+** c->wr for jj_convert to finish: 1.  0 when pass 2 must write (ahead
+** stopped), CV_FAIL on failure. */
+int cv_ahead_finish(cv *c, jj_sink sink, void *ctx);
 
 #endif /* JJ_CONVERT_H */

@@ -359,8 +359,9 @@ static int row(cs *j) {
         else if (j->fast_text && cv_ascii(v->p, v->len))
           k = cv_text_fast(v->p, v->len);
       }
-      if (k >= 0 && (col->kinds & (1u << k))) continue;
-      if (cv_fold(c, &c->x.top, i, v)) return CV_FAIL;
+      if (k < 0 || !(col->kinds & (1u << k)))
+        if (cv_fold(c, &c->x.top, i, v, &k)) return CV_FAIL;
+      if (c->ahead) cv_ahead_value(c, i, k, v);
     } else if (!col->forced && v->kind == V_FIELD && !v->esc &&
                col->type == JJ_INT && cv_int_fast(v->p, v->len, &n)) {
       if (jj_writer_int(c->wr, n)) return cv_wfail(c);
@@ -373,6 +374,7 @@ static int row(cs *j) {
   }
   c->x.top.col = (size_t)-1;
   if (c->pass == 2 && jj_writer_end_row(c->wr)) return cv_wfail(c);
+  if (c->ahead) cv_ahead_end_row(c);
   for (size_t i = 0; c->pass == 1 && j->n_cn && i < c->nfields; i++) {
     const cv_val *v = &c->fields[i];
     if (v->kind == V_NULL && v->esc && !j->cn[j->cn[v->esc - 1].first].n++)
@@ -551,6 +553,7 @@ int cv_csv_pass(cv *c) {
     if (!have_header && no_header) {
       if (name_columns(&j) || column_nulls(&j)) return CV_FAIL;
       have_header = 1;
+      if (c->pass == 1) cv_ahead_begin(c);
       continue; /* the same record again, as the first row */
     } else if (!have_header) {
       if (c->pass == 1 ? header(&j)
@@ -562,6 +565,7 @@ int cv_csv_pass(cv *c) {
         return CV_FAIL;
       if (column_nulls(&j)) return CV_FAIL;
       have_header = 1;
+      if (c->pass == 1) cv_ahead_begin(c);
     } else if (c->pass == 2 && c->next_aside < c->n_aside &&
                c->set_aside[c->next_aside] == c->records + 1) {
       c->next_aside++; /* set aside in pass 1 */
@@ -570,7 +574,7 @@ int cv_csv_pass(cv *c) {
       if (!row(&j))
         c->rows++;
       else if (c->pass == 2 || c->o.on_error == JJ_ON_ERROR_FAIL ||
-               !rejectable(c->x.err->code) || set_aside(c))
+               !rejectable(c->x.err->code) || (cv_ahead_stop(c), set_aside(c)))
         return CV_FAIL;
       c->records++;
     }

@@ -167,7 +167,7 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
   if (k < 0 || !(cc->kinds & (1u << k))) {
     cv_val v = {vp, vlen, off(c, p), (unsigned char)kind, (unsigned char)esc};
     if (k < 0) {
-      if (cv_fold(c, t, col, &v)) return j->st = CV_FAIL, NULL;
+      if (cv_fold(c, t, col, &v, NULL)) return j->st = CV_FAIL, NULL;
     } else {
       cc->kinds |= 1u << k;
       cv_example(c, cc, k, &v);

@@ -95,6 +95,32 @@ static inline int cv_num_fast(const char *p, size_t len) {
   return i == len && i > f ? K_FLOAT : -1;
 }
 
+/* Whether a number cv_num_fast calls K_INT is written back as it is by
+** jj_writer_int: all but "-0". */
+static inline int cv_int_canonical(const char *p, size_t len) {
+  return !(len == 2 && p[0] == '-' && p[1] == '0');
+}
+
+/* Whether a number cv_num_fast calls K_FLOAT (-?(0|[1-9][0-9]*)\.[0-9]+)
+** is the text jj_writer_double writes for its value: no 0 ends its
+** fraction, at most 15 significant digits (so no shorter decimal reads
+** back as the same double: DBL_DIG), and at least 1e-4 (Python's repr,
+** the format's layout, writes smaller values with an exponent; 15 digits
+** keep it below 1e16, where the exponent starts too). */
+static inline int cv_float_canonical(const char *p, size_t len) {
+  size_t i = p[0] == '-', sig;
+  if (p[len - 1] == '0') return 0;
+  if (p[i] == '0') { /* 0.ddd: the zeros after the point do not count */
+    size_t z = i + 2;
+    while (z < len && p[z] == '0') z++;
+    if (z - (i + 2) >= 4) return 0; /* below 1e-4 */
+    sig = len - z;
+  } else {
+    sig = len - i - 1; /* every digit but the point */
+  }
+  return sig <= 15;
+}
+
 /* The kind of plain ASCII text for the common cases (K_TEXT, K_DATE); -1
 ** when the full classifier must decide.  CSV booleans are not looked
 ** for. */

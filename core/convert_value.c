@@ -218,6 +218,7 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
 /* A value that does not fit a forced type: an error, or (with the flag) a
 ** null counted in pass 2. */
 static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
+  if (c->ahead) return CV_FAIL; /* written ahead: pass 2 will say it */
   cv_col *cc = &t->cols[col];
   char shown[JJ_SHOW_CAP], name[JJ_SHOW_CAP];
   jj_type ty = cc->forced ? cc->forced : cc->type;
@@ -269,14 +270,16 @@ long cv_column(cv *c, cv_table *t, const char *name, size_t len, uint64_t off) {
 }
 
 int cv_wfail(cv *c) {
+  if (c->ahead) return CV_FAIL; /* written ahead: the rows go */
   const jj_error *e = jj_writer_error(c->wr);
   return cv_fail_plain(c, e->code, UINT64_MAX, "%s", e->message);
 }
 
-int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v) {
+int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v, int *kind) {
   cv_col *cc = &t->cols[col];
   int k = cv_kind(c, v, cc);
   if (k == -2) return CV_FAIL;
+  if (kind) *kind = k;
   if (k < 0) return 0; /* null */
   if (cc->forced) {
     int r = fits(c, cc->forced, v, k);

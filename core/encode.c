@@ -23,6 +23,17 @@ jj_code jj_writer_put_checked(jj_writer *w, jj_type t, const char *p, size_t len
   return value_end(w, w->out.p + w->out.len);
 }
 
+jj_code jj_writer_canonical(jj_writer *w, jj_type t, const char *p,
+                            size_t len, int quoted) {
+  char *d = value_begin(w, t, len + 2);
+  if (!d) return w->err.code;
+  if (quoted) *d++ = '"';
+  memcpy(d, p, len);
+  d += len;
+  if (quoted) *d++ = '"';
+  return value_end(w, d);
+}
+
 /* Bytes that JSON text needs no escape for and that are valid UTF-8 on
 ** their own: printable ASCII 0x20-0x7F except '"' and '\\' (the escaping
 ** rule itself lives in jj_string_escape, text.c).  Nonzero when one of the

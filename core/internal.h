@@ -325,8 +325,21 @@ const char *jj_json_skip(const char *p, const char *end, unsigned max_depth,
                          const char **bad, jj_code *code, const char **why);
 
 /* ---------------------------------------------------------------------- */
-/* Rows ahead of their header (writer.c), for the row builder              */
+/* The writer inside the core: rows ahead of their header, checked values  */
 /* ---------------------------------------------------------------------- */
+
+/* Write p[0..len) as a JSON string into a column of kind t, unchecked: the
+** caller has checked it (UTF-8, date, timestamp), as jj_writer_copy has
+** (encode.c). */
+jj_code jj_writer_put_checked(jj_writer *w, jj_type t, const char *p,
+                              size_t len);
+/* Write p[0..len) as it is (between quotes when `quoted`) into a column
+** of kind t: the caller has checked that it is the value's canonical form
+** and needs no escape, the bytes jj_writer_int, jj_writer_double or
+** jj_writer_date would write for its value.  The converter copies the
+** numbers and dates its input already spells so (encode.c). */
+jj_code jj_writer_canonical(jj_writer *w, jj_type t, const char *p,
+                            size_t len, int quoted);
 
 /* A new writer with a sink writes only rows from here on: no header, no
 ** end; the row builder writes rows with the first row's types before it

@@ -161,9 +161,4 @@ static inline jj_code value_end(jj_writer *w, char *d) {
   return JJ_OK;
 }
 
-/* Write p[0..len) as a JSON string into a column of kind t, unchecked: the
-** caller has checked it (UTF-8, date, timestamp), as jj_writer_copy has
-** (encode.c). */
-jj_code jj_writer_put_checked(jj_writer *w, jj_type t, const char *p, size_t len);
-
 #endif /* JJ_WRITER_H */

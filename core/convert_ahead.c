@@ -1,0 +1,193 @@
+/*
+** convert_ahead.c — CSV rows written in the first pass, ahead of their
+** types.
+**
+** The converter reads its input twice: pass 1 decides the types from every
+** value, pass 2 writes.  Most columns of a real CSV keep the kind of value
+** of their first row (integers stay integers, dates stay dates), so the
+** first pass also writes each row as it ends, with the type each column's
+** first value gave it, by a writer that writes only rows (internal.h).
+** The rows' bytes are kept (in memory, then in a temporary file: memory
+** stays bounded) and nothing reaches the sink before the end.  When pass 1
+** is over and the types it decided are the ones the rows were written
+** with, the document is the header of those types followed by the kept
+** rows, and pass 2 is not needed: the input is read and split once.
+**
+** The rows are written ahead only while that is sure to give the bytes
+** pass 2 would write: each value goes through cv_emit (pass 2's own
+** writing) with a type its kind keeps (an integer in a column of floats
+** included: written as the float pass 2 would write); the first value of
+** another kind (a float after integers, text after numbers), a row set
+** aside, or a value cv_emit would not write as it is stops writing ahead, and pass 2 runs as always.  So do an
+** explicit schema (its checks and notes belong to pass 2) and JSON input.
+** The document is the same either way; only the time differs.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_scan.h"
+
+/* Bytes of rows kept in memory before they go to the temporary file. */
+#define AHEAD_MEMORY ((size_t)256 << 10)
+
+/* The sink of the rows-only writer: the rows' bytes kept (-1, a failed
+** write to the writer, when memory or the file fails). */
+static int keep_rows(void *ctx, const char *p, size_t len) {
+  cv *c = ctx;
+  if (jj_buf_append(&c->ahead_out, p, len)) return -1;
+  if (c->ahead_out.len > AHEAD_MEMORY) {
+    if (!c->ahead_file && !(c->ahead_file = tmpfile())) return -1;
+    if (fwrite(c->ahead_out.p, 1, c->ahead_out.len, c->ahead_file) !=
+        c->ahead_out.len)
+      return -1;
+    c->ahead_out.len = 0;
+  }
+  return 0;
+}
+
+/* Stop writing ahead: the writer, its schema and the rows kept go. */
+void cv_ahead_stop(cv *c) {
+  if (!c->ahead) return;
+  jj_writer_free(c->wr); /* before the schema it borrows */
+  c->wr = NULL;
+  jj_schema_free(c->ahead_schema);
+  c->ahead_schema = NULL;
+  free(c->ahead_types);
+  c->ahead_types = NULL;
+  jj_buf_free(&c->ahead_out);
+  if (c->ahead_file) fclose(c->ahead_file);
+  c->ahead_file = NULL;
+  c->ahead = 0;
+}
+
+void cv_ahead_begin(cv *c) {
+  const cv_table *t = &c->x.top;
+  jj_error err;
+  if (!c->want_ahead || t->spec) return; /* an explicit schema */
+  for (size_t i = 0; i < t->n; i++)
+    if (t->cols[i].forced) return;
+  jj_schema *s = jj_schema_new();
+  /* a column of only nulls so far is text until its first value */
+  for (size_t i = 0; s && i < t->n; i++)
+    if (jj_schema_add(s, t->cols[i].name, t->cols[i].name_len, JJ_TEXT, NULL,
+                      NULL)) {
+      jj_schema_free(s);
+      s = NULL;
+    }
+  unsigned char *types = s ? calloc(t->n ? t->n : 1, 1) : NULL;
+  jj_writer *w = types ? jj_writer_new(s, keep_rows, c, &err) : NULL;
+  if (!w || jj_writer_rows_only(w)) {
+    jj_writer_free(w);
+    jj_schema_free(s);
+    free(types);
+    return; /* pass 2 will write: the same document */
+  }
+  c->ahead_types = types;
+  for (size_t i = 0; i < t->n; i++) c->x.top.cols[i].type = (jj_type)0;
+  c->wr = w;
+  c->ahead_schema = s;
+  c->ahead = 1;
+}
+
+/* The type a value of kind k is written as in a column of no type yet; 0
+** for the kinds that start none here. */
+static jj_type kind_type(int k) {
+  switch (k) {
+    case K_BOOL:
+      return JJ_BOOL;
+    case K_INT:
+      return JJ_INT;
+    case K_FLOAT:
+      return JJ_FLOAT;
+    case K_DATE:
+      return JJ_DATE;
+    case K_TS:
+      return JJ_TIMESTAMP;
+    case K_LTS:
+    case K_LTS_SP:
+      return JJ_LOCAL_TIMESTAMP;
+    case K_TEXT:
+      return JJ_TEXT;
+    default:
+      return (jj_type)0;
+  }
+}
+
+int cv_ahead_value(cv *c, size_t i, int k, const cv_val *v) {
+  cv_col *col = &c->x.top.cols[i];
+  if (v->kind == V_FIELD && !v->esc && k == K_TEXT && col->type == JJ_TEXT)
+    return jj_writer_text(c->wr, v->p, v->len) ? (cv_ahead_stop(c), 0) : 0;
+  /* numbers the input spells as the format does, copied: the bytes
+  ** jj_writer_int and jj_writer_double would write for their values */
+  if (v->kind == V_FIELD && !v->esc &&
+      (k == K_INT ? col->type == JJ_INT : k == K_FLOAT && col->type == JJ_FLOAT) &&
+      cv_num_fast(v->p, v->len) == k &&
+      (k == K_INT ? cv_int_canonical(v->p, v->len)
+                  : cv_float_canonical(v->p, v->len)))
+    return jj_writer_canonical(c->wr, col->type, v->p, v->len, 0)
+               ? (cv_ahead_stop(c), 0)
+               : 0;
+  if (v->kind == V_FIELD && !v->esc && k == K_DATE && col->type == JJ_DATE &&
+      jj_date_ok(v->p, v->len)) /* YYYY-MM-DD, a date: as written */
+    return jj_writer_canonical(c->wr, JJ_DATE, v->p, v->len, 1)
+               ? (cv_ahead_stop(c), 0)
+               : 0;
+  if (v->kind != V_NULL) {
+    jj_type want = kind_type(k);
+    if (!col->type) { /* its first value: the column's type from now on */
+      if (!want) return cv_ahead_stop(c), 0;
+      col->type = want;
+      c->ahead_types[i] = (unsigned char)want;
+      jj_writer_retype(c->wr, i, want);
+    } else if (want != col->type &&
+               !(col->type == JJ_FLOAT && k == K_INT)) {
+      return cv_ahead_stop(c), 0;
+    }
+  }
+  if (cv_emit(c, &c->x.top, i, v)) cv_ahead_stop(c);
+  return 0;
+}
+
+void cv_ahead_end_row(cv *c) {
+  if (jj_writer_end_row(c->wr)) cv_ahead_stop(c);
+}
+
+int cv_ahead_finish(cv *c, jj_sink sink, void *ctx) {
+  const cv_table *t = &c->x.top;
+  int same = c->ahead && jj_writer_rows_flush(c->wr) == JJ_OK;
+  for (size_t i = 0; same && i < t->n; i++) {
+    jj_type was = (jj_type)c->ahead_types[i]; /* 0: only nulls, any type */
+    same = !was || was == t->cols[i].type;
+  }
+  if (!same) {
+    cv_ahead_stop(c);
+    return 0;
+  }
+  jj_writer *rows_only = c->wr;
+  jj_writer *w = jj_writer_new(c->x.schema, sink, ctx, c->x.err);
+  c->wr = rows_only;
+  if (!w) return CV_FAIL;
+  jj_code code = JJ_OK;
+  if (c->ahead_file) {
+    char buf[1 << 16];
+    size_t got;
+    if (fflush(c->ahead_file) || fseek(c->ahead_file, 0, SEEK_SET))
+      code = JJ_ERR_IO;
+    while (!code && (got = fread(buf, 1, sizeof buf, c->ahead_file)) > 0)
+      code = jj_writer_append_rows(w, buf, got, 0);
+    if (!code && ferror(c->ahead_file)) code = JJ_ERR_IO;
+  }
+  if (!code)
+    code = jj_writer_append_rows(w, c->ahead_out.p, c->ahead_out.len, c->rows);
+  cv_ahead_stop(c);
+  c->wr = w; /* the document's writer, finished by jj_convert */
+  if (code) {
+    const jj_error *e = jj_writer_error(w);
+    return cv_fail_plain(c, e->code ? e->code : JJ_ERR_IO, UINT64_MAX, "%s",
+                         e->code ? e->message
+                                 : "cannot read the temporary file of rows "
+                                   "back");
+  }
+  return 1;
+}
