@@ -44,12 +44,13 @@
 typedef struct cs {
   cv *c;
   int st;                  /* CV_MORE or CV_FAIL after a NULL return */
-  unsigned char stop[256]; /* bytes that end an unquoted field */
   struct {
     const char *p;
     size_t len;
   } nulls[JJ_CONVERT_MAX_NULLS + 1]; /* the texts that mean null */
   size_t n_nulls;
+  size_t null_max; /* the longest of them: longer fields need no compare */
+  uint64_t delim8; /* the delimiter in every byte (the scan of a field) */
   int fast_text; /* cv_text_fast applies (no CSV booleans) */
   struct {
     size_t col; /* the column's index */
@@ -120,22 +121,53 @@ void cv_csv_detect(cv *c) {
                                                : 0];
 }
 
-/* Room for one more field in c->fields: its slot, or NULL (failed). */
-static cv_val *new_field(cs *j, const char *p) {
+/* Room for one more field in c->fields when it is full: its slot, or NULL
+** (failed). */
+static cv_val *more_fields(cs *j, const char *p) {
   cv *c = j->c;
-  if (c->nfields == c->fields_cap) {
-    if (c->fields_cap > CV_MAX_COLUMNS) {
-      cv_fail(c, JJ_ERR_ROW, off(c, p), "more than %d fields in a record",
-              CV_MAX_COLUMNS);
-      return NULL;
-    }
-    size_t cap = c->fields_cap ? c->fields_cap * 2 : 64;
-    cv_val *f = realloc(c->fields, cap * sizeof *f);
-    if (!f) return cv_nomem(c), NULL;
-    c->fields = f;
-    c->fields_cap = cap;
+  if (c->fields_cap > CV_MAX_COLUMNS) {
+    cv_fail(c, JJ_ERR_ROW, off(c, p), "more than %d fields in a record",
+            CV_MAX_COLUMNS);
+    return NULL;
   }
+  size_t cap = c->fields_cap ? c->fields_cap * 2 : 64;
+  cv_val *f = realloc(c->fields, cap * sizeof *f);
+  if (!f) return cv_nomem(c), NULL;
+  c->fields = f;
+  c->fields_cap = cap;
   return &c->fields[c->nfields++];
+}
+
+/* Room for one more field in c->fields: its slot, or NULL (failed). */
+static inline cv_val *new_field(cs *j, const char *p) {
+  cv *c = j->c;
+  return c->nfields < c->fields_cap ? &c->fields[c->nfields++]
+                                    : more_fields(j, p);
+}
+
+/* The first byte at or after p that ends an unquoted field (the
+** delimiter, CR, LF, NUL), 8 bytes at a time where loads are little-endian:
+** the window is followed by a NUL and defined room for 8-byte loads
+** (CV_PAD). */
+#define ZERO_BYTES(x) (((x) - JJ_ONES) & ~(x)) /* exact to the first */
+static const char *field_end(const cs *j, const char *p) {
+#if JJ_SWAR && (defined(__GNUC__) || defined(__clang__))
+  for (;; p += 8) {
+    uint64_t w, x, cr, lf;
+    memcpy(&w, p, 8);
+    x = w ^ j->delim8;
+    cr = w ^ (JJ_ONES * '\r');
+    lf = w ^ (JJ_ONES * '\n');
+    uint64_t hit =
+        (ZERO_BYTES(w) | ZERO_BYTES(x) | ZERO_BYTES(cr) | ZERO_BYTES(lf)) &
+        JJ_HIGHS;
+    if (hit) return p + (__builtin_ctzll(hit) >> 3);
+  }
+#else
+  const char d = j->c->delim;
+  while (*p && *p != d && *p != '\n' && *p != '\r') p++;
+  return p;
+#endif
 }
 
 /* The record at p into c->fields; past its line end.  Each field is
@@ -178,8 +210,8 @@ static const char *record(cs *j, const char *p) {
       }
     } else {
       const char *q = p;
-      for (;;) { /* stop[0] is set: the NUL after the window ends it */
-        while (!j->stop[(unsigned char)*q]) q++;
+      for (;;) { /* the NUL after the window ends it */
+        q = field_end(j, q);
         if (*q || q == e) break;
         q++; /* a NUL byte in the data */
       }
@@ -189,7 +221,7 @@ static const char *record(cs *j, const char *p) {
       v->len = len;
       v->esc = 0;
       v->kind = V_FIELD;
-      for (size_t k = 0; k < j->n_nulls; k++)
+      for (size_t k = 0; len <= j->null_max && k < j->n_nulls; k++)
         if (len == j->nulls[k].len && !memcmp(p, j->nulls[k].p, len))
           v->kind = V_NULL;
       /* a per-column marker: esc tells row() which one, for the count (a
@@ -500,6 +532,7 @@ static int null_texts(cs *j) {
     if (!t || (!*t && empty_text)) continue;
     j->nulls[j->n_nulls].p = t;
     j->nulls[j->n_nulls++].len = strlen(t);
+    if (strlen(t) > j->null_max) j->null_max = strlen(t);
   }
   if (!o->null_text && !o->n_null_texts && !empty_text) {
     j->nulls[0].p = "";
@@ -515,8 +548,7 @@ int cv_csv_pass(cv *c) {
   int no_header = (c->o.flags & JJ_CONVERT_CSV_NO_HEADER) != 0;
   memset(&j, 0, sizeof j);
   j.c = c;
-  j.stop['\n'] = j.stop['\r'] = j.stop[0] = 1;
-  j.stop[(unsigned char)c->delim] = 1;
+  j.delim8 = JJ_ONES * (unsigned char)c->delim;
   if (null_texts(&j)) return CV_FAIL;
   j.fast_text = !(c->o.flags & JJ_CONVERT_CSV_BOOLEANS);
   if (c->w.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;
