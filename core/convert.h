@@ -208,7 +208,8 @@ void cv_csv_sheet_notes(cv *c);
 ** c->want_ahead and no column has a type given. */
 void cv_ahead_begin(cv *c);
 /* Value v of kind k (-1: null) of top column i, written ahead (or writing
-** ahead stops, when its type would not hold it).  Always 0. */
+** ahead stops, when its type would not hold it), as pass 2 writes it; the
+** common cases go first to cv_ahead_fast (convert_scan.h).  Always 0. */
 int cv_ahead_value(cv *c, size_t i, int k, const cv_val *v);
 /* The end of a row written ahead. */
 void cv_ahead_end_row(cv *c);

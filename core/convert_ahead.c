@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert_scan.h"
+#include "convert.h"
 
 /* Bytes of rows kept in memory before they go to the temporary file. */
 #define AHEAD_MEMORY ((size_t)256 << 10)
@@ -116,23 +116,6 @@ static jj_type kind_type(int k) {
 
 int cv_ahead_value(cv *c, size_t i, int k, const cv_val *v) {
   cv_col *col = &c->x.top.cols[i];
-  if (v->kind == V_FIELD && !v->esc && k == K_TEXT && col->type == JJ_TEXT)
-    return jj_writer_text(c->wr, v->p, v->len) ? (cv_ahead_stop(c), 0) : 0;
-  /* numbers the input spells as the format does, copied: the bytes
-  ** jj_writer_int and jj_writer_double would write for their values */
-  if (v->kind == V_FIELD && !v->esc &&
-      (k == K_INT ? col->type == JJ_INT : k == K_FLOAT && col->type == JJ_FLOAT) &&
-      cv_num_fast(v->p, v->len) == k &&
-      (k == K_INT ? cv_int_canonical(v->p, v->len)
-                  : cv_float_canonical(v->p, v->len)))
-    return jj_writer_canonical(c->wr, col->type, v->p, v->len, 0)
-               ? (cv_ahead_stop(c), 0)
-               : 0;
-  if (v->kind == V_FIELD && !v->esc && k == K_DATE && col->type == JJ_DATE &&
-      jj_date_ok(v->p, v->len)) /* YYYY-MM-DD, a date: as written */
-    return jj_writer_canonical(c->wr, JJ_DATE, v->p, v->len, 1)
-               ? (cv_ahead_stop(c), 0)
-               : 0;
   if (v->kind != V_NULL) {
     jj_type want = kind_type(k);
     if (!col->type) { /* its first value: the column's type from now on */

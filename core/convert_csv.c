@@ -386,14 +386,24 @@ static int row(cs *j) {
       return CV_FAIL;
     if (c->pass == 1) { /* the common kinds inline, the rest by cv_fold */
       if (!col->forced && v->kind == V_FIELD && !v->esc && v->len) {
-        if ((unsigned)(unsigned char)v->p[0] - '0' <= 9 || v->p[0] == '-')
+        if ((unsigned)(unsigned char)v->p[0] - '0' <= 9 || v->p[0] == '-') {
           k = cv_num_fast(v->p, v->len);
-        else if (j->fast_text && cv_ascii(v->p, v->len))
-          k = cv_text_fast(v->p, v->len);
+          if (k < 0 && v->len == 10 && v->p[4] == '-' && v->p[7] == '-' &&
+              jj_date_ok(v->p, v->len))
+            k = K_DATE; /* YYYY-MM-DD, as cv_text_fast finds it */
+        }
+        else if (j->fast_text && (cv_ascii(v->p, v->len) ||
+                                  jj_utf8_valid(v->p, v->len, NULL)))
+          k = cv_text_fast(v->p, v->len); /* its rules hold for UTF-8 */
       }
+      int fast = k >= 0;
       if (k < 0 || !(col->kinds & (1u << k)))
         if (cv_fold(c, &c->x.top, i, v, &k)) return CV_FAIL;
-      if (c->ahead) cv_ahead_value(c, i, k, v);
+      if (c->ahead) {
+        int done = fast ? cv_ahead_fast(c, col, k, v) : 0;
+        if (done < 0) cv_ahead_stop(c);
+        if (!done) cv_ahead_value(c, i, k, v);
+      }
     } else if (!col->forced && v->kind == V_FIELD && !v->esc &&
                col->type == JJ_INT && cv_int_fast(v->p, v->len, &n)) {
       if (jj_writer_int(c->wr, n)) return cv_wfail(c);

@@ -121,9 +121,33 @@ static inline int cv_float_canonical(const char *p, size_t len) {
   return sig <= 15;
 }
 
-/* The kind of plain ASCII text for the common cases (K_TEXT, K_DATE); -1
-** when the full classifier must decide.  CSV booleans are not looked
-** for. */
+/* Value v of kind k, which cv_num_fast or cv_text_fast said of v's own
+** bytes (a field without doubled quotes), written ahead into column col
+** when the column has the kind's type: text as it is, and the numbers and
+** dates the input spells as the format does copied (the bytes
+** jj_writer_int, jj_writer_double and jj_writer_date would write for their
+** values).  1 written, 0 not (convert_ahead.c decides), -1 the writer
+** failed. */
+static inline int cv_ahead_fast(cv *c, const cv_col *col, int k,
+                                const cv_val *v) {
+  jj_code code;
+  if (k == K_TEXT && col->type == JJ_TEXT)
+    code = jj_writer_text(c->wr, v->p, v->len);
+  else if (k == K_INT && col->type == JJ_INT && cv_int_canonical(v->p, v->len))
+    code = jj_writer_canonical(c->wr, JJ_INT, v->p, v->len, 0);
+  else if (k == K_FLOAT && col->type == JJ_FLOAT &&
+           cv_float_canonical(v->p, v->len))
+    code = jj_writer_canonical(c->wr, JJ_FLOAT, v->p, v->len, 0);
+  else if (k == K_DATE && col->type == JJ_DATE) /* YYYY-MM-DD, a date */
+    code = jj_writer_canonical(c->wr, JJ_DATE, v->p, v->len, 1);
+  else
+    return 0;
+  return code ? -1 : 1;
+}
+
+/* The kind of plain ASCII text, or valid UTF-8 text, for the common cases
+** (K_TEXT, K_DATE); -1 when the full classifier must decide.  CSV booleans
+** are not looked for. */
 static inline int cv_text_fast(const char *p, size_t len) {
   if (len == 10 && p[4] == '-' && p[7] == '-' && jj_date_ok(p, len))
     return K_DATE;
