@@ -296,8 +296,13 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
   jjx_poll own, *poll = lim->poll ? lim->poll : &own;
   jj_file_opts o;
   jjx_cache *cache = (lim->file_flags & JJ_FILE_MMAP) ? NULL : lim->cache;
+  jj_format fmt = jj_format_for_path(path);
+  const char *conv = fmt && lim->conv ? lim->conv->key : NULL;
+  char *notes = NULL;
+  if (jjx_copts_check(lim->conv, fmt, 1, path, pzErr))
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   if (cache) {
-    jjx_centry *e = jjx_cache_get(cache, path, lim->parse_flags,
+    jjx_centry *e = jjx_cache_get(cache, path, lim->parse_flags, conv,
                                   lim->max_size);
     if (e) {
       use_entry(s, e);
@@ -312,8 +317,8 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
     o.interrupt = jjx_poll_check;
     o.interrupt_ctx = poll;
   }
-  jj_format fmt = jj_format_for_path(path);
-  jj_code code = fmt ? jjx_convert_file(path, fmt, &o, lim->cfg, &s->file, &err)
+  jj_code code = fmt ? jjx_convert_file(path, fmt, &o, lim->conv, lim->cfg,
+                                        &s->file, cache ? &notes : NULL, &err)
                      : jj_file_open_opts(path, &o, &s->file, &err);
   jjx_poll_end(&own);
   if (code != JJ_OK) return fail(NULL, &err, lim, pzErr);
@@ -321,12 +326,19 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
   s->data = s->file.data;
   s->len = s->file.len;
   int rc = parse(s, lim, pzErr);
-  if (rc != SQLITE_OK || !cache) return rc;
-  jjx_centry *e = jjx_cache_put(cache, path, lim->parse_flags, &s->file,
-                                s->doc);
+  if (rc != SQLITE_OK || !cache) {
+    sqlite3_free(notes);
+    return rc;
+  }
+  jjx_centry *e = jjx_cache_put(cache, path, lim->parse_flags, conv,
+                                &s->file, s->doc);
   s->doc = NULL; /* the entry owns file and doc now (or freed them) */
   s->is_file = 0;
-  if (!e) return SQLITE_NOMEM;
+  if (!e) {
+    sqlite3_free(notes);
+    return SQLITE_NOMEM;
+  }
+  e->notes = notes; /* jj_schema's, when it reads the header from here */
   use_entry(s, e);
   return SQLITE_OK;
 }
@@ -344,6 +356,8 @@ int jjx_source_open_path(jjx_source *s, const char *path,
 static int open_raw(jjx_source *s, const raw *r, const jjx_limits *lim,
                     char **pzErr) {
   if (r->kind == JJX_DECL_PATH) return open_path(s, r->path, lim, pzErr);
+  if (jjx_copts_check(lim->conv, JJ_FORMAT_AUTO, 0, s->label, pzErr))
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   return open_bytes(s, r, lim, pzErr);
 }
 
@@ -437,20 +451,21 @@ static int real_error(const jj_error *err, size_t len) {
          !strstr(err->message, "unterminated");
 }
 
-static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
-                      jjx_settings *cfg, char **pzErr);
+static int header_one(jjx_header *h, const raw *r, const jjx_copts *conv,
+                      sqlite3 *db, jjx_settings *cfg, char **pzErr);
 
 /* Read r's header into h (label set by the caller).  A pattern: the first
 ** file it matches (an error when none does), or with union_by_name every
 ** one's, merged into h->uni (the files of a glob are in name order). */
 static int header_raw(jjx_header *h, const raw *r, int union_by_name,
-                      const jjx_glob_limits *glob, sqlite3 *db,
-                      jjx_settings *cfg, char **pzErr) {
+                      const jjx_glob_limits *glob, const jjx_copts *conv,
+                      sqlite3 *db, jjx_settings *cfg, char **pzErr) {
   h->nfiles = 1;
   h->uni.fold = 1; /* a CREATE's columns: SQL names */
-  if (!r->glob && !union_by_name) return header_one(h, r, db, cfg, pzErr);
+  if (!r->glob && !union_by_name)
+    return header_one(h, r, conv, db, cfg, pzErr);
   if (!r->glob) { /* the union of one document: its columns */
-    int rc = header_one(h, r, db, cfg, pzErr);
+    int rc = header_one(h, r, conv, db, cfg, pzErr);
     if (rc == SQLITE_OK) rc = jjx_union_add(&h->uni, h->label, h->schema,
                                             pzErr);
     return rc;
@@ -482,16 +497,19 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
     file.path = f.name[i];
     memset(&one, 0, sizeof one);
     one.label = f.name[i];
-    rc = header_one(&one, &file, db, cfg, pzErr);
+    rc = header_one(&one, &file, conv, db, cfg, pzErr);
     if (rc == SQLITE_OK && union_by_name)
       rc = jjx_union_add(&h->uni, f.name[i], one.schema, pzErr);
     est += one.est_rows;
     if (rc == SQLITE_OK && i == 0) { /* the first file's is the header */
       h->schema = one.schema;
       h->count = one.count;
+      h->notes = one.notes;
       one.schema = NULL;
+      one.notes = NULL;
     }
     jj_schema_free(one.schema);
+    sqlite3_free(one.notes);
   }
   jjx_poll_end(&poll);
   /* Estimates: the sum of every file's, else the first one's for each. */
@@ -507,19 +525,21 @@ static int header_raw(jjx_header *h, const raw *r, int union_by_name,
 
 /* Read one SOURCE's header into h.  Prefixes of JJX_HEADER_FIRST bytes,
 ** doubled while the header is cut short, up to JJX_HEADER_LIMIT. */
-static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
-                      jjx_settings *cfg, char **pzErr) {
+static int header_one(jjx_header *h, const raw *r, const jjx_copts *conv,
+                      sqlite3 *db, jjx_settings *cfg, char **pzErr) {
   size_t want = JJX_HEADER_FIRST;
   uint64_t size = r->len;
   int compressed = 0;
   jj_format fmt = r->kind == JJX_DECL_PATH ? jj_format_for_path(r->path) : 0;
+  if (jjx_copts_check(conv, fmt, r->kind == JJX_DECL_PATH, h->label, pzErr))
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   if (fmt) { /* JSON or CSV: converted whole, its rows counted */
     jj_error err;
     jjx_limits lim; /* what the scan's would say of the limit */
     memset(&lim, 0, sizeof lim);
     lim.max_size = cfg ? cfg->max_size : 0;
-    if (jjx_convert_header(r->path, fmt, cfg, db, &h->schema, &h->count,
-                           &err))
+    if (jjx_convert_header(r->path, fmt, conv, cfg, db, &h->schema,
+                           &h->count, &h->notes, &err))
       return fail(NULL, &err, &lim, pzErr);
     h->est_rows = h->count > 0 ? h->count : 1;
     return SQLITE_OK;
@@ -585,27 +605,29 @@ static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
 }
 
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     sqlite3 *db, jjx_settings *cfg, char **pzErr) {
+                     const jjx_copts *conv, sqlite3 *db, jjx_settings *cfg,
+                     char **pzErr) {
   raw r;
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   int rc = value_raw(v, &r, &h->label, pzErr);
   h->is_file = r.kind == JJX_DECL_PATH;
   if (rc == SQLITE_OK && r.kind)
-    rc = header_raw(h, &r, union_by_name, NULL, db, cfg, pzErr);
+    rc = header_raw(h, &r, union_by_name, NULL, conv, db, cfg, pzErr);
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
 }
 
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    const jjx_glob_limits *glob, sqlite3 *db,
-                    jjx_settings *cfg, char **pzErr) {
+                    const jjx_glob_limits *glob, const jjx_copts *conv,
+                    sqlite3 *db, jjx_settings *cfg, char **pzErr) {
   raw r = decl_raw(d);
   memset(h, 0, sizeof *h);
   *pzErr = NULL;
   h->is_file = d->kind == JJX_DECL_PATH;
   h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, union_by_name, glob, db, cfg, pzErr)
+  int rc = h->label ? header_raw(h, &r, union_by_name, glob, conv, db, cfg,
+                                 pzErr)
                      : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_header_free(h);
   return rc;
@@ -613,6 +635,7 @@ int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
 
 void jjx_header_free(jjx_header *h) {
   jj_schema_free(h->schema);
+  sqlite3_free(h->notes);
   jjx_union_free(&h->uni);
   sqlite3_free(h->label);
   memset(h, 0, sizeof *h);
