@@ -16,8 +16,9 @@
 **                   sqlite3_log
 **   convert_source.c  a JSON, NDJSON, CSV or TSV file as a SOURCE,
 **                   converted whole and cached
-**   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
-**                   or only its header
+**   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc
+**   header.c        ... or only its header (source_raw.h: what the two
+**                   share)
 **   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
 **   glob.c          a file name with glob characters: what it is, its
 **                   bounds; the filename constraints of a scan
@@ -373,7 +374,7 @@ jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
                           jj_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* Sources (source.c)                                                      */
+/* Sources (source.c, header.c)                                            */
 /* ---------------------------------------------------------------------- */
 
 /* What a glob's expansion may do (below, with glob.c's). */
