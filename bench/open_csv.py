@@ -152,8 +152,8 @@ def main():
             raise SystemExit("open_csv: %s answered %r, %s %r" % (
                 r, answers[r], readers[0], answers[readers[0]]))
     load_end = load()
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
+    commit = subprocess.run(["git", "log", "-1", "--format=%H (%s)"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
     lines = [
         "# A CSV file in SQL: jj_open's typed table against DuckDB's read_csv",
         "",
@@ -174,7 +174,7 @@ def main():
         "| DuckDB | %s |" % (duck_version or "not run: build/duckdb-node is missing "
                              "(`make duckdb-node`)"),
         "| date | %s |" % datetime.date.today().isoformat(),
-        "| commit | %s (the run's; the results are committed after it) |" % commit,
+        "| commit | %s: the run's, its results committed after it |" % commit,
         "",
         "Statements: **first** = `CREATE VIRTUAL TABLE t USING jj_open('open.csv', null=NA)` "
         "then `%s` in a new connection (the conversion included; DuckDB: the query over "
