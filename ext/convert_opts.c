@@ -101,6 +101,50 @@ static int set_flag(jjx_copts *o, const copt_def *d, const char *val,
   return 0;
 }
 
+/* header=0: JJ_CONVERT_CSV_NO_HEADER (the flag says the opposite). */
+static int set_header(jjx_copts *o, const copt_def *d, const char *val,
+                      const char **norm) {
+  int b = jjx_parse_bool(val);
+  if (b < 0) return -1;
+  if (b)
+    o->co.flags &= ~d->flag;
+  else
+    o->co.flags |= d->flag;
+  *norm = b ? "1" : "0";
+  return 0;
+}
+
+/* thousands=C: one character that cannot be part of a number itself. */
+static int set_thousands(jjx_copts *o, const copt_def *d, const char *val,
+                         const char **norm) {
+  unsigned char c = (unsigned char)val[0];
+  (void)d;
+  if (!c || val[1] || c >= 0x7f || (c < 0x20 && c != '\t') ||
+      (c >= '0' && c <= '9') || strchr("+-.eE\"", c))
+    return -1;
+  o->co.thousands = (char)c;
+  *norm = val;
+  return 0;
+}
+
+/* null_for=COLUMN=TEXT: TEXT means null in COLUMN only (split at the first
+** '='; the column's name is kept in aux[] of the slot being set). */
+static int set_null_for(jjx_copts *o, const copt_def *d, const char *val,
+                        const char **norm) {
+  const char *eq = strchr(val, '=');
+  (void)d;
+  if (!eq || eq == val || o->co.n_null_for == JJ_CONVERT_MAX_NULL_FOR)
+    return -1;
+  char *col = sqlite3_mprintf("%.*s", (int)(eq - val), val);
+  if (!col) return -1;
+  o->aux[o->n] = col;
+  o->null_for[o->co.n_null_for].column = col;
+  o->null_for[o->co.n_null_for++].text = eq + 1;
+  o->co.null_for = o->null_for;
+  *norm = val;
+  return 0;
+}
+
 static int set_on_error(jjx_copts *o, const copt_def *d, const char *val,
                         const char **norm) {
   static const char *const names[] = {"fail", "skip", "null"};
@@ -131,6 +175,13 @@ static const copt_def defs[] = {
     {"null_padding", CSV_ONLY, 0, set_flag, JJ_CONVERT_CSV_NULL_PADDING, "0",
      "1 or 0 (yes/no, on/off, true/false)"},
     {"on_error", CSV_ONLY, 0, set_on_error, 0, "fail", "fail, skip or null"},
+    {"null_for", CSV_ONLY, 1, set_null_for, 0, NULL,
+     "COLUMN=TEXT: TEXT means null in that column (at most 64)"},
+    {"thousands", CSV_ONLY, 0, set_thousands, 0, NULL,
+     "one ASCII character that groups digits (not a digit, sign, '.', 'e' "
+     "or '\"')"},
+    {"header", CSV_ONLY, 0, set_header, JJ_CONVERT_CSV_NO_HEADER, "1",
+     "1 or 0 (yes/no, on/off, true/false)"},
 };
 #define NDEFS ((int)(sizeof defs / sizeof *defs))
 
@@ -267,7 +318,10 @@ const char *jjx_copts_first_csv(const jjx_copts *o) {
 }
 
 void jjx_copts_free(jjx_copts *o) {
-  for (int i = 0; i < o->n; i++) sqlite3_free(o->val[i]);
+  for (int i = 0; i < o->n; i++) {
+    sqlite3_free(o->val[i]);
+    sqlite3_free(o->aux[i]);
+  }
   sqlite3_free(o->key);
   memset(o, 0, sizeof *o);
 }

@@ -24,11 +24,14 @@ struct jjx_settings; /* ext.h: the connection's settings */
 ** the format, callbacks and limits to a copy); its pointers point into
 ** the struct, which must not be moved once a value is set.  Zeroed: none
 ** given. */
-#define JJX_COPTS_MAX 32 /* values given, null= repeats included */
+#define JJX_COPTS_MAX 96 /* values given, repeats (null, null_for) included */
 typedef struct jjx_copts {
   jj_convert_opts co;
   const char *nulls[JJ_CONVERT_MAX_NULLS]; /* co.null_texts */
+  jj_convert_null_for null_for[JJ_CONVERT_MAX_NULL_FOR]; /* co.null_for */
   char *val[JJX_COPTS_MAX];  /* each value given, owned (sqlite3_free) */
+  char *aux[JJX_COPTS_MAX];  /* what a setter keeps beside it (null_for's
+                             ** column name), owned; NULL: nothing */
   const char *norm[JJX_COPTS_MAX]; /* its canonical spelling */
   int def[JJX_COPTS_MAX];    /* its entry of the table */
   int n;

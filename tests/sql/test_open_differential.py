@@ -5,8 +5,9 @@ makes with the same options.
 
 For each fixture (a ragged CSV with null_padding, a bad row in the middle
 with on_error=skip, NA and . as null markers, CRLF line ends with another
-delimiter, a byte order mark with booleans, TSV with empty_is_text, NDJSON
-with sparse keys and nested objects, a JSON array with nested arrays of
+delimiter, a byte order mark with booleans, TSV with empty_is_text,
+thousands separators with per-column null markers, no header, NDJSON with
+sparse keys and nested objects, a JSON array with nested arrays of
 objects, a gzipped CSV), `jalapenojson convert` with the options as flags
 makes a .jj file; the typed table CREATEd over the source with the options
 as arguments, and the record form with them as its OPTIONS text, give the
@@ -53,6 +54,11 @@ FIXTURES = [
      ' {"order": 2, "items": []},\n'
      ' {"order": 3, "items": [{"sku": "c", "qty": 5, "note": "gift"}]}]\n',
      ["schema='order:i'"], ["--schema", "order:i"]),
+    ("grouped.csv", 'id,amount,rate\n1,"1,234.5",NA\n2,"2,000",.\n3,7,4.5\n',
+     ["thousands=','", "null_for='rate=NA'", "null_for='rate=.'"],
+     ["--thousands", ",", "--null-for", "rate=NA", "--null-for", "rate=."]),
+    ("noheader.csv", "1,a,2024-01-01\n2,b,2024-02-01\n3,,2024-03-01\n",
+     ["header=0"], ["--no-header"]),
     ("events.csv.gz", "at,kind,value\n2024-05-01T10:00:00Z,a,NA\n"
      "2024-05-01T11:30:00Z,b,3\n2024-05-02T09:15:00Z,NA,4\n",
      ["null=NA"], ["--null", "NA"]),

@@ -95,6 +95,20 @@ def main():
         check("the typed table's scans read the document its CREATE converted",
               steps == [[(0, 0)], [(1, 1)], [(1, 1)]], repr(steps))
 
+        # every option of the table, in any order: one canonical text
+        got = conn.execute(
+            "SELECT count(*) FROM jj_open(?, 'header=no, thousands=\"|\", null_for=column_2=b, "
+            "null_for=\"column_1=x\", on_error=null, null_padding=on, bad_to_null=true, "
+            "empty_is_text=1, booleans=yes, null=\"\", null=NA, delimiter=\";\", "
+            "schema=\"column_1:s\"')", (semi,)).fetchone()
+        key2 = conn.execute("SELECT options FROM jj_cache WHERE path = ? AND options LIKE "
+                            "'schema=column_1%'", (semi,)).fetchone()
+        check("every option, canonical: the table's order, repeats sorted, quoted values",
+              got == (4,) and key2 == ('schema=column_1:s,delimiter=;,null="",null=NA,booleans=1,'
+                                       'empty_is_text=1,bad_to_null=1,null_padding=1,'
+                                       'on_error=null,null_for=column_1=x,null_for=column_2=b,'
+                                       'thousands=|,header=0',), repr((got, key2)))
+
         # quoting in the OPTIONS text
         comma = write(os.path.join(d, "comma.csv"), "a,b\n1,x\n")
         got = conn.execute("SELECT record FROM jj_open(?, 'schema=''a:s,b:s''')",
