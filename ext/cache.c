@@ -9,8 +9,11 @@
 ** jj_file_changed compares the file at the path (device, inode, size,
 ** modification and change times) with the one read; a changed file is
 ** read again.
-** Entries are keyed by the path as written and the parse flags (a typed
-** table's validate=1 document is another entry).  Mapped files (mmap=1) are
+** Entries are keyed by the path as written, the parse flags (a typed
+** table's validate=1 document is another entry) and, for a JSON or CSV
+** file, the converter's options in their canonical text (convert_opts.c:
+** the same options in any order or spelling are one entry, other options
+** another).  Mapped files (mmap=1) are
 ** never cached; a typed table's declared file is kept by the table itself
 ** (vtab.c), not here, so no document is held twice.
 **
@@ -24,7 +27,8 @@
 **   SELECT jj_cache_size();          the budget now
 **   SELECT jj_cache_size(0);         turn it off (and empty it); returns
 **                                    the previous budget
-**   SELECT * FROM jj_cache;          path, bytes, hits, in_use per entry
+**   SELECT * FROM jj_cache;          path, bytes, hits, in_use, options
+**                                    (the converter's, or NULL) per entry
 */
 #include <string.h>
 
@@ -52,6 +56,8 @@ static void free_entry(jjx_centry *e) {
   jj_doc_free(e->doc);
   jj_file_close(&e->file);
   sqlite3_free(e->path);
+  sqlite3_free(e->conv);
+  sqlite3_free(e->notes);
   sqlite3_free(e);
 }
 
@@ -84,10 +90,17 @@ void jjx_cache_trim(jjx_cache *c, uint64_t budget) {
   while (c->used > budget && c->tail) detach(c, c->tail);
 }
 
+/* The same converter options: both none, or the same canonical text. */
+static int same_conv(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 jjx_centry *jjx_cache_get(jjx_cache *c, const char *path, unsigned flags,
-                          uint64_t max_size) {
+                          const char *conv, uint64_t max_size) {
   for (jjx_centry *e = c->head; e; e = e->next) {
-    if (e->parse_flags != flags || strcmp(e->path, path) != 0) continue;
+    if (e->parse_flags != flags || strcmp(e->path, path) != 0 ||
+        !same_conv(e->conv, conv))
+      continue;
     if (jj_file_changed(&e->file, path)) {
       detach(c, e);
       return NULL;
@@ -103,26 +116,31 @@ jjx_centry *jjx_cache_get(jjx_cache *c, const char *path, unsigned flags,
 }
 
 jjx_centry *jjx_cache_put(jjx_cache *c, const char *path, unsigned flags,
-                          jj_file *f, jj_doc *doc) {
+                          const char *conv, jj_file *f, jj_doc *doc) {
   jjx_centry *e = sqlite3_malloc(sizeof *e);
   char *name = sqlite3_mprintf("%s", path);
-  if (!e || !name) {
+  char *key = conv ? sqlite3_mprintf("%s", conv) : NULL;
+  if (!e || !name || (conv && !key)) {
     sqlite3_free(e);
     sqlite3_free(name);
+    sqlite3_free(key);
     jj_doc_free(doc);
     jj_file_close(f);
     return NULL;
   }
   memset(e, 0, sizeof *e);
   e->path = name;
+  e->conv = key;
   e->parse_flags = flags;
   e->file = *f;
   memset(f, 0, sizeof *f);
   e->doc = doc;
   e->refs = 1;
-  /* an older entry for the same name and flags is of another file */
+  /* an older entry for the same name, flags and options is of another
+  ** file */
   for (jjx_centry *o = c->head; o; o = o->next) {
-    if (o->parse_flags == flags && strcmp(o->path, path) == 0) {
+    if (o->parse_flags == flags && strcmp(o->path, path) == 0 &&
+        same_conv(o->conv, conv)) {
       detach(c, o);
       break;
     }
@@ -148,6 +166,7 @@ void jjx_cache_size_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 typedef struct cache_row {
   char *path;
+  char *conv;
   sqlite3_int64 bytes, hits;
   int in_use;
 } cache_row;
@@ -171,7 +190,7 @@ static int jjCacheConnect(sqlite3 *db, void *aux, int argc,
   (void)pzErr;
   int rc = sqlite3_declare_vtab(
       db, "CREATE TABLE x(path TEXT, bytes INTEGER, hits INTEGER, "
-          "in_use INTEGER)");
+          "in_use INTEGER, options TEXT)");
   if (rc != SQLITE_OK) return rc;
   /* It names files this connection read: direct use only, as jj_open. */
   if (sqlite3_libversion_number() >= 3031000) {
@@ -209,7 +228,10 @@ static int jjCacheOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
 }
 
 static void cache_cursor_reset(cache_cursor *c) {
-  for (int i = 0; i < c->n; i++) sqlite3_free(c->rows[i].path);
+  for (int i = 0; i < c->n; i++) {
+    sqlite3_free(c->rows[i].path);
+    sqlite3_free(c->rows[i].conv);
+  }
   sqlite3_free(c->rows);
   c->rows = NULL;
   c->n = c->i = 0;
@@ -238,7 +260,12 @@ static int jjCacheFilter(sqlite3_vtab_cursor *cur, int idxNum,
   for (jjx_centry *e = cache->head; e; e = e->next) {
     cache_row *r = &c->rows[c->n];
     r->path = sqlite3_mprintf("%s", e->path);
-    if (!r->path) return SQLITE_NOMEM;
+    r->conv = e->conv ? sqlite3_mprintf("%s", e->conv) : NULL;
+    if (!r->path || (e->conv && !r->conv)) {
+      sqlite3_free(r->path);
+      sqlite3_free(r->conv);
+      return SQLITE_NOMEM;
+    }
     r->bytes = (sqlite3_int64)e->file.len;
     r->hits = e->hits;
     r->in_use = e->refs > 0;
@@ -271,8 +298,11 @@ static int jjCacheColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
     case 2:
       sqlite3_result_int64(ctx, r->hits);
       break;
-    default:
+    case 3:
       sqlite3_result_int(ctx, r->in_use);
+      break;
+    default:
+      if (r->conv) sqlite3_result_text(ctx, r->conv, -1, SQLITE_TRANSIENT);
       break;
   }
   return SQLITE_OK;

@@ -6,10 +6,11 @@
 **   SELECT jj_write('people.jj.gz', jj_from_json(readfile('people.json')));
 **   SELECT * FROM jj_open(jj_from_csv(readfile('orders.csv'), 'delimiter=;'));
 **
-**   jj_from_json(data [, schema [, option ...]])   options: bad_to_null
-**   jj_from_csv(data [, option ...])               options: schema,
-**       delimiter, null, booleans, empty_is_text, bad_to_null,
-**       null_padding, on_error (fail, skip, null)
+**   jj_from_json(data [, schema [, option ...]])   options: those that
+**       apply to JSON (schema, bad_to_null)
+**   jj_from_csv(data [, option ...])               options: all of the
+**       converter's (convert_opts.c: schema, delimiter, null, booleans,
+**       empty_is_text, bad_to_null, null_padding, on_error, ...)
 **
 ** data is TEXT or BLOB (NULL gives NULL); a BLOB starting with gzip's magic
 ** bytes is gzip, one whose first bytes are not UTF-8 is tried as brotli
@@ -33,151 +34,12 @@
 ** The functions are pure functions of their arguments (deterministic and
 ** innocuous): usable in views of untrusted databases.  So they write no
 ** file: the CSV rows that on_error sets aside are told to jj_notes(), one
-** line each ("set aside: <the error>") before the converter's summary.
+** line each ("set aside: <the error>") before the converter's summary,
+** and listed by jj_rejects (rejects.c) with a NULL source.
 */
 #include <string.h>
 
 #include "ext.h"
-
-/* ---------------------------------------------------------------------- */
-/* Options                                                                 */
-/* ---------------------------------------------------------------------- */
-
-enum {
-  OPT_SCHEMA = 1u,
-  OPT_DELIMITER = 2u,
-  OPT_NULL = 4u,
-  OPT_BOOLEANS = 8u,
-  OPT_EMPTY_IS_TEXT = 16u,
-  OPT_BAD_TO_NULL = 32u,
-  OPT_NULL_PADDING = 64u,
-  OPT_ON_ERROR = 128u
-};
-
-static const struct {
-  const char *key;
-  unsigned bit;
-} option_keys[] = {
-    {"schema", OPT_SCHEMA},
-    {"delimiter", OPT_DELIMITER},
-    {"null", OPT_NULL},
-    {"booleans", OPT_BOOLEANS},
-    {"empty_is_text", OPT_EMPTY_IS_TEXT},
-    {"bad_to_null", OPT_BAD_TO_NULL},
-    {"null_padding", OPT_NULL_PADDING},
-    {"on_error", OPT_ON_ERROR},
-};
-
-/* The names of the options in `allowed`, for a message (sqlite3_free). */
-static char *known_options(unsigned allowed) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  int n = 0;
-  for (size_t i = 0; i < sizeof option_keys / sizeof *option_keys; i++)
-    if (allowed & option_keys[i].bit)
-      sqlite3_str_appendf(s, "%s%s", n++ ? ", " : "", option_keys[i].key);
-  return sqlite3_str_finish(s);
-}
-
-/* Apply one "key=value" argument (arg is the SQL argument's number, for
-** messages) to *o.  *seen collects the keys given.  0, or -1 reported. */
-static int apply_option(sqlite3_context *ctx, const char *fn, int arg,
-                        sqlite3_value *v, unsigned allowed, unsigned *seen,
-                        jj_convert_opts *o) {
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    jjx_ctx_err(ctx, "%s: argument %d must be an option as TEXT "
-                     "'key=value', not %s",
-                fn, arg,
-                sqlite3_value_type(v) == SQLITE_INTEGER ? "INTEGER"
-                : sqlite3_value_type(v) == SQLITE_FLOAT ? "REAL"
-                                                        : "BLOB");
-    return -1;
-  }
-  const char *z = (const char *)sqlite3_value_text(v);
-  if (!z) {
-    sqlite3_result_error_nomem(ctx);
-    return -1;
-  }
-  const char *eq = strchr(z, '=');
-  size_t klen = eq ? (size_t)(eq - z) : strlen(z);
-  const char *key = jjx_trim(z, &klen);
-  unsigned bit = 0;
-  for (size_t i = 0; i < sizeof option_keys / sizeof *option_keys; i++)
-    if ((allowed & option_keys[i].bit) &&
-        strlen(option_keys[i].key) == klen &&
-        memcmp(option_keys[i].key, key, klen) == 0)
-      bit = option_keys[i].bit;
-  if (!bit || !eq) {
-    char *known = known_options(allowed);
-    if (!known) {
-      sqlite3_result_error_nomem(ctx);
-    } else if (!bit) {
-      jjx_ctx_err(ctx, "%s: unknown option \"%s\" (known: %s)", fn, z, known);
-    } else {
-      jjx_ctx_err(ctx, "%s: option \"%s\" needs a value: '%s=...'", fn, z, z);
-    }
-    sqlite3_free(known);
-    return -1;
-  }
-  if (*seen & bit) {
-    jjx_ctx_err(ctx, "%s: option \"%.*s\" given twice: \"%s\"", fn, (int)klen,
-                key, z);
-    return -1;
-  }
-  *seen |= bit;
-  const char *val = eq + 1;
-  switch (bit) {
-    case OPT_SCHEMA:
-      o->schema = val;
-      return 0;
-    case OPT_NULL:
-      o->null_text = val;
-      return 0;
-    case OPT_DELIMITER:
-      if (sqlite3_stricmp(val, "tab") == 0) {
-        o->delimiter = '\t';
-      } else if (val[0] > 0 && val[0] < 0x7f && val[1] == '\0' &&
-                 val[0] != '"' && val[0] != '\r' && val[0] != '\n') {
-        o->delimiter = val[0];
-      } else {
-        jjx_ctx_err(ctx, "%s: the delimiter must be one ASCII character "
-                         "(not '\"', CR or LF) or \"tab\", not \"%s\"",
-                    fn, val);
-        return -1;
-      }
-      return 0;
-    case OPT_ON_ERROR:
-      if (strcmp(val, "fail") == 0) {
-        o->on_error = JJ_ON_ERROR_FAIL;
-      } else if (strcmp(val, "skip") == 0) {
-        o->on_error = JJ_ON_ERROR_SKIP;
-      } else if (strcmp(val, "null") == 0) {
-        o->on_error = JJ_ON_ERROR_NULL;
-      } else {
-        jjx_ctx_err(ctx, "%s: on_error takes fail, skip or null, not \"%s\"",
-                    fn, val);
-        return -1;
-      }
-      return 0;
-    default: {
-      int b = jjx_parse_bool(val);
-      unsigned flag = bit == OPT_BOOLEANS        ? JJ_CONVERT_CSV_BOOLEANS
-                      : bit == OPT_EMPTY_IS_TEXT ? JJ_CONVERT_CSV_EMPTY_IS_TEXT
-                      : bit == OPT_NULL_PADDING  ? JJ_CONVERT_CSV_NULL_PADDING
-                                                 : JJ_CONVERT_BAD_TO_NULL;
-      if (b < 0) {
-        jjx_ctx_err(ctx, "%s: option \"%.*s\" takes 1 or 0 (yes/no, on/off, "
-                         "true/false), not \"%s\"",
-                    fn, (int)klen, key, val);
-        return -1;
-      }
-      if (b)
-        o->flags |= flag;
-      else
-        o->flags &= ~flag;
-      return 0;
-    }
-  }
-}
 
 /* ---------------------------------------------------------------------- */
 /* The input: TEXT, or a BLOB maybe compressed                             */
@@ -257,19 +119,9 @@ static int doc_sink(void *ctx, const char *p, size_t n) {
   return jjx_buf_append(&o->b, p, n);
 }
 
-/* A row set aside: a line of jj_notes(). */
-static void set_aside_note(void *ctx, const jj_error *err, const char *col,
-                           size_t col_len) {
-  char line[sizeof err->message + 16];
-  (void)col;
-  (void)col_len; /* the message names it */
-  sqlite3_snprintf((int)sizeof line, line, "set aside: %s", err->message);
-  jjx_note(ctx, line);
-}
-
-/* Convert argv[0] with *o (format, options set) and return the document. */
+/* Convert argv[0] with the options given and return the document. */
 static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
-                    jj_convert_opts *o) {
+                    jj_format from, const jjx_copts *given) {
   jjx_settings *settings = sqlite3_user_data(ctx);
   sqlite3 *db = sqlite3_context_db_handle(ctx);
   uint64_t max_size = settings->max_size;
@@ -279,11 +131,15 @@ static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
   jj_error err;
   jj_input in;
   jjx_notes notes;
+  jjx_reject_run rejects;
+  jj_convert_opts co = given->co, *o = &co;
+  co.from = from;
   jjx_notes_begin(&notes, fn);
+  jjx_rejects_begin(&rejects, &notes);
   o->note = jjx_note;
   o->note_ctx = &notes;
-  o->reject = set_aside_note;
-  o->reject_ctx = &notes;
+  o->reject = jjx_reject_cb;
+  o->reject_ctx = &rejects;
   memset(&plain, 0, sizeof plain);
   memset(&out, 0, sizeof out);
   int st = sqlite3_value_type(data);
@@ -341,8 +197,10 @@ static void convert(sqlite3_context *ctx, const char *fn, sqlite3_value *data,
     sqlite3_result_text64(ctx, out.b.p, out.b.len, sqlite3_free, SQLITE_UTF8);
     out.b.p = NULL;
     jjx_notes_publish(&notes, settings);
+    jjx_rejects_publish(&rejects, settings, NULL, given->key);
   }
 done:
+  jjx_rejects_discard(&rejects);
   jjx_notes_discard(&notes);
   jjx_poll_end(&poll);
   jjx_buf_free(&out.b);
@@ -369,22 +227,90 @@ static int check_data(sqlite3_context *ctx, const char *fn, int argc,
   return 1;
 }
 
+/* The option arguments argv[first..argc) into *o: each TEXT "key=value",
+** the value everything after the first '=' (so no quoting), NULL skipped.
+** json: only the options JSON takes.  1 to go on, 0 with the error
+** reported. */
+static int options(sqlite3_context *ctx, const char *fn, int json, int first,
+                   int argc, sqlite3_value **argv, jjx_copts *o) {
+  char *msg = NULL;
+  for (int i = first; i < argc; i++) {
+    int st = sqlite3_value_type(argv[i]);
+    if (st == SQLITE_NULL) continue;
+    if (st != SQLITE_TEXT) {
+      jjx_ctx_err(ctx, "%s: argument %d must be an option as TEXT "
+                       "'key=value', not %s",
+                  fn, i + 1,
+                  st == SQLITE_INTEGER ? "INTEGER"
+                  : st == SQLITE_FLOAT ? "REAL"
+                                       : "BLOB");
+      return 0;
+    }
+    const char *z = (const char *)sqlite3_value_text(argv[i]);
+    if (!z) {
+      sqlite3_result_error_nomem(ctx);
+      return 0;
+    }
+    const char *eq = strchr(z, '=');
+    size_t klen = eq ? (size_t)(eq - z) : strlen(z);
+    const char *key = jjx_trim(z, &klen);
+    int rc = eq ? jjx_copts_set(o, fn, key, klen, eq + 1, strlen(eq + 1), &msg)
+                : SQLITE_NOTFOUND;
+    if (rc == SQLITE_NOTFOUND) {
+      char *known = jjx_copts_known(json);
+      if (!known)
+        sqlite3_result_error_nomem(ctx);
+      else if (!eq && jjx_copts_has_key(key, klen))
+        jjx_ctx_err(ctx, "%s: option \"%s\" needs a value: '%s=...'", fn, z,
+                    z);
+      else
+        jjx_ctx_err(ctx, "%s: unknown option \"%s\" (known: %s)", fn, z,
+                    known);
+      sqlite3_free(known);
+      return 0;
+    }
+    if (rc == SQLITE_OK && json && jjx_copts_first_csv(o)) {
+      char *known = jjx_copts_known(1);
+      jjx_ctx_err(ctx, "%s: option \"%s\" applies to CSV and TSV only (JSON "
+                       "takes: %s)",
+                  fn, jjx_copts_first_csv(o), known ? known : "");
+      sqlite3_free(known);
+      return 0;
+    }
+    if (rc != SQLITE_OK) {
+      if (msg)
+        sqlite3_result_error(ctx, msg, -1);
+      else
+        sqlite3_result_error_nomem(ctx);
+      sqlite3_free(msg);
+      return 0;
+    }
+  }
+  if (jjx_copts_finish(o) != SQLITE_OK) {
+    sqlite3_result_error_nomem(ctx);
+    return 0;
+  }
+  return 1;
+}
+
 void jjx_from_json_func(sqlite3_context *ctx, int argc,
                         sqlite3_value **argv) {
   static const char fn[] = "jj_from_json";
-  jj_convert_opts o;
-  unsigned seen = 0;
+  jjx_copts o;
   memset(&o, 0, sizeof o);
-  o.from = JJ_FORMAT_JSON;
   if (!check_data(ctx, fn, argc, argv, "data [, schema [, option ...]]",
                   "JSON"))
     return;
   if (argc >= 2) {
     int st = sqlite3_value_type(argv[1]);
     if (st == SQLITE_TEXT) {
-      o.schema = (const char *)sqlite3_value_text(argv[1]);
-      if (!o.schema) {
+      const char *schema = (const char *)sqlite3_value_text(argv[1]);
+      char *msg = NULL;
+      if (!schema ||
+          jjx_copts_set(&o, fn, "schema", 6, schema, strlen(schema), &msg)) {
         sqlite3_result_error_nomem(ctx);
+        sqlite3_free(msg);
+        jjx_copts_free(&o);
         return;
       }
     } else if (st != SQLITE_NULL) {
@@ -394,44 +320,18 @@ void jjx_from_json_func(sqlite3_context *ctx, int argc,
       return;
     }
   }
-  for (int i = 2; i < argc; i++)
-    if (sqlite3_value_type(argv[i]) != SQLITE_NULL &&
-        apply_option(ctx, fn, i + 1, argv[i], OPT_BAD_TO_NULL, &seen, &o))
-      return;
-  convert(ctx, fn, argv[0], &o);
+  if (options(ctx, fn, 1, 2, argc, argv, &o))
+    convert(ctx, fn, argv[0], JJ_FORMAT_JSON, &o);
+  jjx_copts_free(&o);
 }
 
 void jjx_from_csv_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   static const char fn[] = "jj_from_csv";
-  jj_convert_opts o;
-  unsigned seen = 0;
+  jjx_copts o;
   memset(&o, 0, sizeof o);
-  o.from = JJ_FORMAT_CSV;
   if (!check_data(ctx, fn, argc, argv, "data [, 'key=value' ...]", "CSV"))
     return;
-  const char *nulls[JJ_CONVERT_MAX_NULLS];
-  for (int i = 1; i < argc; i++) {
-    /* null= again: one more text that means null */
-    const char *z = sqlite3_value_type(argv[i]) == SQLITE_TEXT
-                        ? (const char *)sqlite3_value_text(argv[i])
-                        : NULL;
-    if ((seen & OPT_NULL) && z && strncmp(z, "null=", 5) == 0) {
-      if (o.n_null_texts == JJ_CONVERT_MAX_NULLS) {
-        jjx_ctx_err(ctx, "%s: option \"null\" given more than %d times", fn,
-                    JJ_CONVERT_MAX_NULLS + 1);
-        return;
-      }
-      nulls[o.n_null_texts++] = z + 5;
-      o.null_texts = nulls;
-      continue;
-    }
-    if (sqlite3_value_type(argv[i]) != SQLITE_NULL &&
-        apply_option(ctx, fn, i + 1, argv[i],
-                     OPT_SCHEMA | OPT_DELIMITER | OPT_NULL | OPT_BOOLEANS |
-                         OPT_EMPTY_IS_TEXT | OPT_BAD_TO_NULL |
-                         OPT_NULL_PADDING | OPT_ON_ERROR,
-                     &seen, &o))
-      return;
-  }
-  convert(ctx, fn, argv[0], &o);
+  if (options(ctx, fn, 0, 1, argc, argv, &o))
+    convert(ctx, fn, argv[0], JJ_FORMAT_CSV, &o);
+  jjx_copts_free(&o);
 }

@@ -16,8 +16,9 @@
 **                   sqlite3_log
 **   convert_source.c  a JSON, NDJSON, CSV or TSV file as a SOURCE,
 **                   converted whole and cached
-**   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc,
-**                   or only its header
+**   source.c        SOURCE (BLOB, document TEXT, file path, NULL) -> jj_doc
+**   header.c        ... or only its header (source_raw.h: what the two
+**                   share)
 **   decl.c          the SOURCE argument of CREATE VIRTUAL TABLE as written
 **   glob.c          a file name with glob characters: what it is, its
 **                   bounds; the filename constraints of a scan
@@ -41,6 +42,10 @@
 **   group.c         the jj_group aggregate, over the row builder
 **   write.c         the jj_write function
 **   convert_sql.c   jj_from_json, jj_from_csv: JSON / CSV -> a document
+**   convert_opts.c  the converter's options as SQL spells them (one table
+**                   of keys for all of the above), the OPTIONS text
+**                   (convert_opts.h: what the converter's entries share)
+**   rejects.c       the rows a conversion set aside: jj_rejects
 **   record.c        the record form's fast ->, ->>, json_extract
 **   export.c        the jj_export function (a query streamed to a file)
 **   target.c        the targets both may not replace: the connection's
@@ -58,6 +63,7 @@
 #include "sqlite3ext.h"
 #include "jalapenojson.h"
 #include "buf.h"
+#include "convert_opts.h"
 
 /* Every file but jalapenojson.c sees the API pointer that file defines. */
 #ifndef JJX_ENTRY_FILE
@@ -162,6 +168,10 @@ struct jjx_centry {
   jjx_centry *prev, *next; /* the cache's list */
   jjx_cache *cache;        /* NULL once detached */
   char *path;              /* as opened; sqlite3_free */
+  char *conv;              /* a converted file: its converter options'
+                           ** canonical text (NULL: none); sqlite3_free */
+  char *notes;             /* a converted file: the converter's decisions,
+                           ** one a line, for jj_schema; sqlite3_free */
   unsigned parse_flags;    /* how doc was parsed (JJ_PARSE_VALIDATE) */
   jj_file file;            /* the bytes */
   jj_doc *doc;             /* reads file.data; keeps its row index */
@@ -169,17 +179,18 @@ struct jjx_centry {
   int64_t hits;            /* statements that found it here */
 };
 
-/* Take a valid entry for path (parsed with `flags`, at most max_size bytes,
-** 0: any) with a reference, or NULL (an entry of a changed file is dropped
+/* Take a valid entry for path (parsed with `flags`, converted with the
+** options `conv` (canonical text, NULL: none), at most max_size bytes, 0:
+** any) with a reference, or NULL (an entry of a changed file is dropped
 ** on the way). */
 jjx_centry *jjx_cache_get(jjx_cache *c, const char *path, unsigned flags,
-                          uint64_t max_size);
+                          const char *conv, uint64_t max_size);
 /* Wrap an opened file and its document (both taken over, *f zeroed) into an
 ** entry with one reference, kept by the cache when it fits its budget
 ** (least recently used entries not in use are evicted to make room), else
 ** detached.  NULL when out of memory (then f and doc are released). */
 jjx_centry *jjx_cache_put(jjx_cache *c, const char *path, unsigned flags,
-                          jj_file *f, jj_doc *doc);
+                          const char *conv, jj_file *f, jj_doc *doc);
 void jjx_cache_release(jjx_centry *e);
 /* Evict until `used` fits the budget (entries in use are detached). */
 void jjx_cache_trim(jjx_cache *c, uint64_t budget);
@@ -196,6 +207,8 @@ typedef struct jjx_settings {
                      ** reached again from that query is refused */
   char *notes;       /* jj_notes(): the last call's decisions; sqlite3_free */
   int notes_lost;    /* ... or they did not fit in memory */
+  struct jjx_reject_set *rejects; /* jj_rejects (rejects.c), newest first */
+  int rejects_lost;  /* rows set aside did not fit in memory */
 } jjx_settings;
 
 jjx_settings *jjx_settings_new(void);
@@ -221,20 +234,6 @@ void jjx_notes_publish(jjx_notes *n, jjx_settings *s);
 void jjx_notes_discard(jjx_notes *n);
 /* jj_notes(). */
 void jjx_notes_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
-
-/* A JSON, NDJSON, CSV or TSV file as a SOURCE (convert_source.c).
-** jjx_convert_file: the file converted into *f as jj_file_convert does
-** (fo: its limit and interrupt polling), the decisions to sqlite3_log and,
-** when it succeeds and cfg is given, to jj_notes().  jjx_convert_header:
-** the converted document's columns and row count, from cfg's cache or
-** converted now and kept there (cfg NULL: no cache, no limit), polling
-** db's interrupt (NULL: none); JJ_OK or the error in *err. */
-jj_code jjx_convert_file(const char *path, jj_format fmt,
-                         const jj_file_opts *fo, jjx_settings *cfg, jj_file *f,
-                         jj_error *err);
-jj_code jjx_convert_header(const char *path, jj_format fmt, jjx_settings *cfg,
-                           sqlite3 *db, jj_schema **schema, int64_t *count,
-                           jj_error *err);
 
 /* jj_version(): the library's version string (version.c). */
 void jjx_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
@@ -290,7 +289,7 @@ jj_doc *jjx_parse_checked(sqlite3 *db, const char *p, size_t n,
                           jj_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* Sources (source.c)                                                      */
+/* Sources (source.c, header.c)                                            */
 /* ---------------------------------------------------------------------- */
 
 /* What a glob's expansion may do (below, with glob.c's). */
@@ -310,6 +309,9 @@ typedef struct jjx_limits {
                         ** mapped file, JJ_FILE_MMAP, never is) */
   jjx_settings *cfg;    /* the connection's: jj_notes() of a converted
                         ** file; NULL: none */
+  const jjx_copts *conv; /* the converter's options for a JSON or CSV
+                        ** file (NULL: none given, the defaults); any
+                        ** other SOURCE refuses them */
 } jjx_limits;
 
 /* An open SOURCE: the bytes of one document and the document reading them.
@@ -379,6 +381,8 @@ typedef struct jjx_header {
                      ** union_by_name); else 1 */
   jjx_union uni;     /* union_by_name: the union of the headers read
                      ** (schema is a copy of uni.schema); else zeroed */
+  char *notes;       /* a converted file (the first of a glob): the
+                     ** converter's decisions, one a line; else NULL */
 } jjx_header;
 
 /* Open a SOURCE given as an SQL value, completely, within *lim: BLOB =
@@ -408,14 +412,17 @@ void jjx_source_close(jjx_source *s);
 ** db (may be NULL): tick its progress handler and poll its interrupt for
 ** every file of a glob whose header is read ("interrupted" when stopped).
 ** cfg (may be NULL): a JSON, NDJSON, CSV or TSV file is converted whole to
-** know its columns, within cfg's jj_max_size, and kept in cfg's cache. */
+** know its columns, with the options conv (may be NULL), within cfg's
+** jj_max_size, and kept in cfg's cache; options that do not apply to the
+** SOURCE are an error. */
 int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     sqlite3 *db, jjx_settings *cfg, char **pzErr);
+                     const jjx_copts *conv, sqlite3 *db, jjx_settings *cfg,
+                     char **pzErr);
 /* A declared SOURCE's header; a glob is expanded within `glob` (the
 ** table's options; NULL: the defaults). */
 int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    const jjx_glob_limits *glob, sqlite3 *db,
-                    jjx_settings *cfg, char **pzErr);
+                    const jjx_glob_limits *glob, const jjx_copts *conv,
+                    sqlite3 *db, jjx_settings *cfg, char **pzErr);
 void jjx_header_free(jjx_header *h);
 
 /* Open one file by name (label = the path), as a SOURCE naming it. */
@@ -525,6 +532,8 @@ typedef struct jjx_options {
   int ts_as_written; /* timestamps=as_written: t and l columns read as the
                      ** document writes them, not in SQLite's form */
   jjx_glob_limits glob; /* glob_max_*: lower the defaults; 0: none */
+  jjx_copts conv;    /* the converter's options: a JSON or CSV file is
+                     ** converted with them (owned: jjx_copts_free) */
 } jjx_options;
 
 /* Trim SQL whitespace from both ends of z[0..*n). */
@@ -534,8 +543,9 @@ const char *jjx_trim(const char *z, size_t *n);
 int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
                       char **pzErr);
 /* The OPTIONS argument of jj_open(SOURCE, OPTIONS) and jj_schema(SOURCE,
-** OPTIONS): "key=value" items separated by commas, of the keys that make
-** sense there (union_by_name); NULL or "" is none.  `fn` names the
+** OPTIONS): "key=value" items separated by commas (jjx_option_items: a
+** value quoted may hold commas), of the keys that make sense there
+** (union_by_name, the converter's); NULL or "" is none.  `fn` names the
 ** function in messages.  SQLITE_OK, or an error with *pzErr set. */
 int jjx_parse_option_text(const char *fn, const char *text, jjx_options *o,
                           char **pzErr);
@@ -577,6 +587,7 @@ jj_cursor *jjx_record_match(void *table, const char *text, size_t len,
 int *jjx_record_float_mode(void *table);
 extern const sqlite3_module jjx_schema_module; /* schema_vtab.c */
 extern const sqlite3_module jjx_cache_module;  /* cache.c */
+extern const sqlite3_module jjx_rejects_module; /* rejects.c */
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void jjx_group_final(sqlite3_context *ctx);     /* group.c */
 /* build_value.c: a storage class's name ("INTEGER" ... "NULL"); a value

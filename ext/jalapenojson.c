@@ -41,6 +41,7 @@ static const struct {
     {"jj_open", &jjx_open_module},
     {"jj_schema", &jjx_schema_module},
     {"jj_cache", &jjx_cache_module},
+    {"jj_rejects", &jjx_rejects_module},
 };
 
 /* jj_group is a pure function of its rows, jj_from_json and jj_from_csv

@@ -164,6 +164,8 @@ typedef struct jjx_cursor {
                             ** the files read so far (types must agree) */
   char *options;            /* record form: the OPTIONS text, read back by
                             ** its hidden column; sqlite3_free */
+  jjx_options ropt;         /* record form: the OPTIONS text parsed (its
+                            ** converter's options: jjx_copts_free) */
   jjx_filter filter;        /* typed: the WHERE comparisons the plan took
                             ** (pushdown.c); rows failing one are skipped */
   int rows_only;            /* the plan reads no value (IDX_ROWS_ONLY) */
@@ -179,9 +181,12 @@ typedef struct jjx_cursor {
 /* The scan (scan.c). */
 /* How cursor c of table t opens a SOURCE: the smaller of the table's
 ** max_size option and the connection's jj_max_size() now, polling through
-** c->poll; declared: the typed table's own (its validate and mmap apply);
-** cached: through the connection's cache (not for the declared single
-** file, which the table keeps itself). */
+** c->poll, with the converter's options of the table (typed) or of the
+** OPTIONS text (record form); declared: the typed table's own (its
+** validate and mmap apply); cached: through the connection's cache (not
+** for the declared single document file, which the table keeps itself;
+** a declared JSON or CSV file is kept there since its CREATE converted
+** it). */
 jjx_limits jjx_scan_limits(const jjx_table *t, jjx_cursor *c, int declared,
                            int cached);
 /* A row number from a constraint value, as SQLite compares a rowid: an

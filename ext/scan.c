@@ -58,6 +58,7 @@ jjx_limits jjx_scan_limits(const jjx_table *t, jjx_cursor *c, int declared,
   lim.poll = &c->poll;
   if (cached) lim.cache = &t->cfg->cache;
   lim.cfg = t->cfg;
+  lim.conv = t->typed ? &t->opt.conv : &c->ropt.conv;
   return lim;
 }
 
@@ -309,9 +310,13 @@ int jjx_scan_next_file(jjx_cursor *c) {
 static int table_document(jjx_table *t, jjx_cursor *c) {
   char *msg = NULL;
   if (c->reads_table) return SQLITE_OK;
-  jjx_limits lim = jjx_scan_limits(t, c, 1, 0);
+  /* a JSON or CSV file: the cached document its CREATE converted */
+  int converted = t->decl.kind == JJX_DECL_PATH &&
+                  jj_format_for_path(t->decl.label) != JJ_FORMAT_AUTO;
+  jjx_limits lim = jjx_scan_limits(t, c, 1, converted);
+  const jj_file *held = t->src.entry ? &t->src.entry->file : &t->src.file;
   if (t->src.doc && t->readers == 0 &&
-      ((t->src.is_file && jj_file_changed(&t->src.file, t->decl.label)) ||
+      ((t->src.is_file && jj_file_changed(held, t->decl.label)) ||
        (lim.max_size && t->src.len > lim.max_size)))
     jjx_source_close(&t->src);
   if (!t->src.doc) {

@@ -9,8 +9,14 @@
 **     type      TEXT     the type letter (i f s d t l b x), jj for a nested table
 **     sql_type  TEXT     the declared SQL type jj_open gives the column
 **     nested    TEXT     a nested table's schema as {"columns":..,"types":..}
+**     note      TEXT     a JSON or CSV file: the converter's decisions
+**                        about this column (a line each), else NULL
 **     source    HIDDEN   the SOURCE argument (BLOB, document, file name)
-**     options   HIDDEN   'union_by_name=1': a glob's union of columns
+**     options   HIDDEN   'union_by_name=1': a glob's union of columns; the
+**                        converter's options ('on_error=skip, null=NA')
+**     notes     HIDDEN   a JSON or CSV file: every decision the converter
+**                        took (those about no one column too: the
+**                        delimiter detected, rows set aside), a line each
 **
 **   SELECT * FROM jj_schema('log-*.jj', 'union_by_name=1');
 **     what CREATE VIRTUAL TABLE ... USING jj_open('log-*.jj',
@@ -18,7 +24,9 @@
 **
 ** Only the header is read, as when a typed table connects (source.c):
 ** at most JJX_HEADER_LIMIT bytes of a file or of decompressed data, of
-** each file with union_by_name.
+** each file with union_by_name.  A JSON or CSV file is converted whole
+** (with the converter's options given) and kept in the cache, as CREATE
+** does; its decisions are those of that conversion.
 **
 ** An eponymous-only table-valued function (xCreate is NULL).
 */
@@ -31,8 +39,10 @@
 #define COL_TYPE 2
 #define COL_SQL_TYPE 3
 #define COL_NESTED 4
-#define COL_SOURCE 5
-#define COL_OPTIONS 6
+#define COL_NOTE 5
+#define COL_SOURCE 6
+#define COL_OPTIONS 7
+#define COL_NOTES 8
 
 /* The table: its connection, whose progress handler a glob's headers
 ** tick. */
@@ -58,7 +68,8 @@ static int jjSchemaConnect(sqlite3 *db, void *aux, int argc,
   (void)pzErr;
   int rc = sqlite3_declare_vtab(
       db, "CREATE TABLE x(position INTEGER, name TEXT, type TEXT, "
-          "sql_type TEXT, nested TEXT, source HIDDEN, options HIDDEN)");
+          "sql_type TEXT, nested TEXT, note TEXT, source HIDDEN, "
+          "options HIDDEN, notes HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   /* It opens files named in SQL: direct use only, for the reason given in
   ** vtab.c (a hostile schema must not read files through a view). */
@@ -165,13 +176,17 @@ static int jjSchemaFilter(sqlite3_vtab_cursor *cur, int idxNum,
     const char *text = (const char *)sqlite3_value_text(argv[1]);
     if (!text) return SQLITE_NOMEM;
     rc = jjx_parse_option_text("jj_schema", text, &o, &msg);
-    if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
-    c->options = sqlite3_mprintf("%s", text);
-    if (!c->options) return SQLITE_NOMEM;
+    if (rc == SQLITE_OK && !(c->options = sqlite3_mprintf("%s", text)))
+      rc = SQLITE_NOMEM;
+    if (rc != SQLITE_OK) {
+      jjx_copts_free(&o.conv);
+      return msg ? jjx_vtab_take(cur->pVtab, msg, rc) : rc;
+    }
   }
   schema_table *t = (schema_table *)cur->pVtab;
-  rc = jjx_header_value(&c->src, argv[0], o.union_by_name, t->db, t->cfg,
-                        &msg);
+  rc = jjx_header_value(&c->src, argv[0], o.union_by_name, &o.conv, t->db,
+                        t->cfg, &msg);
+  jjx_copts_free(&o.conv);
   if (rc != SQLITE_OK) return jjx_vtab_take(cur->pVtab, msg, rc);
   c->schema = c->src.schema;
   return SQLITE_OK;
@@ -185,6 +200,44 @@ static int jjSchemaNext(sqlite3_vtab_cursor *cur) {
 static int jjSchemaEof(sqlite3_vtab_cursor *cur) {
   schema_cursor *c = (schema_cursor *)cur;
   return !c->schema || c->col >= jj_schema_columns(c->schema);
+}
+
+/* The converter's decisions about the current column: the lines of the
+** notes that start with 'column "name":' (or 'column "name".' for a
+** nested table's column), the name shown as the core shows it (jjx_show
+** shows it alike: quoted, escaped, cut after 40 bytes).  NULL: none. */
+static int column_note(schema_cursor *c, sqlite3_context *ctx) {
+  const char *p = c->src.notes;
+  if (!p) return SQLITE_OK;
+  size_t len;
+  const char *name = jj_schema_name(c->schema, c->col, &len);
+  sqlite3_str *pre = sqlite3_str_new(NULL), *out = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(pre, "column ");
+  jjx_show(pre, name, len);
+  int plen = sqlite3_str_length(pre), n = 0;
+  const char *want = sqlite3_str_value(pre);
+  while (want && *p) {
+    const char *end = strchr(p, '\n');
+    size_t l = end ? (size_t)(end - p) : strlen(p);
+    if (l > (size_t)plen && memcmp(p, want, (size_t)plen) == 0 &&
+        (p[plen] == ':' || p[plen] == '.')) {
+      if (n++) sqlite3_str_appendchar(out, 1, '\n');
+      sqlite3_str_append(out, p, (int)l);
+    }
+    p = end ? end + 1 : p + l;
+  }
+  int bad = sqlite3_str_errcode(pre) || sqlite3_str_errcode(out);
+  sqlite3_free(sqlite3_str_finish(pre));
+  char *text = sqlite3_str_finish(out);
+  if (bad || (n && !text)) {
+    sqlite3_free(text);
+    return SQLITE_NOMEM;
+  }
+  if (n)
+    sqlite3_result_text(ctx, text, -1, sqlite3_free);
+  else
+    sqlite3_free(text);
+  return SQLITE_OK;
 }
 
 static int jjSchemaColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
@@ -220,6 +273,12 @@ static int jjSchemaColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       if (c->options)
         sqlite3_result_text(ctx, c->options, -1, SQLITE_TRANSIENT);
       break;
+    case COL_NOTES:
+      if (c->src.notes)
+        sqlite3_result_text(ctx, c->src.notes, -1, SQLITE_TRANSIENT);
+      break;
+    case COL_NOTE:
+      return column_note(c, ctx);
     default: /* the hidden source: the file name, as jj_open does */
       if (c->src.is_file)
         sqlite3_result_text(ctx, c->src.label, -1, SQLITE_TRANSIENT);

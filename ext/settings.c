@@ -44,6 +44,7 @@ void jjx_settings_unref(void *p) {
   if (s && --s->refs == 0) {
     jjx_cache_trim(&s->cache, 0); /* entries still read are detached */
     sqlite3_free(s->notes);
+    jjx_rejects_free_all(s);
     sqlite3_free(s);
   }
 }

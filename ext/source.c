@@ -1,5 +1,6 @@
 /*
-** source.c — turn a SOURCE into an open document, or read only its header.
+** source.c — turn a SOURCE into an open document (header.c reads only
+** its header, with the helpers shared in source_raw.h).
 **
 **   BLOB                      a document's bytes; gzip when the bytes start
 **                             with gzip's magic; brotli tried when the bytes
@@ -14,9 +15,9 @@
 **   NULL                      no document: the scan returns no rows
 **
 ** A scan opens the whole document within its limits (jjx_limits: the most
-** bytes held, interrupt polling).  Connecting a typed table and jj_schema
-** read the header only: at most JJX_HEADER_LIMIT bytes, read or
-** decompressed, whatever the SOURCE is.
+** bytes held, interrupt polling, the converter's options of a JSON or CSV
+** file, refused for any other SOURCE).  Connecting a typed table and
+** jj_schema read the header only (header.c).
 **
 ** Errors name the source first, the way the user wrote it:
 **   rows.jj: row 1042, column "joined", byte 65123: "2023-02-29" is not ...
@@ -24,32 +25,20 @@
 ** Errors of jj_file_open_opts already name the file ("cannot open "x.jj":
 ** No such file or directory") and are passed on as they are.
 **
-** File names: a pattern (glob.c) is expanded by the scan (scan.c); here a
-** header read takes the first file it matches, or with union_by_name reads
-** every file's header (each bounded as above) and merges them (union.c);
-** a name whose glob characters are all escaped is the unescaped file.  A
+** File names: a pattern (glob.c) is expanded by the scan (scan.c); a name
+** whose glob characters are all escaped is the unescaped file.  A
 ** scan's file goes through the connection's cache (cache.c) when its
 ** limits name one.  Long reads poll interrupts and tick the progress
 ** handler through the scan's jjx_poll (settings.c) when the limits give
 ** one, else through one of their own.
 **
-** Called by scan.c and vtab.c (jj_open), schema_vtab.c (jj_schema); calls
-** cache.c, glob.c, union.c, settings.c and util.c, never back up.
+** Called by scan.c and vtab.c (jj_open), header.c; calls cache.c,
+** convert_source.c, glob.c, settings.c and util.c, never back up.
 */
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ext.h"
-
-/* A SOURCE reduced to what is read: a file name or bytes in memory. */
-typedef struct raw {
-  int kind;         /* JJX_DECL_PATH, _TEXT, _BLOB; 0: NULL */
-  int glob;         /* PATH: path is a pattern */
-  const char *path; /* PATH: NUL-terminated */
-  const char *p;    /* TEXT, BLOB: the bytes (borrowed) */
-  size_t len;
-  int bound;        /* BLOB: a bound parameter's bytes (see open_bytes) */
-} raw;
+#include "source_raw.h"
 
 /* How to lift the limit that stopped a read. */
 static const char *hint(const jjx_limits *lim) {
@@ -57,10 +46,8 @@ static const char *hint(const jjx_limits *lim) {
                         : "raise it with SELECT jj_max_size(N)";
 }
 
-/* Fail with a core error, prefixed with `label` (NULL: the message names
-** its file already).  "interrupted" stands alone, as SQLite's own. */
-static int fail(const char *label, const jj_error *err, const jjx_limits *lim,
-                char **pzErr) {
+int jjx_source_fail(const char *label, const jj_error *err,
+                    const jjx_limits *lim, char **pzErr) {
   if (err->code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
   if (err->code == JJ_ERR_INTERRUPTED)
     *pzErr = sqlite3_mprintf("interrupted");
@@ -108,11 +95,8 @@ void jjx_source_close(jjx_source *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* After a failed parse of data[0..len): when the bytes are not a document
-** but look like text (JSON of another shape, CSV), say what would read
-** them. */
-static int hint_other_formats(int rc, const jj_error *err, const char *data,
-                              size_t len, char **pzErr) {
+int jjx_hint_formats(int rc, const jj_error *err, const char *data,
+                     size_t len, char **pzErr) {
   size_t i = 0;
   while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
                      data[i] == '\r'))
@@ -140,20 +124,13 @@ static int parse(jjx_source *s, const jjx_limits *lim, char **pzErr) {
                             lim->poll ? lim->poll : &own, &err);
   jjx_poll_end(&own);
   if (s->doc) return SQLITE_OK;
-  return hint_other_formats(fail(s->label, &err, NULL, pzErr), &err, s->data,
-                            s->len, pzErr);
+  return jjx_hint_formats(jjx_source_fail(s->label, &err, NULL, pzErr), &err,
+                          s->data, s->len, pzErr);
 }
 
 /* ---------------------------------------------------------------------- */
 /* BLOBs: plain, gzip or brotli                                            */
 /* ---------------------------------------------------------------------- */
-
-/* Decompressed bytes go here; a header read keeps only the first `stop`. */
-typedef struct capped {
-  jjx_buf out;
-  size_t stop; /* keep at most this many bytes; 0: all */
-  int full;    /* stop was reached (more would follow) */
-} capped;
 
 static int capped_sink(void *ctx, const char *data, size_t len) {
   capped *c = ctx;
@@ -175,13 +152,9 @@ static int blank(const char *p, size_t len) {
   return 1;
 }
 
-/* The document bytes of a BLOB p[0..len): p itself when plain (*data ==
-** p), else decompressed into c->out (all of it, or the first c->stop
-** bytes; *complete says which).  lim NULL: a header read (no limit, no
-** polling).  SQLITE_OK, or an error with *pzErr set. */
-static int blob_bytes(const char *label, const char *p, size_t len,
-                      const jjx_limits *lim, capped *c, const char **data,
-                      size_t *dlen, int *complete, char **pzErr) {
+int jjx_blob_bytes(const char *label, const char *p, size_t len,
+                   const jjx_limits *lim, capped *c, const char **data,
+                   size_t *dlen, int *complete, char **pzErr) {
   jj_compression kind = jj_detect_compression(p, len);
   int guessed = 0;
   jj_error err;
@@ -198,7 +171,7 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   }
   jj_inflater *z = jj_inflate_new(kind, lim ? lim->max_size : 0, capped_sink,
                                   c, &err);
-  if (!z) return fail(label, &err, lim, pzErr);
+  if (!z) return jjx_source_fail(label, &err, lim, pzErr);
   jjx_poll_begin(&own, lim ? lim->db : NULL);
   if (!poll) poll = &own;
   if (poll->db) jj_inflate_set_interrupt(z, jjx_poll_check, poll);
@@ -225,7 +198,7 @@ static int blob_bytes(const char *label, const char *p, size_t len,
   if (guessed && code != JJ_ERR_LIMIT && code != JJ_ERR_INTERRUPTED &&
       code != JJ_ERR_NOMEM && !jjx_looks_like_document(out, c->out.len))
     return not_ours(label, (const unsigned char *)p, len, pzErr);
-  return fail(label, &err, lim, pzErr);
+  return jjx_source_fail(label, &err, lim, pzErr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -250,8 +223,8 @@ static int open_bytes(jjx_source *s, const raw *r, const jjx_limits *lim,
   if (r->kind == JJX_DECL_BLOB) {
     capped c;
     memset(&c, 0, sizeof c);
-    rc = blob_bytes(s->label, r->p, r->len, lim, &c, &data, &len, &complete,
-                    pzErr);
+    rc = jjx_blob_bytes(s->label, r->p, r->len, lim, &c, &data, &len,
+                        &complete, pzErr);
     if (rc != SQLITE_OK) {
       jjx_buf_free(&c.out);
       return rc;
@@ -296,8 +269,13 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
   jjx_poll own, *poll = lim->poll ? lim->poll : &own;
   jj_file_opts o;
   jjx_cache *cache = (lim->file_flags & JJ_FILE_MMAP) ? NULL : lim->cache;
+  jj_format fmt = jj_format_for_path(path);
+  const char *conv = fmt && lim->conv ? lim->conv->key : NULL;
+  char *notes = NULL;
+  if (jjx_copts_check(lim->conv, fmt, 1, path, pzErr))
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   if (cache) {
-    jjx_centry *e = jjx_cache_get(cache, path, lim->parse_flags,
+    jjx_centry *e = jjx_cache_get(cache, path, lim->parse_flags, conv,
                                   lim->max_size);
     if (e) {
       use_entry(s, e);
@@ -312,21 +290,28 @@ static int open_path(jjx_source *s, const char *path, const jjx_limits *lim,
     o.interrupt = jjx_poll_check;
     o.interrupt_ctx = poll;
   }
-  jj_format fmt = jj_format_for_path(path);
-  jj_code code = fmt ? jjx_convert_file(path, fmt, &o, lim->cfg, &s->file, &err)
+  jj_code code = fmt ? jjx_convert_file(path, fmt, &o, lim->conv, lim->cfg,
+                                        &s->file, cache ? &notes : NULL, &err)
                      : jj_file_open_opts(path, &o, &s->file, &err);
   jjx_poll_end(&own);
-  if (code != JJ_OK) return fail(NULL, &err, lim, pzErr);
+  if (code != JJ_OK) return jjx_source_fail(NULL, &err, lim, pzErr);
   s->is_file = 1;
   s->data = s->file.data;
   s->len = s->file.len;
   int rc = parse(s, lim, pzErr);
-  if (rc != SQLITE_OK || !cache) return rc;
-  jjx_centry *e = jjx_cache_put(cache, path, lim->parse_flags, &s->file,
-                                s->doc);
+  if (rc != SQLITE_OK || !cache) {
+    sqlite3_free(notes);
+    return rc;
+  }
+  jjx_centry *e = jjx_cache_put(cache, path, lim->parse_flags, conv,
+                                &s->file, s->doc);
   s->doc = NULL; /* the entry owns file and doc now (or freed them) */
   s->is_file = 0;
-  if (!e) return SQLITE_NOMEM;
+  if (!e) {
+    sqlite3_free(notes);
+    return SQLITE_NOMEM;
+  }
+  e->notes = notes; /* jj_schema's, when it reads the header from here */
   use_entry(s, e);
   return SQLITE_OK;
 }
@@ -344,12 +329,12 @@ int jjx_source_open_path(jjx_source *s, const char *path,
 static int open_raw(jjx_source *s, const raw *r, const jjx_limits *lim,
                     char **pzErr) {
   if (r->kind == JJX_DECL_PATH) return open_path(s, r->path, lim, pzErr);
+  if (jjx_copts_check(lim->conv, JJ_FORMAT_AUTO, 0, s->label, pzErr))
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   return open_bytes(s, r, lim, pzErr);
 }
 
-/* An SQL value as a raw SOURCE, with its label (SQLITE_OK and kind 0 for
-** NULL). */
-static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
+int jjx_value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
   memset(r, 0, sizeof *r);
   switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
@@ -396,7 +381,7 @@ static int value_raw(sqlite3_value *v, raw *r, char **label, char **pzErr) {
   return *label ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-static raw decl_raw(const jjx_decl *d) {
+raw jjx_decl_raw(const jjx_decl *d) {
   raw r = {d->kind, d->glob, NULL, d->bytes ? d->bytes : "", d->len, 0};
   if (d->kind == JJX_DECL_PATH) r.path = d->label;
   return r;
@@ -407,7 +392,7 @@ int jjx_source_open_value(jjx_source *s, sqlite3_value *v,
   raw r;
   memset(s, 0, sizeof *s);
   *pzErr = NULL;
-  int rc = value_raw(v, &r, &s->label, pzErr);
+  int rc = jjx_value_raw(v, &r, &s->label, pzErr);
   if (rc == SQLITE_OK && r.kind) rc = open_raw(s, &r, lim, pzErr);
   if (rc != SQLITE_OK) jjx_source_close(s);
   return rc;
@@ -415,205 +400,11 @@ int jjx_source_open_value(jjx_source *s, sqlite3_value *v,
 
 int jjx_source_open_decl(jjx_source *s, const jjx_decl *d,
                          const jjx_limits *lim, char **pzErr) {
-  raw r = decl_raw(d);
+  raw r = jjx_decl_raw(d);
   memset(s, 0, sizeof *s);
   *pzErr = NULL;
   s->label = sqlite3_mprintf("%s", d->label);
   int rc = s->label ? open_raw(s, &r, lim, pzErr) : SQLITE_NOMEM;
   if (rc != SQLITE_OK) jjx_source_close(s);
   return rc;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Reading only the header                                                 */
-/* ---------------------------------------------------------------------- */
-
-/* 1 when a failed parse of a prefix of `len` bytes failed for a reason
-** that more bytes cannot change: an error well before the end of the
-** prefix that is not a string running past it (an unterminated string is
-** reported where it starts). */
-static int real_error(const jj_error *err, size_t len) {
-  return err->offset != JJ_NO_OFFSET && err->offset + 64 <= len &&
-         !strstr(err->message, "unterminated");
-}
-
-static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
-                      jjx_settings *cfg, char **pzErr);
-
-/* Read r's header into h (label set by the caller).  A pattern: the first
-** file it matches (an error when none does), or with union_by_name every
-** one's, merged into h->uni (the files of a glob are in name order). */
-static int header_raw(jjx_header *h, const raw *r, int union_by_name,
-                      const jjx_glob_limits *glob, sqlite3 *db,
-                      jjx_settings *cfg, char **pzErr) {
-  h->nfiles = 1;
-  h->uni.fold = 1; /* a CREATE's columns: SQL names */
-  if (!r->glob && !union_by_name) return header_one(h, r, db, cfg, pzErr);
-  if (!r->glob) { /* the union of one document: its columns */
-    int rc = header_one(h, r, db, cfg, pzErr);
-    if (rc == SQLITE_OK) rc = jjx_union_add(&h->uni, h->label, h->schema,
-                                            pzErr);
-    return rc;
-  }
-  jjx_files f;
-  jjx_poll poll;
-  memset(&f, 0, sizeof f);
-  jjx_poll_begin(&poll, db);
-  int rc = jjx_files_expand(&f, r->path, glob, &poll, pzErr);
-  if (rc == SQLITE_OK && f.n == 0) {
-    *pzErr = sqlite3_mprintf("%s: no file matches (escape * ? [ with \\ "
-                             "to name a file that has them)", r->path);
-    rc = *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-  }
-  h->nfiles = f.n;
-  int64_t est = 0;
-  for (int i = 0; rc == SQLITE_OK && i < (union_by_name ? f.n : 1); i++) {
-    jjx_header one;
-    /* A header read is little work, but a glob of thousands of files is
-    ** much: each after the first counts as JJX_TICK_HEADER steps (the
-    ** first alone, as for one file, prepares no probe). */
-    if (i > 0 && jjx_poll_tick(&poll, JJX_TICK_HEADER)) {
-      *pzErr = sqlite3_mprintf("interrupted");
-      rc = *pzErr ? SQLITE_INTERRUPT : SQLITE_NOMEM;
-      break;
-    }
-    raw file = *r;
-    file.glob = 0;
-    file.path = f.name[i];
-    memset(&one, 0, sizeof one);
-    one.label = f.name[i];
-    rc = header_one(&one, &file, db, cfg, pzErr);
-    if (rc == SQLITE_OK && union_by_name)
-      rc = jjx_union_add(&h->uni, f.name[i], one.schema, pzErr);
-    est += one.est_rows;
-    if (rc == SQLITE_OK && i == 0) { /* the first file's is the header */
-      h->schema = one.schema;
-      h->count = one.count;
-      one.schema = NULL;
-    }
-    jj_schema_free(one.schema);
-  }
-  jjx_poll_end(&poll);
-  /* Estimates: the sum of every file's, else the first one's for each. */
-  h->est_rows = union_by_name ? est : est * f.n;
-  if (rc == SQLITE_OK && union_by_name) {
-    jj_schema_free(h->schema);
-    h->schema = jj_schema_copy(h->uni.schema);
-    if (!h->schema) rc = SQLITE_NOMEM;
-  }
-  jjx_files_free(&f);
-  return rc;
-}
-
-/* Read one SOURCE's header into h.  Prefixes of JJX_HEADER_FIRST bytes,
-** doubled while the header is cut short, up to JJX_HEADER_LIMIT. */
-static int header_one(jjx_header *h, const raw *r, sqlite3 *db,
-                      jjx_settings *cfg, char **pzErr) {
-  size_t want = JJX_HEADER_FIRST;
-  uint64_t size = r->len;
-  int compressed = 0;
-  jj_format fmt = r->kind == JJX_DECL_PATH ? jj_format_for_path(r->path) : 0;
-  if (fmt) { /* JSON or CSV: converted whole, its rows counted */
-    jj_error err;
-    jjx_limits lim; /* what the scan's would say of the limit */
-    memset(&lim, 0, sizeof lim);
-    lim.max_size = cfg ? cfg->max_size : 0;
-    if (jjx_convert_header(r->path, fmt, cfg, db, &h->schema, &h->count,
-                           &err))
-      return fail(NULL, &err, &lim, pzErr);
-    h->est_rows = h->count > 0 ? h->count : 1;
-    return SQLITE_OK;
-  }
-  for (;;) {
-    jj_file f;
-    capped c;
-    jj_error err;
-    const char *data = r->p;
-    size_t len = r->len;
-    int complete = 1, rc = SQLITE_OK;
-    memset(&f, 0, sizeof f);
-    memset(&c, 0, sizeof c);
-    c.stop = want;
-    if (r->kind == JJX_DECL_PATH) {
-      jj_file_opts o;
-      memset(&o, 0, sizeof o);
-      o.prefix = want;
-      if (jj_file_open_opts(r->path, &o, &f, &err) != JJ_OK)
-        return fail(NULL, &err, NULL, pzErr);
-      data = f.data;
-      len = f.len;
-      complete = f.complete;
-      compressed = f.compression != JJ_PLAIN;
-    } else if (r->kind == JJX_DECL_BLOB) {
-      rc = blob_bytes(h->label, r->p, r->len, NULL, &c, &data, &len,
-                      &complete, pzErr);
-      compressed = data != r->p;
-    }
-    jj_doc *doc = rc == SQLITE_OK ? jj_parse(data, len, &err) : NULL;
-    if (doc) {
-      h->schema = jj_schema_copy(jj_doc_schema(doc));
-      h->count = jj_doc_declared_count(doc);
-      jj_doc_free(doc);
-    }
-    if (rc == SQLITE_OK && !doc && err.code != JJ_ERR_NOMEM &&
-        (complete || real_error(&err, len))) /* while data is still here */
-      rc = hint_other_formats(fail(h->label, &err, NULL, pzErr), &err, data,
-                              len, pzErr);
-    jj_file_close(&f);
-    jjx_buf_free(&c.out);
-    if (rc != SQLITE_OK) return rc;
-    if (doc) break;
-    if (err.code == JJ_ERR_NOMEM) return SQLITE_NOMEM;
-    if (want >= JJX_HEADER_LIMIT) {
-      *pzErr = sqlite3_mprintf("%s: the header is larger than %llu bytes",
-                               h->label,
-                               (unsigned long long)JJX_HEADER_LIMIT);
-      return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
-    want = want * 2 < JJX_HEADER_LIMIT ? want * 2 : JJX_HEADER_LIMIT;
-  }
-  if (!h->schema) return SQLITE_NOMEM;
-  if (r->kind == JJX_DECL_PATH) {
-    struct stat st;
-    size = stat(r->path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size
-                                                     : 0;
-  }
-  /* A compressed document holds several times its size in rows. */
-  h->est_rows = h->count >= 0 ? h->count
-                              : jjx_estimate_rows(compressed ? size * 8 : size);
-  return SQLITE_OK;
-}
-
-int jjx_header_value(jjx_header *h, sqlite3_value *v, int union_by_name,
-                     sqlite3 *db, jjx_settings *cfg, char **pzErr) {
-  raw r;
-  memset(h, 0, sizeof *h);
-  *pzErr = NULL;
-  int rc = value_raw(v, &r, &h->label, pzErr);
-  h->is_file = r.kind == JJX_DECL_PATH;
-  if (rc == SQLITE_OK && r.kind)
-    rc = header_raw(h, &r, union_by_name, NULL, db, cfg, pzErr);
-  if (rc != SQLITE_OK) jjx_header_free(h);
-  return rc;
-}
-
-int jjx_header_decl(jjx_header *h, const jjx_decl *d, int union_by_name,
-                    const jjx_glob_limits *glob, sqlite3 *db,
-                    jjx_settings *cfg, char **pzErr) {
-  raw r = decl_raw(d);
-  memset(h, 0, sizeof *h);
-  *pzErr = NULL;
-  h->is_file = d->kind == JJX_DECL_PATH;
-  h->label = sqlite3_mprintf("%s", d->label);
-  int rc = h->label ? header_raw(h, &r, union_by_name, glob, db, cfg, pzErr)
-                     : SQLITE_NOMEM;
-  if (rc != SQLITE_OK) jjx_header_free(h);
-  return rc;
-}
-
-void jjx_header_free(jjx_header *h) {
-  jj_schema_free(h->schema);
-  jjx_union_free(&h->uni);
-  sqlite3_free(h->label);
-  memset(h, 0, sizeof *h);
 }

@@ -9,7 +9,7 @@
 **                its own)
 **   mmap=1       map the declared plain file instead of reading it
 **   union_by_name=1  a glob's files may have different columns: the table
-**                has their union, matched by name (union.c); also the one
+**                has their union, matched by name (union.c); also a
 **                key of jj_open(SOURCE, OPTIONS) and jj_schema's OPTIONS
 **   validate=1   check every value when a scan first opens the document
 **   timestamps=sql|as_written  t and l columns as SQLite writes date and
@@ -19,6 +19,9 @@
 **                what expanding a glob may do (glob_walk.c): names
 **                matched, directories opened, bytes of names; each only
 **                lowers its default (0: the default)
+**   the converter's (convert_opts.c): schema, delimiter, null, ...  a JSON
+**                or CSV file is converted with them; also keys of the
+**                OPTIONS text
 **
 ** Names from a document reach messages only through jjx_show (short,
 ** escaped), since a database file or a document may be hostile.
@@ -69,42 +72,48 @@ static const char *const option_keys[NKEYS] = {
     "mmap",           "timestamps",    "union_by_name", "validate"};
 static const int option_in_text[NKEYS] = {0, 0, 0, 0, 0, 0, 1, 0};
 
-/* One "key=value" item arg[0..n) (trimmed) into *o; seen[] counts keys. */
-static int parse_one(const char *fn, int text, const char *arg, size_t n,
-                     int *seen, jjx_options *o, char **pzErr) {
-  size_t klen, vlen, k;
-  const char *eq = memchr(arg, '=', n);
-  if (!eq) {
-    *pzErr = sqlite3_mprintf("%s: expected key=value %s, got \"%.*s\"", fn,
-                             text ? "in OPTIONS" : "after SOURCE", (int)n,
-                             arg);
-    return SQLITE_ERROR;
-  }
-  klen = (size_t)(eq - arg);
-  const char *key = jjx_trim(arg, &klen);
-  vlen = n - (size_t)(eq + 1 - arg);
-  const char *val = jjx_trim(eq + 1, &vlen);
+/* What one parse is doing: the function named in messages, the form
+** (text: an OPTIONS argument), the keys seen. */
+typedef struct parsing {
+  const char *fn;
+  int text;
+  int seen[NKEYS];
+  jjx_options *o;
+} parsing;
+
+/* One option: key[0..klen), its value v (unquoted), `arg` the item as
+** written for messages.  A key of neither table is unknown. */
+static int apply(parsing *ps, const char *key, size_t klen, const char *v,
+                 size_t vlen, const char *arg, int n, char **pzErr) {
+  const char *fn = ps->fn;
+  jjx_options *o = ps->o;
+  size_t k;
   for (k = 0; k < NKEYS; k++)
-    if ((!text || option_in_text[k]) && strlen(option_keys[k]) == klen &&
+    if ((!ps->text || option_in_text[k]) && strlen(option_keys[k]) == klen &&
         memcmp(option_keys[k], key, klen) == 0)
       break;
   if (k == NKEYS) {
+    int rc = jjx_copts_set(&o->conv, fn, key, klen, v, vlen, pzErr);
+    if (rc != SQLITE_NOTFOUND) return rc;
+    char *conv = jjx_copts_known(0);
+    if (!conv) return SQLITE_NOMEM;
     *pzErr = sqlite3_mprintf(
-        text ? "%s: unknown option \"%.*s\" in OPTIONS (known: "
-               "union_by_name; the others are a typed table's)"
-             : "%s: unknown option \"%.*s\" (known: glob_max_bytes, "
-               "glob_max_dirs, glob_max_files, max_size, mmap, "
-               "timestamps, union_by_name, validate)",
-        fn, (int)n, arg);
-    return SQLITE_ERROR;
+        ps->text ? "%s: unknown option \"%.*s\" in OPTIONS (known: "
+                   "union_by_name; the converter's: %s; the others are a "
+                   "typed table's)"
+                 : "%s: unknown option \"%.*s\" (known: glob_max_bytes, "
+                   "glob_max_dirs, glob_max_files, max_size, mmap, "
+                   "timestamps, union_by_name, validate; the converter's: "
+                   "%s)",
+        fn, n, arg, conv);
+    sqlite3_free(conv);
+    return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
   }
-  if (seen[k]++) {
+  if (ps->seen[k]++) {
     *pzErr = sqlite3_mprintf("%s: option \"%s\" given twice: \"%.*s\"", fn,
-                             option_keys[k], (int)n, arg);
+                             option_keys[k], n, arg);
     return SQLITE_ERROR;
   }
-  char *v = jjx_dequote(val, vlen);
-  if (!v) return SQLITE_NOMEM;
   int bad = 0;
   uint64_t count = 0;
   if (k == OPT_MAX_SIZE) {
@@ -131,10 +140,9 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
     else
       o->validate = b;
   }
-  sqlite3_free(v);
   if (bad) {
     *pzErr = sqlite3_mprintf("%s: bad value in \"%.*s\": expected %s", fn,
-                             (int)n, arg,
+                             n, arg,
                              k == OPT_MAX_SIZE || k == OPT_GLOB_MAX_BYTES
                                  ? "a number of bytes"
                              : k < OPT_MAX_SIZE      ? "a number"
@@ -145,32 +153,62 @@ static int parse_one(const char *fn, int text, const char *arg, size_t n,
   return SQLITE_OK;
 }
 
+/* One CREATE argument arg[0..n) (trimmed): key=value, the value maybe SQL
+** quoted. */
+static int parse_arg(parsing *ps, const char *arg, size_t n, char **pzErr) {
+  size_t klen, vlen;
+  const char *eq = memchr(arg, '=', n);
+  if (!eq) {
+    *pzErr = sqlite3_mprintf("%s: expected key=value after SOURCE, got "
+                             "\"%.*s\"",
+                             ps->fn, (int)n, arg);
+    return SQLITE_ERROR;
+  }
+  klen = (size_t)(eq - arg);
+  const char *key = jjx_trim(arg, &klen);
+  vlen = n - (size_t)(eq + 1 - arg);
+  const char *val = jjx_trim(eq + 1, &vlen);
+  char *v = jjx_dequote(val, vlen);
+  if (!v) return SQLITE_NOMEM;
+  int rc = apply(ps, key, klen, v, strlen(v), arg, (int)n, pzErr);
+  sqlite3_free(v);
+  return rc;
+}
+
 int jjx_parse_options(int argc, const char *const *argv, jjx_options *o,
                       char **pzErr) {
-  int seen[NKEYS] = {0};
+  parsing ps;
+  memset(&ps, 0, sizeof ps);
+  ps.fn = "jj_open";
+  ps.o = o;
   for (int i = 0; i < argc; i++) {
     size_t n = strlen(argv[i]);
     const char *arg = jjx_trim(argv[i], &n);
-    int rc = parse_one("jj_open", 0, arg, n, seen, o, pzErr);
+    int rc = parse_arg(&ps, arg, n, pzErr);
     if (rc != SQLITE_OK) return rc;
   }
-  return SQLITE_OK;
+  return jjx_copts_finish(&o->conv);
+}
+
+/* An item of an OPTIONS text (jjx_option_items). */
+static int text_item(void *ctx, const char *key, size_t klen, const char *val,
+                     size_t vlen, char **pzErr) {
+  char *arg = sqlite3_mprintf("%.*s=%s", (int)klen, key, val);
+  if (!arg) return SQLITE_NOMEM;
+  int rc = apply(ctx, key, klen, val, vlen, arg, (int)strlen(arg), pzErr);
+  sqlite3_free(arg);
+  return rc;
 }
 
 int jjx_parse_option_text(const char *fn, const char *text, jjx_options *o,
                           char **pzErr) {
-  int seen[NKEYS] = {0};
-  while (text && *text) {
-    const char *end = strchr(text, ',');
-    size_t n = end ? (size_t)(end - text) : strlen(text);
-    const char *arg = jjx_trim(text, &n);
-    if (n || end) { /* "" is no option; an empty item between commas is bad */
-      int rc = parse_one(fn, 1, arg, n, seen, o, pzErr);
-      if (rc != SQLITE_OK) return rc;
-    }
-    text = end ? end + 1 : NULL;
-  }
-  return SQLITE_OK;
+  parsing ps;
+  memset(&ps, 0, sizeof ps);
+  ps.fn = fn;
+  ps.text = 1;
+  ps.o = o;
+  int rc = jjx_option_items(fn, text, text_item, &ps, pzErr);
+  return rc == SQLITE_OK ? jjx_copts_finish(&o->conv) : rc;
 }
 
 /* 1 if a column of s is named `name` as SQL compares names (ASCII case

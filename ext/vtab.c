@@ -165,8 +165,8 @@ static int connect_typed(sqlite3 *db, jjx_table *t, int argc,
   int rc = jjx_parse_options(argc - 4, argv + 4, &t->opt, pzErr);
   if (rc == SQLITE_OK) rc = jjx_decl_parse(&t->decl, arg, n, pzErr);
   if (rc != SQLITE_OK) return rc; /* quoting the schema's own text */
-  rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, &t->opt.glob, db,
-                       t->cfg, pzErr);
+  rc = jjx_header_decl(&h, &t->decl, t->opt.union_by_name, &t->opt.glob,
+                       &t->opt.conv, db, t->cfg, pzErr);
   if (rc != SQLITE_OK) return from_schema ? quiet(t, argv[2], rc, pzErr) : rc;
   t->typed = 1;
   t->declared = h.schema; /* the table owns it now, and the union */
@@ -276,6 +276,7 @@ static int jjOpenDisconnect(sqlite3_vtab *vtab) {
   jjx_table *t = (jjx_table *)vtab;
   jjx_source_close(&t->src);
   jjx_decl_free(&t->decl);
+  jjx_copts_free(&t->opt.conv);
   jj_schema_free(t->declared);
   jjx_union_free(&t->uni);
   sqlite3_free(t->base.zErrMsg);
@@ -318,6 +319,8 @@ static void cursor_reset(jjx_cursor *c) {
   jjx_union_free(&c->runi);
   sqlite3_free(c->options);
   c->options = NULL;
+  jjx_copts_free(&c->ropt.conv);
+  memset(&c->ropt, 0, sizeof c->ropt);
 }
 
 static int jjOpenClose(sqlite3_vtab_cursor *cur) {
@@ -335,16 +338,15 @@ static int jjOpenClose(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
-/* The record form's OPTIONS (jj_open(SOURCE, OPTIONS)): union_by_name. */
+/* The record form's OPTIONS (jj_open(SOURCE, OPTIONS)): union_by_name and
+** the converter's options (kept by the cursor for this scan's files). */
 static int record_options(jjx_cursor *c, sqlite3_value *v) {
-  jjx_options o;
   char *msg = NULL;
   const char *text = (const char *)sqlite3_value_text(v);
   if (!text) return SQLITE_NOMEM;
-  memset(&o, 0, sizeof o);
-  int rc = jjx_parse_option_text("jj_open", text, &o, &msg);
-  if (rc != SQLITE_OK) return jjx_vtab_take(c->base.pVtab, msg, rc);
-  c->union_by_name = o.union_by_name;
+  int rc = jjx_parse_option_text("jj_open", text, &c->ropt, &msg);
+  if (rc != SQLITE_OK) return msg ? jjx_vtab_take(c->base.pVtab, msg, rc) : rc;
+  c->union_by_name = c->ropt.union_by_name;
   c->options = sqlite3_mprintf("%s", text);
   return c->options ? SQLITE_OK : SQLITE_NOMEM;
 }

@@ -97,8 +97,8 @@ def main():
                           f"set aside (first: {want_aside[0]})" in notes, notes)
     # options misspelled or misused
     err = error_of(conn, "SELECT jj_from_csv('a', 'on_error=ignore')", ())
-    check("on_error=ignore", err == 'jj_from_csv: on_error takes fail, skip or null, '
-          'not "ignore"', err)
+    check("on_error=ignore", err == 'jj_from_csv: option "on_error" takes fail, skip or '
+          'null, not "ignore"', err)
     err = error_of(conn, "SELECT jj_from_csv('a', 'null_padding=2')", ())
     check("null_padding=2", err is not None and "takes 1 or 0" in err, err)
     # fail is the default: the first bad row's error
