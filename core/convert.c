@@ -130,12 +130,37 @@ static void csv_notes(cv *c) {
             c->first_aside ? c->first_aside : "?");
 }
 
+/* The date and timestamp patterns compiled (datefmt.c), or a usage error
+** naming the one that does not compile and its byte. */
+static int formats(cv *c) {
+  df_mistake m;
+  char shown[JJ_SHOW_CAP];
+  if (!df_set_build(&c->dates, c->o.date_formats, c->o.n_date_formats,
+                    c->o.timestamp_formats, c->o.n_timestamp_formats, &m)) {
+    c->x.dates = &c->dates;
+    return 0;
+  }
+  const char *const *given =
+      m.timestamp ? c->o.timestamp_formats : c->o.date_formats;
+  size_t n = m.timestamp ? c->o.n_timestamp_formats : c->o.n_date_formats;
+  const char *kind = m.timestamp ? "timestamp" : "date";
+  if (m.index >= n || !given || !given[m.index])
+    return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX, "the %s formats: %s", kind,
+                         m.why);
+  return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
+                       "the %s format %s, at byte %zu: %s", kind,
+                       jj_show(shown, sizeof shown, given[m.index],
+                               strlen(given[m.index]), 1),
+                       m.at, m.why);
+}
+
 /* Options check, pass 1 and the schema. */
 static jj_code infer(cv *c) {
   if (!c->in || !c->in->read)
     return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,
                          "jj_convert needs an input with a read function");
   if (c->o.schema && ic_schema_parse(&c->x, c->o.schema)) return c->x.err->code;
+  if (formats(c)) return c->x.err->code;
   c->pass = 1;
   if (c->o.on_error > JJ_ON_ERROR_NULL)
     return cv_fail_plain(c, JJ_ERR_USAGE, UINT64_MAX,

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "datefmt.h"
 #include "infer.h"
 
 /* The scanners' results besides a pointer: more input needed, or failed
@@ -125,6 +126,7 @@ typedef struct cv {
   size_t header_cols; /* CSV: fields in the header */
   uint64_t nulled;
   jj_error local_err;
+  df_set dates; /* the date and timestamp patterns (x.dates points here) */
   /* pass 2: write the nested table held by the array value v (only JSON
   ** input has arrays; cv_json_pass sets it, cv_emit calls it) */
   int (*json_table)(struct cv *c, cv_table *sub, const cv_val *v);

@@ -397,7 +397,9 @@ static int row(cs *j) {
           k = cv_text_fast(v->p, v->len); /* its rules hold for UTF-8 */
       }
       int fast = k >= 0;
-      if (k < 0 || !(col->kinds & (1u << k)))
+      /* text goes to cv_fold while it may be dates (infer_dates.c) */
+      if (k < 0 || !(col->kinds & (1u << k)) ||
+          (k == K_TEXT && ic_dates_live(&c->x, col)))
         if (cv_fold(c, &c->x.top, i, v, &k)) return CV_FAIL;
       if (c->ahead) {
         int done = fast ? cv_ahead_fast(c, col, k, v) : 0;

@@ -164,9 +164,11 @@ static const char *value(js *j, cv_table *t, size_t col, const char *p,
     else if (kind == V_STR && !esc && cv_ascii(vp, vlen))
       k = cv_text_fast(vp, vlen);
   }
-  if (k < 0 || !(cc->kinds & (1u << k))) {
+  /* text goes to cv_fold while it may still be dates in another spelling */
+  if (k < 0 || !(cc->kinds & (1u << k)) ||
+      (k == K_TEXT && ic_dates_live(&c->x, cc))) {
     cv_val v = {vp, vlen, off(c, p), (unsigned char)kind, (unsigned char)esc};
-    if (k < 0) {
+    if (k < 0 || k == K_TEXT) {
       if (cv_fold(c, t, col, &v, NULL)) return j->st = CV_FAIL, NULL;
     } else {
       cc->kinds |= 1u << k;

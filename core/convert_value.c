@@ -153,6 +153,27 @@ static int str_of(cv *c, const cv_val *v, const char **p, size_t *len) {
   return cv_text(c, v, p, len) ? CV_FAIL : 0;
 }
 
+/* A value of a forced date, timestamp or local timestamp column in one
+** of the given patterns of its type (datefmt.c): the length of its ISO
+** text in iso, or 0 (*shaped 1 when a pattern fit its shape, not the
+** calendar: iso holds that text, for the reason). */
+static size_t given_iso(cv *c, jj_type t, const char *p, size_t len,
+                        char iso[DF_ISO_CAP], int *shaped) {
+  size_t n = 0;
+  unsigned kinds = t == JJ_DATE               ? 1u << DF_DATE
+                   : t == JJ_LOCAL_TIMESTAMP ? 1u << DF_LOCAL
+                                              : 1u << DF_LOCAL | 1u << DF_ZONED;
+  return df_first(&c->dates, kinds, p, len, iso, &n, shaped) >= 0 ? n : 0;
+}
+
+/* A value of a d, t or l column in another spelling: the length of its
+** ISO text in iso, or 0. */
+static size_t spelled(cv *c, const cv_col *cc, const char *p, size_t len,
+                      char iso[DF_ISO_CAP], int *shaped) {
+  return cc->forced ? given_iso(c, cc->type, p, len, iso, shaped)
+                    : ic_dates_iso(&c->x, cc, p, len, iso, shaped);
+}
+
 /* Whether v fits type t, for a forced column: 1 yes, 0 no, CV_FAIL.  k is
 ** its pass-1 kind when known (-3 when not). */
 static int fits(cv *c, jj_type t, const cv_val *v, int k) {
@@ -160,7 +181,8 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
   size_t len;
   double d;
   int64_t i;
-  int r;
+  int r, shaped;
+  char iso[DF_ISO_CAP];
   switch (t) {
     case JJ_TEXT:
       return 1;
@@ -182,14 +204,17 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
                                     (v->len == 5 && !memcmp(v->p, "false", 5)));
     case JJ_DATE:
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
-      return jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK;
+      return jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK ||
+             given_iso(c, t, p, len, iso, &shaped);
     case JJ_TIMESTAMP: /* without zone: taken as UTC (cv_emit) */
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
       return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ||
-             jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK;
+             jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK ||
+             given_iso(c, t, p, len, iso, &shaped);
     case JJ_LOCAL_TIMESTAMP:
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
-      return jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK;
+      return jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK ||
+             given_iso(c, t, p, len, iso, &shaped);
     case JJ_BYTES: {
       size_t bad;
       const char *why;
@@ -244,8 +269,14 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     const char *p = NULL;
     size_t len = 0;
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
-    int r = str_of(c, v, &p, &len);
+    int r = str_of(c, v, &p, &len), shaped = 0;
+    char iso[DF_ISO_CAP];
     if (r == CV_FAIL) return r;
+    if (r == 0 && (ty == JJ_DATE || ty == JJ_TIMESTAMP ||
+                   ty == JJ_LOCAL_TIMESTAMP)) {
+      size_t n = given_iso(c, ty, p, len, iso, &shaped);
+      if (shaped) p = iso, len = n; /* the calendar's reason for it */
+    }
     ic_misfit_words(ty, r == 0 ? p : NULL, len, name, why, sizeof why);
     return cv_fail(c, code, v->off, "%s is not %s%s", show(v, shown),
                    ic_type_words(ty), why);
@@ -286,6 +317,12 @@ int cv_fold(cv *c, cv_table *t, size_t col, const cv_val *v, int *kind) {
     if (r == CV_FAIL) return r;
     return r ? 0 : misfit(c, t, col, v);
   }
+  if (k == K_TEXT && ic_dates_live(&c->x, cc)) { /* another date spelling? */
+    const char *p;
+    size_t len;
+    if (cv_text(c, v, &p, &len)) return CV_FAIL;
+    ic_dates_fold(&c->x, cc, p, len, !(cc->kinds & (1u << K_TEXT)));
+  }
   if (!(cc->kinds & (1u << k))) {
     cc->kinds |= 1u << k;
     cv_example(c, cc, k, v);
@@ -311,7 +348,9 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
   double d;
   int64_t i;
   jj_code code;
-  int r;
+  int r, shaped;
+  char iso[DF_ISO_CAP];
+  size_t n;
   if (v->kind == V_NULL) return jj_writer_null(w) ? cv_wfail(c) : 0;
   if (cc->forced && cc->type != JJ_TEXT) {
     r = fits(c, cc->type, v, -3);
@@ -347,13 +386,22 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     case JJ_DATE:
       if ((r = str_of(c, v, &p, &len)))
         return r == 1 ? misfit(c, t, col, v) : r;
-      if (!jj_date_ok(p, len) && jj_date_parse(p, len, NULL, NULL))
-        return misfit(c, t, col, v);
+      if (!jj_date_ok(p, len) && jj_date_parse(p, len, NULL, NULL)) {
+        if (!(n = spelled(c, cc, p, len, iso, &shaped)))
+          return misfit(c, t, col, v);
+        p = iso, len = n; /* another spelling, written in ISO 8601 */
+      }
       code = jj_writer_date(w, p, len);
       break;
     case JJ_TIMESTAMP:
       if ((r = str_of(c, v, &p, &len)))
         return r == 1 ? misfit(c, t, col, v) : r;
+      if (jj_timestamp_parse(p, len, NULL, NULL) &&
+          jj_local_timestamp_parse(p, len, 1, NULL, NULL)) {
+        if (!(n = spelled(c, cc, p, len, iso, &shaped)))
+          return misfit(c, t, col, v);
+        p = iso, len = n; /* another spelling, written in ISO 8601 */
+      }
       if (jj_timestamp_parse(p, len, NULL, NULL)) {
         jj_timestamp ts; /* an explicit t column takes no zone as UTC */
         char shown[JJ_SHOW_CAP];
@@ -368,12 +416,15 @@ int cv_emit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     case JJ_LOCAL_TIMESTAMP: /* SQLite's space form is written with a T */
       if ((r = str_of(c, v, &p, &len)))
         return r == 1 ? misfit(c, t, col, v) : r;
-      if (jj_local_timestamp_parse(p, len, 1, NULL, NULL))
-        return misfit(c, t, col, v);
+      if (jj_local_timestamp_parse(p, len, 1, NULL, NULL)) {
+        if (!(n = spelled(c, cc, p, len, iso, &shaped)))
+          return misfit(c, t, col, v);
+        p = iso, len = n; /* another spelling, written in ISO 8601 */
+      }
       code = jj_writer_local_timestamp(w, p, len);
       break;
     case JJ_BYTES: {
-      size_t bad, n;
+      size_t bad;
       const char *why;
       if ((r = str_of(c, v, &p, &len)))
         return r == 1 ? misfit(c, t, col, v) : r;

@@ -92,6 +92,10 @@ typedef struct ic_col {
   int64_t nulled_row;
   char *nulled_ex; /* owned */
   unsigned utc_told; /* a zone-less value of a t column was noted */
+  /* the converter's patterns (ic.dates) that read every text value seen
+  ** so far; set at the first text value (infer_dates.c) */
+  uint32_t fmt_live;
+  unsigned fmt_pick; /* the pattern decided: its index + 1, or 0 */
   uint64_t stamp;  /* the row that last gave it a value (the reader's) */
   ic_val slot;     /* that value */
 } ic_col;
@@ -127,6 +131,9 @@ typedef struct ic {
   jj_buf scratch;     /* decoded names of the schema option */
   const char *spec_label; /* the schema option in messages; NULL: "the
                           ** schema option" */
+  /* the date and timestamp patterns text values are tried with (the
+  ** converter's; NULL: ISO 8601 only, as the row builder reads) */
+  const struct df_set *dates;
 } ic;
 
 /* ---- infer.c ---- */
@@ -194,6 +201,26 @@ int ic_num_double(const char *p, size_t len, double *out);
 /* A value of an explicit t column that has no zone (a local timestamp,
 ** shown as `shown`) is taken as UTC: noted once per column. */
 void ic_utc_note(ic *x, ic_table *t, size_t col, const char *shown);
+
+/* ---- infer_dates.c ---- */
+/* Fold a text value p[0..len) of an inferred column into the patterns
+** that still read all of its text (x->dates not NULL); `first`: the
+** column's first text value. */
+void ic_dates_fold(ic *x, ic_col *col, const char *p, size_t len, int first);
+/* 1 when the column's next text value must go to ic_dates_fold. */
+static inline int ic_dates_live(const ic *x, const ic_col *col) {
+  return x->dates && (col->fmt_live || !(col->kinds & (1u << K_TEXT)));
+}
+/* The type of an inferred column whose text values all read with one of
+** the patterns (d, l or t, with a note saying which), JJ_TEXT with a note
+** when two patterns read them differently, 0 when no pattern reads them
+** all (or the column holds other kinds too). */
+jj_type ic_dates_decide(ic *x, ic_table *t, size_t i);
+/* The ISO text of p[0..len) in the pattern decided for the inferred
+** column col: its length, 0 when the pattern does not read it (*shaped 1
+** when it fit the shape, not the calendar; iso then holds that text). */
+size_t ic_dates_iso(const ic *x, const ic_col *col, const char *p, size_t len,
+                    char *iso, int *shaped);
 
 /* ---- infer_schema.c ---- */
 /* Parse the schema option into forced types (before any value). */

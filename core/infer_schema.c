@@ -194,6 +194,10 @@ static jj_type decide(ic *x, ic_table *t, size_t i) {
             path, list);
     return (jj_type)0;
   }
+  if (x->dates && (k & B(K_TEXT))) { /* dates in another spelling? */
+    jj_type ty = ic_dates_decide(x, t, i);
+    if (ty) return ty;
+  }
   if (k == B(K_BOOL)) return JJ_BOOL;
   if (k == B(K_INT)) return JJ_INT;
   if (k == B(K_FLOAT)) return JJ_FLOAT;

@@ -1170,6 +1170,20 @@ typedef struct jj_convert_opts {
   char thousands; /* CSV: 0, or the thousands separator of numbers
                   ** ("1,234.5"); not a digit, sign, '.', 'e', quote or
                   ** control byte but tab (JJ_ERR_USAGE) */
+  /* Dates and timestamps in other spellings than ISO 8601 (which always
+  ** counts): strftime-style patterns, at most 16 of each ("%m/%d/%Y",
+  ** "%d %b %Y"; timestamps "%Y/%m/%d %H:%M", "%m/%d/%Y %I:%M %p %z"; the
+  ** language and the spellings detected are docs/convert.md's, "Dates and
+  ** timestamps in other spellings").  None given: a text column whose
+  ** every value is one detected spelling becomes d or l (noted).  Given:
+  ** they replace that kind's detected spellings, and a column the schema
+  ** types d, t or l reads them too.  "iso" alone: ISO 8601 only (that
+  ** kind's detection off).  A pattern that does not compile is
+  ** JJ_ERR_USAGE naming it and the byte. */
+  const char *const *date_formats;
+  size_t n_date_formats;
+  const char *const *timestamp_formats; /* with %z: t; without: l */
+  size_t n_timestamp_formats;
 } jj_convert_opts;
 
 /* What a conversion found.  The caller owns `schema` and frees it with
