@@ -69,6 +69,12 @@ static const char help[] =
     "                       null, a row with a wrong field count is set aside)\n"
     "      --rejects FILE   write the rows set aside to FILE as NDJSON:\n"
     "                       {\"row\",\"byte\",\"column\",\"code\",\"message\"}\n"
+    "      --date-format PAT  dates in another spelling than YYYY-MM-DD, as a\n"
+    "                       strftime pattern (%m/%d/%Y, %d %b %Y); repeated,\n"
+    "                       each is tried; replaces the spellings detected;\n"
+    "                       'iso': YYYY-MM-DD only (see docs/convert.md)\n"
+    "      --timestamp-format PAT  the same for timestamps (%Y/%m/%d %H:%M;\n"
+    "                       with %z: t, else l)\n"
     "      --level N        compression level for .gz (1-9) or .br (0-11)\n"
     "      --max-size N     read at most N bytes of IN, decompressed, in each\n"
     "                       pass (default 1073741824, 1 GiB; 0: no limit)\n"
@@ -102,7 +108,9 @@ enum {
   OPT_REJECTS,
   OPT_NULL_FOR,
   OPT_THOUSANDS,
-  OPT_NO_HEADER
+  OPT_NO_HEADER,
+  OPT_DATE_FMT,
+  OPT_TS_FMT
 };
 
 static const cli_opt opts[] = {
@@ -114,6 +122,8 @@ static const cli_opt opts[] = {
     {"on-error", 0, 1, OPT_ON_ERROR},   {"rejects", 0, 1, OPT_REJECTS},
     {"null-for", 0, 1, OPT_NULL_FOR},   {"thousands", 0, 1, OPT_THOUSANDS},
     {"no-header", 0, 0, OPT_NO_HEADER},
+    {"date-format", 0, 1, OPT_DATE_FMT},
+    {"timestamp-format", 0, 1, OPT_TS_FMT},
     {NULL, 0, 0, 0},
 };
 
@@ -175,6 +185,8 @@ typedef struct job {
   const char *nulls[JJ_CONVERT_MAX_NULLS]; /* --null after the first */
   /* --null-for COLUMN=TEXT, split in place at the first '=' */
   jj_convert_null_for null_for[JJ_CONVERT_MAX_NULL_FOR];
+  const char *dates[JJ_CONVERT_MAX_FORMATS];  /* --date-format */
+  const char *stamps[JJ_CONVERT_MAX_FORMATS]; /* --timestamp-format */
 } job;
 
 /* The rows set aside, one JSON object per line to the --rejects file. */
@@ -324,6 +336,18 @@ static int parse(cli *app, int argc, char **argv, job *j) {
       case OPT_NO_HEADER:
         j->co.flags |= JJ_CONVERT_CSV_NO_HEADER;
         break;
+      case OPT_DATE_FMT:
+      case OPT_TS_FMT: {
+        int ts = id == OPT_TS_FMT;
+        size_t *k = ts ? &j->co.n_timestamp_formats : &j->co.n_date_formats;
+        if (*k == JJ_CONVERT_MAX_FORMATS)
+          return cli_usage(app, "--%s-format may be given at most %d times",
+                           ts ? "timestamp" : "date", JJ_CONVERT_MAX_FORMATS);
+        (ts ? j->stamps : j->dates)[(*k)++] = val;
+        j->co.date_formats = j->dates;
+        j->co.timestamp_formats = j->stamps;
+        break;
+      }
       case OPT_LEVEL:
         if (cli_parse_count(val, &n) || n > 11)
           return cli_usage(app, "--level takes 0 to 11, not '%s'", val);
@@ -518,12 +542,14 @@ int cli_convert(cli *app, int argc, char **argv) {
   }
   if (j.in_fmt == CLI_FMT_JJ &&
       (j.co.schema || j.co.flags || j.co.on_error || j.rejects ||
-       j.co.n_null_for || j.co.thousands)) {
+       j.co.n_null_for || j.co.thousands || j.co.n_date_formats ||
+       j.co.n_timestamp_formats)) {
     rc = cli_usage(app,
                    "--schema, --bad-to-null, --csv-booleans, "
                    "--empty-is-text, --null-padding, --on-error, "
-                   "--rejects, --null-for, --thousands and --no-header "
-                   "are for JSON and CSV input; %s is a document",
+                   "--rejects, --null-for, --thousands, --no-header, "
+                   "--date-format and --timestamp-format are for JSON and "
+                   "CSV input; %s is a document",
                    d.src.label);
   } else if (j.in_fmt != CLI_FMT_JJ && cli_src_check_size(&d.src)) {
     rc = cli_fail(app, &d.src.err, NULL); /* before a pass reads it */

@@ -153,24 +153,44 @@ static int str_of(cv *c, const cv_val *v, const char **p, size_t *len) {
   return cv_text(c, v, p, len) ? CV_FAIL : 0;
 }
 
+/* The kinds of pattern (bits 1 << DF_*) a column of type t reads. */
+static unsigned pattern_kinds(jj_type t) {
+  return t == JJ_DATE               ? 1u << DF_DATE
+         : t == JJ_LOCAL_TIMESTAMP ? 1u << DF_LOCAL
+                                    : 1u << DF_LOCAL | 1u << DF_ZONED;
+}
+
 /* A value of a forced date, timestamp or local timestamp column in one
 ** of the given patterns of its type (datefmt.c): the length of its ISO
 ** text in iso, or 0 (*shaped 1 when a pattern fit its shape, not the
-** calendar: iso holds that text, for the reason). */
+** calendar: iso then holds that text, *n its length, for the reason). */
 static size_t given_iso(cv *c, jj_type t, const char *p, size_t len,
-                        char iso[DF_ISO_CAP], int *shaped) {
-  size_t n = 0;
-  unsigned kinds = t == JJ_DATE               ? 1u << DF_DATE
-                   : t == JJ_LOCAL_TIMESTAMP ? 1u << DF_LOCAL
-                                              : 1u << DF_LOCAL | 1u << DF_ZONED;
-  return df_first(&c->dates, kinds, p, len, iso, &n, shaped) >= 0 ? n : 0;
+                        char iso[DF_ISO_CAP], int *shaped, size_t *n) {
+  *n = 0;
+  return df_first(&c->dates, pattern_kinds(t), p, len, iso, n, shaped) >= 0
+             ? *n
+             : 0;
+}
+
+/* " or %m/%d/%Y or %d %b %Y": the given patterns of type t, for a misfit's
+** message. */
+static void given_list(const cv *c, jj_type t, char *out, size_t cap) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (unsigned i = 0; i < c->dates.n && used < cap; i++) {
+    const df_pat *f = &c->dates.pat[i];
+    if (!f->given || !(pattern_kinds(t) >> f->kind & 1u)) continue;
+    int k = snprintf(out + used, cap - used, " or %s", f->text);
+    if (k > 0) used += (size_t)k;
+  }
 }
 
 /* A value of a d, t or l column in another spelling: the length of its
 ** ISO text in iso, or 0. */
 static size_t spelled(cv *c, const cv_col *cc, const char *p, size_t len,
                       char iso[DF_ISO_CAP], int *shaped) {
-  return cc->forced ? given_iso(c, cc->type, p, len, iso, shaped)
+  size_t n;
+  return cc->forced ? given_iso(c, cc->type, p, len, iso, shaped, &n)
                     : ic_dates_iso(&c->x, cc, p, len, iso, shaped);
 }
 
@@ -182,6 +202,7 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
   double d;
   int64_t i;
   int r, shaped;
+  size_t n;
   char iso[DF_ISO_CAP];
   switch (t) {
     case JJ_TEXT:
@@ -205,16 +226,16 @@ static int fits(cv *c, jj_type t, const cv_val *v, int k) {
     case JJ_DATE:
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
       return jj_date_ok(p, len) || jj_date_parse(p, len, NULL, NULL) == JJ_OK ||
-             given_iso(c, t, p, len, iso, &shaped);
+             given_iso(c, t, p, len, iso, &shaped, &n);
     case JJ_TIMESTAMP: /* without zone: taken as UTC (cv_emit) */
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
       return jj_timestamp_parse(p, len, NULL, NULL) == JJ_OK ||
              jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK ||
-             given_iso(c, t, p, len, iso, &shaped);
+             given_iso(c, t, p, len, iso, &shaped, &n);
     case JJ_LOCAL_TIMESTAMP:
       if ((r = str_of(c, v, &p, &len))) return r == 1 ? 0 : r;
       return jj_local_timestamp_parse(p, len, 1, NULL, NULL) == JJ_OK ||
-             given_iso(c, t, p, len, iso, &shaped);
+             given_iso(c, t, p, len, iso, &shaped, &n);
     case JJ_BYTES: {
       size_t bad;
       const char *why;
@@ -270,14 +291,24 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
     size_t len = 0;
     jj_show(name, sizeof name, cc->name, cc->name_len, 0);
     int r = str_of(c, v, &p, &len), shaped = 0;
-    char iso[DF_ISO_CAP];
+    char iso[DF_ISO_CAP], formats[200] = "";
     if (r == CV_FAIL) return r;
     if (r == 0 && (ty == JJ_DATE || ty == JJ_TIMESTAMP ||
                    ty == JJ_LOCAL_TIMESTAMP)) {
-      size_t n = given_iso(c, ty, p, len, iso, &shaped);
+      size_t n;
+      given_iso(c, ty, p, len, iso, &shaped, &n);
       if (shaped) p = iso, len = n; /* the calendar's reason for it */
+      given_list(c, ty, formats, sizeof formats);
     }
     ic_misfit_words(ty, r == 0 ? p : NULL, len, name, why, sizeof why);
+    if (formats[0] && !shaped && !strncmp(why, " (expected ", 11)) {
+      /* "(expected YYYY-MM-DD or %m/%d/%Y; the schema says x:d)" */
+      const char *semi = strchr(why, ';');
+      char more[sizeof why];
+      snprintf(more, sizeof more, "%.*s%s%s", semi ? (int)(semi - why) : 0, why,
+               formats, semi ? semi : "");
+      memcpy(why, more, sizeof why);
+    }
     return cv_fail(c, code, v->off, "%s is not %s%s", show(v, shown),
                    ic_type_words(ty), why);
   }

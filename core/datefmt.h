@@ -18,12 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jalapenojson.h"
+
 /* The most directives and literal bytes in one compiled pattern. */
 #define DF_MAX_ITEMS 64
 /* The most patterns in a set (bits of a uint32_t mask). */
 #define DF_MAX_PATTERNS 32
 /* The most patterns a caller may give of each kind. */
-#define DF_MAX_GIVEN 16
+#define DF_MAX_GIVEN JJ_CONVERT_MAX_FORMATS
 /* Room for a value's ISO text: "YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM". */
 #define DF_ISO_CAP 40
 

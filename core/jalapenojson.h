@@ -1096,6 +1096,10 @@ void jj_input_file(jj_input *in, void *f, const char *name);
                                        ** column_1, column_2, ... (told to
                                        ** `note`) */
 
+/* The most patterns jj_convert_opts.date_formats (and timestamp_formats)
+** may hold. */
+#define JJ_CONVERT_MAX_FORMATS 16
+
 /* The most texts jj_convert_opts.null_texts may hold. */
 #define JJ_CONVERT_MAX_NULLS 16
 /* The most markers jj_convert_opts.null_for may hold. */
@@ -1171,7 +1175,7 @@ typedef struct jj_convert_opts {
                   ** ("1,234.5"); not a digit, sign, '.', 'e', quote or
                   ** control byte but tab (JJ_ERR_USAGE) */
   /* Dates and timestamps in other spellings than ISO 8601 (which always
-  ** counts): strftime-style patterns, at most 16 of each ("%m/%d/%Y",
+  ** counts): strftime-style patterns, at most JJ_CONVERT_MAX_FORMATS of each ("%m/%d/%Y",
   ** "%d %b %Y"; timestamps "%Y/%m/%d %H:%M", "%m/%d/%Y %I:%M %p %z"; the
   ** language and the spellings detected are docs/convert.md's, "Dates and
   ** timestamps in other spellings").  None given: a text column whose
