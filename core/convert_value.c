@@ -301,7 +301,12 @@ static int misfit(cv *c, cv_table *t, size_t col, const cv_val *v) {
       given_list(c, ty, formats, sizeof formats);
     }
     ic_misfit_words(ty, r == 0 ? p : NULL, len, name, why, sizeof why);
-    if (formats[0] && !shaped && !strncmp(why, " (expected ", 11)) {
+    if (shaped && !strncmp(why, " (the schema", 12)) {
+      /* a valid date whose weekday (%a, %A) is another day's */
+      char tail[sizeof why];
+      memcpy(tail, why + 2, sizeof why - 2);
+      snprintf(why, sizeof why, " (not that day of the week; %.200s", tail);
+    } else if (formats[0] && !shaped && !strncmp(why, " (expected ", 11)) {
       /* "(expected YYYY-MM-DD or %m/%d/%Y; the schema says x:d)" */
       const char *semi = strchr(why, ';');
       char more[sizeof why];

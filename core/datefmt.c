@@ -172,7 +172,7 @@ static int add_kind(df_set *s, const char *const *given, size_t n, int kind,
                     df_mistake *m) {
   m->timestamp = kind != DF_DATE;
   if (n > DF_MAX_GIVEN) {
-    m->index = DF_MAX_GIVEN, m->at = 0;
+    m->index = n, m->at = 0; /* names no one pattern */
     snprintf(m->why, sizeof m->why, "more than %d patterns", DF_MAX_GIVEN);
     return -1;
   }

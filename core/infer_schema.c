@@ -408,10 +408,18 @@ void ic_misfit_words(jj_type t, const char *p, size_t len, const char *name,
   if (p && t == JJ_DATE) jj_date_parse(p, len, NULL, &err);
   if (p && t == JJ_TIMESTAMP) jj_timestamp_parse(p, len, NULL, &err);
   if (p && t == JJ_LOCAL_TIMESTAMP) jj_local_timestamp_parse(p, len, 1, NULL, &err);
-  /* the calendar's reason is the parenthesis its message ends with */
-  const char *why = strrchr(err.message, '(');
-  size_t n = why ? strlen(why) : 0;
-  if (n < 3 || why[n - 1] != ')') why = NULL;
+  /* the calendar's reason is the parenthesis its message ends with, which
+  ** may hold parentheses of its own ("(expected YYYY-MM-DD(T| )HH:MM...)") */
+  size_t n = strlen(err.message), depth = 0;
+  const char *why = NULL;
+  for (size_t i = n; n >= 3 && err.message[n - 1] == ')' && i-- > 0;) {
+    if (err.message[i] == ')') depth++;
+    if (err.message[i] == '(' && --depth == 0) {
+      why = err.message + i;
+      break;
+    }
+  }
+  n = why ? strlen(why) : 0;
   snprintf(out, cap, " (%.*s%sthe schema says %s:%c)", why ? (int)n - 2 : 0,
            why ? why + 1 : "", why ? "; " : "", name,
            t == JJ_TABLE ? '{' : (char)t);
