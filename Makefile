@@ -403,7 +403,7 @@ WASM_READER   := base64 buf chrono cursor doc error json json_canon numparse num
                  rowscan schema select text types validate value
 WASM_WRITER   := writer encode copy infer infer_schema build_tape build build_write build_ahead build_finish \
                  convert convert_csv convert_csv_numbers convert_input convert_json \
-                 convert_json_lex convert_value convert_ahead
+                 convert_json_lex convert_value convert_ahead datefmt infer_dates
 # The glue: the ABI and malloc; then per module printf (in C, or left to
 # JS) and the numbers: the table of powers of five for the core's parser
 # and printer (reader and writer), or parsers that leave the hard cases to

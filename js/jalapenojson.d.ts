@@ -179,6 +179,12 @@ export interface ConvertOptions extends BuildOptions {
   schema?: string | PartialTypes;
   /** The input's name, to begin error messages ("in.json: row 3 ..."). */
   name?: string;
+  /** Dates in another spelling than ISO 8601: a strftime pattern
+   * ('%m/%d/%Y') or 1 to 16 of them, instead of the spellings detected;
+   * 'iso' for ISO 8601 alone (docs/convert.md). */
+  dateFormat?: string | string[];
+  /** The same for timestamps ('%Y/%m/%d %H:%M'; with %z a t column). */
+  timestampFormat?: string | string[];
 }
 
 /** Options of fromCSV(). */

@@ -122,7 +122,8 @@ export function encodeText(rows, schema, options) {
 
 // A document converted from JSON (an array of objects, or NDJSON) given
 // as text or bytes, by the C converter (docs/convert.md): options schema
-// ("id:i,joined:d" or {id: 'i'}), badToNull, onNote, name.
+// ("id:i,joined:d" or {id: 'i'}), badToNull, onNote, name, dateFormat and
+// timestampFormat (strftime patterns for other spellings; 'iso': none).
 export function fromJSON(input, options) {
   return call(() => convert(input, false, options));
 }

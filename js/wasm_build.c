@@ -260,6 +260,29 @@ EXPORT(jjw_rejects) const char *jjw_rejects(void) {
   return rejects.p;
 }
 
+/* The date and timestamp patterns of the next jjw_convert (then
+** forgotten): each n NUL-terminated texts one after another, held by the
+** caller until that call returns. */
+static const char *date_fmts, *stamp_fmts;
+static int n_date_fmts, n_stamp_fmts;
+
+EXPORT(jjw_convert_formats)
+void jjw_convert_formats(const char *dates, int n_dates, const char *stamps,
+                         int n_stamps) {
+  date_fmts = dates, n_date_fmts = n_dates;
+  stamp_fmts = stamps, n_stamp_fmts = n_stamps;
+}
+
+/* texts[0..n) of a list jjw_convert_formats was given, into out. */
+static size_t split_formats(const char *p, int n, const char **out) {
+  size_t k = 0;
+  for (; p && (int)k < n && k < JJ_CONVERT_MAX_FORMATS; k++) {
+    out[k] = p;
+    p += strlen(p) + 1;
+  }
+  return k;
+}
+
 /* Convert in[0..in_len) (JSON or NDJSON when `csv` is 0, else CSV) to a
 ** document, handed over as jjw_build_finish does.  schema: NULL or
 ** NUL-terminated; nulls: n_nulls NUL-terminated texts one after another
@@ -301,6 +324,13 @@ char *jjw_convert(const char *in, size_t in_len, int csv, int delimiter,
   }
   o.null_for = per;
   o.thousands = (char)thousands;
+  const char *dates[JJ_CONVERT_MAX_FORMATS], *stamps[JJ_CONVERT_MAX_FORMATS];
+  o.date_formats = dates;
+  o.n_date_formats = split_formats(date_fmts, n_date_fmts, dates);
+  o.timestamp_formats = stamps;
+  o.n_timestamp_formats = split_formats(stamp_fmts, n_stamp_fmts, stamps);
+  date_fmts = stamp_fmts = NULL;
+  n_date_fmts = n_stamp_fmts = 0;
   o.flags = flags;
   o.note = note;
   o.on_error = (jj_on_error)on_error;

@@ -366,8 +366,8 @@ function convertSchema(schema, where) {
 export function convert(input, csv, options) {
   const where = csv ? 'fromCSV' : 'fromJSON';
   const opts = checkOptions(options, where,
-    csv ? ['schema', 'delimiter', 'null', 'booleans', 'emptyIsText', 'badToNull', 'nullPadding', 'onError', 'onReject', 'onNote', 'name', 'thousands', 'header']
-      : ['schema', 'badToNull', 'onNote', 'name']);
+    csv ? ['schema', 'delimiter', 'null', 'booleans', 'emptyIsText', 'badToNull', 'nullPadding', 'onError', 'onReject', 'onNote', 'name', 'thousands', 'header', 'dateFormat', 'timestampFormat']
+      : ['schema', 'badToNull', 'onNote', 'name', 'dateFormat', 'timestampFormat']);
   let bytes;
   if (typeof input === 'string') bytes = encoder.encode(input);
   else if (isBytes(input)) bytes = asBytes(input);
@@ -407,6 +407,15 @@ export function convert(input, csv, options) {
     thousands = opts.thousands.charCodeAt(0);
   }
   if (opts.name !== undefined && typeof opts.name !== 'string') throw new TypeError(`${where}: name must be a string`);
+  // dateFormat, timestampFormat: a strftime pattern or an array of 1 to 16
+  const formats = {};
+  for (const k of ['dateFormat', 'timestampFormat']) {
+    const v = opts[k];
+    formats[k] = v === undefined ? [] : Array.isArray(v) ? v : [v];
+    if (formats[k].some((t) => typeof t !== 'string' || t.includes('\0')) ||
+        (Array.isArray(v) && (v.length < 1 || v.length > 16)))
+      throw new TypeError(`${where}: ${k} must be a string or an array of 1 to 16 strings`);
+  }
   for (const k of ['booleans', 'emptyIsText', 'nullPadding', 'header'])
     if (opts[k] !== undefined && typeof opts[k] !== 'boolean') throw new TypeError(`${where}: ${k} must be true or false`);
   if (opts.onError !== undefined && !Object.hasOwn(ON_ERROR, opts.onError))
@@ -436,6 +445,11 @@ export function convert(input, csv, options) {
     if (fp) held.push(fp);
     const namep = cStringIn(x, opts.name);
     if (namep) held.push(namep);
+    const dp = formats.dateFormat.length ? cStringIn(x, formats.dateFormat.join('\0')) : 0;
+    if (dp) held.push(dp);
+    const tp = formats.timestampFormat.length ? cStringIn(x, formats.timestampFormat.join('\0')) : 0;
+    if (tp) held.push(tp);
+    x.jjw_convert_formats(dp, formats.dateFormat.length, tp, formats.timestampFormat.length);
     const doc = x.jjw_convert(p, bytes.length, csv ? 1 : 0, delimiter, sp, np, nulls.length, flags, namep, onError,
       fp, nullFor.length / 2, thousands);
     // the document, the error and the rows set aside first: onNote and

@@ -75,7 +75,9 @@ def dump(rows: Iterable[Row] | View, path: PathLike,
          types: Sequence[TypeSpec] | Mapping[str, TypeSpec] | None = ...,
          *, level: int = ...) -> None: ...
 def from_json(data: Data, *, schema: str | Mapping[str, TypeSpec] | None = ...,
-              bad_to_null: bool = ...) -> bytes: ...
+              bad_to_null: bool = ...,
+              date_format: str | Sequence[str] | None = ...,
+              timestamp_format: str | Sequence[str] | None = ...) -> bytes: ...
 def from_csv(data: Data, *, schema: str | Mapping[str, TypeSpec] | None = ...,
              delimiter: str | None = ...,
              null: str | Sequence[str] | Mapping[str, str | Sequence[str]] | None = ...,
@@ -83,5 +85,7 @@ def from_csv(data: Data, *, schema: str | Mapping[str, TypeSpec] | None = ...,
              bad_to_null: bool = ..., null_padding: bool = ...,
              on_error: Literal["fail", "skip", "null"] = ...,
              rejects: list[dict[str, Any]] | None = ...,
-             thousands: str | None = ..., header: bool = ...) -> bytes: ...
+             thousands: str | None = ..., header: bool = ...,
+             date_format: str | Sequence[str] | None = ...,
+             timestamp_format: str | Sequence[str] | None = ...) -> bytes: ...
 def register_sqlite3(*, timestamps: Timestamps = ...) -> None: ...

@@ -198,17 +198,80 @@ done:
   return result;
 }
 
+/* date_format= and timestamp_format=: a str or a list or tuple of str,
+** each str held while the conversion runs without the GIL. */
+typedef struct fmts {
+  const char *v[2][JJ_CONVERT_MAX_FORMATS];
+  PyObject *held[2 * JJ_CONVERT_MAX_FORMATS];
+  size_t n_held;
+} fmts;
+
+static void fmts_free(fmts *f) {
+  while (f->n_held) Py_DECREF(f->held[--f->n_held]);
+}
+
+/* Keyword `kw` (ts: the timestamp one) into o.  0, or -1 raised. */
+static int formats(PyObject *v, const char *kw, int ts, fmts *f,
+                   jj_convert_opts *o) {
+  size_t *n = ts ? &o->n_timestamp_formats : &o->n_date_formats;
+  if (!v || v == Py_None) return 0;
+  PyObject *seq = PyUnicode_Check(v) ? PyTuple_Pack(1, v)
+                  : PyList_Check(v) || PyTuple_Check(v)
+                      ? PySequence_Fast(v, kw)
+                      : NULL;
+  if (!seq) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "%s must be a str or a list of str, not %.100s",
+                   kw, Py_TYPE(v)->tp_name);
+    return -1;
+  }
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+  int refused = k == 0 || k > JJ_CONVERT_MAX_FORMATS;
+  if (refused)
+    PyErr_Format(PyExc_ValueError, "%s takes 1 to %d patterns, not %zd", kw,
+                 JJ_CONVERT_MAX_FORMATS, k);
+  for (Py_ssize_t i = 0; !refused && i < k; i++) {
+    PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+    const char *u = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
+    if (!u) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError,
+                     "%s must be a str or a list of str, not a list holding "
+                     "%.100s",
+                     kw, Py_TYPE(t)->tp_name);
+      refused = 1;
+    } else {
+      f->held[f->n_held++] = Py_NewRef(t);
+      f->v[ts][(*n)++] = u;
+    }
+  }
+  Py_DECREF(seq);
+  if (ts)
+    o->timestamp_formats = f->v[1];
+  else
+    o->date_formats = f->v[0];
+  return refused ? -1 : 0;
+}
+
 PyObject *jjpy_from_json(PyObject *module, PyObject *args, PyObject *kwargs) {
-  static char *kws[] = {"data", "schema", "bad_to_null", NULL};
-  PyObject *data, *schema = NULL, *bad = NULL;
+  static char *kws[] = {"data", "schema", "bad_to_null", "date_format",
+                        "timestamp_format", NULL};
+  PyObject *data, *schema = NULL, *bad = NULL, *dfmt = NULL, *tfmt = NULL;
   jj_convert_opts o;
+  fmts f;
   memset(&o, 0, sizeof o);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OO:from_json", kws,
-                                   &data, &schema, &bad) ||
+  f.n_held = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOO:from_json", kws,
+                                   &data, &schema, &bad, &dfmt, &tfmt) ||
       flag(bad, JJ_CONVERT_BAD_TO_NULL, &o.flags) < 0)
     return NULL;
+  PyObject *doc = NULL;
   o.from = JJ_FORMAT_JSON; /* an array of objects, or NDJSON */
-  return convert(module, data, schema, NULL, &o);
+  if (formats(dfmt, "date_format", 0, &f, &o) == 0 &&
+      formats(tfmt, "timestamp_format", 1, &f, &o) == 0)
+    doc = convert(module, data, schema, NULL, &o);
+  fmts_free(&f);
+  return doc;
 }
 
 /* The null option's texts, each str held here (another thread may change
@@ -304,17 +367,18 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
                         "null",     "booleans",      "empty_is_text",
                         "bad_to_null", "null_padding", "on_error",
                         "rejects",  "thousands",     "header",
-                        NULL};
+                        "date_format", "timestamp_format", NULL};
   PyObject *data, *schema = NULL, *delim = NULL, *null = NULL,
            *booleans = NULL, *empty = NULL, *bad = NULL, *pad = NULL,
            *on_error = NULL, *rejects = NULL, *thousands = NULL,
-           *header = NULL;
+           *header = NULL, *dfmt = NULL, *tfmt = NULL;
   jj_convert_opts o;
   memset(&o, 0, sizeof o);
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOOOOOOOOO:from_csv",
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOOOOOOOOOOOO:from_csv",
                                    kws, &data, &schema, &delim, &null,
                                    &booleans, &empty, &bad, &pad, &on_error,
-                                   &rejects, &thousands, &header) ||
+                                   &rejects, &thousands, &header, &dfmt,
+                                   &tfmt) ||
       flag(booleans, JJ_CONVERT_CSV_BOOLEANS, &o.flags) < 0 ||
       flag(empty, JJ_CONVERT_CSV_EMPTY_IS_TEXT, &o.flags) < 0 ||
       flag(bad, JJ_CONVERT_BAD_TO_NULL, &o.flags) < 0 ||
@@ -375,7 +439,13 @@ PyObject *jjpy_from_csv(PyObject *module, PyObject *args, PyObject *kwargs) {
     while (no.n_held) Py_DECREF(no.held[--no.n_held]);
     return NULL;
   }
-  PyObject *doc = convert(module, data, schema, rejects, &o);
+  fmts f;
+  PyObject *doc = NULL;
+  f.n_held = 0;
+  if (formats(dfmt, "date_format", 0, &f, &o) == 0 &&
+      formats(tfmt, "timestamp_format", 1, &f, &o) == 0)
+    doc = convert(module, data, schema, rejects, &o);
+  fmts_free(&f);
   while (no.n_held) Py_DECREF(no.held[--no.n_held]);
   return doc;
 }

@@ -50,15 +50,19 @@ PyDoc_STRVAR(dump_doc,
 "encode() to a file, atomically (a temporary file renamed over path);\n"
 "gzip for a .gz name, brotli for .br.");
 PyDoc_STRVAR(from_json_doc,
-"from_json(data, *, schema=None, bad_to_null=False) -> bytes\n--\n\n"
+"from_json(data, *, schema=None, bad_to_null=False, date_format=None,\n"
+"          timestamp_format=None) -> bytes\n--\n\n"
 "The converter on JSON (an array of objects, or NDJSON) as bytes or str:\n"
 "the document's bytes, each decision an InferenceWarning.  schema: a str\n"
-"'id:i,joined:d' or a dict by name, as types=.");
+"'id:i,joined:d' or a dict by name, as types=.  date_format,\n"
+"timestamp_format: a strftime pattern or a list of them ('%m/%d/%Y') for\n"
+"dates in another spelling than ISO 8601, instead of the ones detected;\n"
+"'iso' for ISO 8601 alone.");
 PyDoc_STRVAR(from_csv_doc,
 "from_csv(data, *, schema=None, delimiter=None, null=None, booleans=False,\n"
 "         empty_is_text=False, bad_to_null=False, null_padding=False,\n"
 "         on_error='fail', rejects=None, thousands=None,\n"
-"         header=True) -> bytes\n--\n\n"
+"         header=True, date_format=None, timestamp_format=None) -> bytes\n--\n\n"
 "The converter on CSV (bytes or str): the document's bytes.  delimiter:\n"
 "detected among , tab ; | by default.  null: a text that means null, a\n"
 "list of them, or a dict of them by column ({'rate': ['NA', '.'],\n"
@@ -67,7 +71,8 @@ PyDoc_STRVAR(from_csv_doc,
 "column_1, column_2, ...  null_padding: short rows get nulls.  on_error:\n"
 "'skip' sets a row that does not fit aside, 'null' makes a bad value\n"
 "null; each row set aside is appended to the list rejects as a dict\n"
-"(row, byte, column, code, message).");
+"(row, byte, column, code, message).  date_format, timestamp_format: as\n"
+"from_json's.");
 
 static PyMethodDef jjpy_methods[] = {
     {"decode", (PyCFunction)(void (*)(void))jjpy_decode,

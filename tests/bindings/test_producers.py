@@ -6,8 +6,8 @@ same decisions (notes), whichever way they come in.
 The rows are the fixtures of tests/data/ (real data's shapes: sparse keys,
 objects, nested tables, NDJSON weather records, GeoJSON-like features,
 mixed numbers, dates and timestamps (zoned and local, T or SQLite's space)
-as text, a cars-like file, a CSV of
-events) and 40 random tables from a fixed seed.  Each goes through:
+as text, a cars-like file, a CSV of events, a CSV of dates in other
+spellings) and 40 random tables from a fixed seed.  Each goes through:
   cli json, cli ndjson, cli csv   `jalapenojson convert` (notes: stderr)
   sql jj_from_json, jj_from_csv   the converter in SQL (notes: jj_notes())
   sql jj_group, jj_export         SQLite values (a table loaded with them)
@@ -42,7 +42,14 @@ from jjtest import check, connect, extension_path
 
 DATA = os.path.join(jjtest.ROOT, "tests", "data")
 FIXTURES = ("countries.json", "users.json", "orders.json", "weather.ndjson", "features.json",
-            "measurements.json", "calendar.json", "cars.json", "events.csv")
+            "measurements.json", "calendar.json", "cars.json", "events.csv",
+            "dates_spelled.csv")
+# Fixtures with dates and timestamps in other spellings than ISO 8601: the
+# converter reads them as dates (docs/convert.md, "Dates and timestamps in
+# other spellings"), the row builder keeps a host's text as text.
+SPELLED = ("dates_spelled.csv",)
+BUILDER = ("sql jj_group", "sql jj_export", "python encode", "python encode, dates as objects",
+           "python dump", "js encode")
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 INT64 = (-2 ** 63, 2 ** 63 - 1)
 PRODUCERS = ("cli json", "cli ndjson", "cli csv", "sql jj_from_json", "sql jj_from_csv",
@@ -171,6 +178,9 @@ def js_reason(rows):
 def reason(case, producer):
     """Why the producer cannot take the case's rows, or None."""
     rows = case["rows"]
+    if producer in BUILDER and case["name"] in SPELLED:
+        return ("the row builder reads ISO 8601 dates only: a host's text such as "
+                "01/31/2015 stays text, which the converter reads as a date")
     if producer == "cli ndjson" and not rows:
         return "NDJSON of no rows is an empty file, another input"
     if producer.startswith(("python encode", "python dump")) and not rows:

@@ -7,7 +7,10 @@
 ** keep them: no header (bit 0), a thousands separator (bits 1-2: none, ',',
 ** ' ', '\''), per-column null markers (bits 3-4: none, or one of three
 ** sets naming a, b, column_1, a column that may be missing); the rest is
-** the JSON or CSV.
+** the JSON or CSV.  When the rest starts with '%', its first line is date
+** and timestamp patterns (at most 4 of each) separated by '|', a timestamp
+** one marked by a leading '@' ("%m/%d/%Y|@%Y/%m/%d %H:%M"), and the input
+** follows the line.
 ** Properties checked:
 **   - a failure has a code and a message; a success gives a document that
 **     jj_parse_opts(JJ_PARSE_VALIDATE) accepts, with res.rows rows and
@@ -131,6 +134,29 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   rejects rj = {0, 0, 1}, rj2 = {0, 0, 1};
   o.reject = on_reject;
   o.reject_ctx = &rj;
+  /* date and timestamp patterns from the first line */
+  char line[256];
+  const char *dates[4], *stamps[4];
+  o.date_formats = dates;
+  o.timestamp_formats = stamps;
+  if (len && text[0] == '%') {
+    const char *nl = memchr(text, '\n', len);
+    size_t n = nl ? (size_t)(nl - text) : len;
+    if (n >= sizeof line) n = sizeof line - 1;
+    memcpy(line, text, n);
+    line[n] = '\0';
+    text += nl ? (size_t)(nl - text) + 1 : len;
+    len = (size_t)((const char *)data + size - text);
+    for (char *p = line; p;) {
+      char *bar = strchr(p, '|');
+      if (bar) *bar = '\0';
+      if (*p == '@' && o.n_timestamp_formats < 4)
+        stamps[o.n_timestamp_formats++] = p + 1;
+      else if (*p != '@' && o.n_date_formats < 4)
+        dates[o.n_date_formats++] = p;
+      p = bar ? bar + 1 : NULL;
+    }
+  }
 
   jj_input in;
   jj_error err, err2;
