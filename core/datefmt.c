@@ -221,6 +221,12 @@ static int digits(const char **pp, const char *end, int least, int most) {
   return v;
 }
 
+/* v (0 <= v < 10^width) in `width` digits at o; past them. */
+static char *put_num(char *o, int v, int width) {
+  for (int i = width - 1; i >= 0; i--, v /= 10) o[i] = (char)('0' + v % 10);
+  return o + width;
+}
+
 static int lower(int ch) { return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch; }
 
 /* One of the names at *pp, whole (full) or its first three letters: its
@@ -243,7 +249,7 @@ int df_parse(const df_pat *f, const char *p, size_t len, char iso[DF_ISO_CAP],
              size_t *n) {
   const char *end = p + len, *frac = NULL;
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, pm = -1, wd = -1, v;
-  int nfrac = 0, zone = 0, zoned = 0;
+  int nfrac = 0, zone = 0, zoned = 0, zneg = 0;
   for (unsigned i = 0; i < f->n; i++) {
     switch (f->op[i]) {
       case 0:
@@ -290,7 +296,7 @@ int df_parse(const df_pat *f, const char *p, size_t len, char iso[DF_ISO_CAP],
       case 'z':
         zoned = 1;
         if (p < end && *p == 'Z') {
-          p++, v = 0;
+          p++, v = 0, zoned = 2; /* Z, not +00:00 */
           break;
         }
         if (p == end || (*p != '+' && *p != '-')) return 0;
@@ -303,7 +309,8 @@ int df_parse(const df_pat *f, const char *p, size_t len, char iso[DF_ISO_CAP],
           } else if (p < end && *p >= '0' && *p <= '9') {
             if ((zm = digits(&p, end, 2, 2)) < 0) return 0;
           }
-          zone = sign * (zh * 60 + zm);
+          /* written as read: chrono.c checks the zone's hour and minute */
+          zone = zh * 100 + zm, zneg = sign < 0;
           v = 0; /* chrono.c checks the range */
         }
         break;
@@ -315,23 +322,28 @@ int df_parse(const df_pat *f, const char *p, size_t len, char iso[DF_ISO_CAP],
   if (p != end) return 0;
   if (pm >= 0) h = h % 12 + 12 * pm;
   /* the fields fit their places; the calendar and the clock say the rest */
-  if (mo > 99 || d > 99 || h > 99) return -1;
-  int k = snprintf(iso, DF_ISO_CAP, "%04d-%02d-%02d", y, mo, d);
+  /* the ISO text, digit by digit (every value read takes this path) */
+  char *o = iso;
+  o = put_num(o, y, 4), *o++ = '-', o = put_num(o, mo, 2), *o++ = '-';
+  o = put_num(o, d, 2);
   if (f->kind != DF_DATE) {
-    k += snprintf(iso + k, DF_ISO_CAP - (size_t)k, "T%02d:%02d:%02d", h, mi, s);
-    if (nfrac) k += snprintf(iso + k, DF_ISO_CAP - (size_t)k, ".%.*s", nfrac, frac);
-    if (zoned && zone == 0)
-      k += snprintf(iso + k, DF_ISO_CAP - (size_t)k, "Z");
-    else if (zoned)
-      k += snprintf(iso + k, DF_ISO_CAP - (size_t)k, "%c%02d:%02d",
-                    zone < 0 ? '-' : '+', (zone < 0 ? -zone : zone) / 60,
-                    (zone < 0 ? -zone : zone) % 60);
+    *o++ = 'T', o = put_num(o, h, 2), *o++ = ':', o = put_num(o, mi, 2);
+    *o++ = ':', o = put_num(o, s, 2);
+    if (nfrac) *o++ = '.', memcpy(o, frac, (size_t)nfrac), o += nfrac;
+    if (zoned == 2) {
+      *o++ = 'Z';
+    } else if (zoned) {
+      *o++ = zneg ? '-' : '+', o = put_num(o, zone / 100, 2), *o++ = ':';
+      o = put_num(o, zone % 100, 2); /* zone: hhmm as read */
+    }
   }
-  *n = (size_t)k;
-  int32_t days;
-  if (jj_date_parse(iso, 10, &days, NULL) != JJ_OK) return -1;
-  /* 1970-01-01 was a Thursday (4 when Sunday is 0) */
-  if (wd >= 0 && ((days % 7 + 7) % 7 + 4) % 7 != wd) return -1;
+  *n = (size_t)(o - iso);
+  if (!jj_date_ok(iso, 10) && jj_date_parse(iso, 10, NULL, NULL) != JJ_OK)
+    return -1;
+  if (wd >= 0) { /* 1970-01-01 was a Thursday (4 when Sunday is 0) */
+    int32_t days = jj_date_days(iso);
+    if (((days % 7 + 7) % 7 + 4) % 7 != wd) return -1;
+  }
   if (f->kind == DF_LOCAL)
     return jj_local_timestamp_parse(iso, *n, 0, NULL, NULL) == JJ_OK ? 1 : -1;
   if (f->kind == DF_ZONED)
