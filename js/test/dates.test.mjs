@@ -12,7 +12,7 @@ const rows = (doc) => new TextDecoder().decode(doc).split('\n').slice(1, -1).map
 
 test('detected spellings, with their notes', () => {
   const notes = [];
-  const doc = jj.fromCSV('d,t\n01/31/2015,2015/01/01 01:00:00\n2/1/2016,2001/01/01 00:47\n',
+  const doc = jj.fromCSV('d,t\n01/31/2015,2015/01/01 01:00:00\n2/1/2016,2001/01/01 00:47:00\n',
     { delimiter: ',', onNote: (n) => notes.push(n) });
   assert.deepEqual(types(doc), ['d', 'l']);
   assert.deepEqual(rows(doc), [['2015-01-31', '2015-01-01T01:00:00'], ['2016-02-01', '2001-01-01T00:47:00']]);

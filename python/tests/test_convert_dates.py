@@ -12,7 +12,7 @@ import jalapenojson as jj
 
 CSV = ("id,when,at,name\n"
        "1,01/31/2015,2015/01/01 01:00:00,Oslo\n"
-       "2,Jan 1 2000,2001/01/01 00:47,Bergen\n")
+       "2,2/1/2016,2001/01/01 00:47:00,Bergen\n")
 
 
 def notes_of(call, *args, **kwargs):
@@ -61,6 +61,7 @@ def test_formats_given_and_iso():
     assert jj.view(doc).types == ("t",)
     assert jj.decode(doc)[0]["t"] == dt.datetime(2015, 1, 1, 0, 0, tzinfo=dt.timezone.utc)
     # "iso" turns detection off, kind by kind
+    assert jj.view(jj.from_csv(CSV, delimiter=",")).types == ("i", "d", "l", "s")
     doc = jj.from_csv(CSV, delimiter=",", date_format="iso")
     assert jj.view(doc).types == ("i", "s", "l", "s")
     doc = jj.from_csv(CSV, delimiter=",", date_format="iso", timestamp_format="iso")
