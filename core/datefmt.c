@@ -119,7 +119,8 @@ int df_compile(const char *text, int kind, df_pat *out, char *why, size_t cap,
       continue;
     }
     /* one directive, or the several %T and %F stand for */
-    for (size_t i = 0; ops[i] && (ops == p ? i < 1 : 1); i++) {
+    size_t n_ops = ops == p ? 1 : strlen(ops);
+    for (size_t i = 0; i < n_ops; i++) {
       int op = ops[i], fld = field_of(op);
       if (fld < 0) { /* the ':' and '-' of %T and %F */
         if (put(out, 0, (char)op)) goto long_;
