@@ -41,7 +41,8 @@ typedef int (*copt_set)(jjx_copts *o, const copt_def *d, const char *val,
 struct copt_def {
   const char *key;
   int scope;         /* ANY_TEXT, CSV_ONLY, CSV_NOT_TSV */
-  int repeat;        /* 1: given again, each value is one more */
+  int repeat;        /* 1: given again, each value is one more (in any
+                     ** order); 2: the same, the order kept (it matters) */
   copt_set set;
   unsigned flag;     /* set_flag's JJ_CONVERT_* bit */
   const char *dflt;  /* the canonical value that is the default: left out
@@ -145,6 +146,23 @@ static int set_null_for(jjx_copts *o, const copt_def *d, const char *val,
   return 0;
 }
 
+/* date_format=PATTERN, timestamp_format=PATTERN: one more pattern, tried
+** in the order given ("iso": only ISO 8601); the converter checks it. */
+static int set_format(jjx_copts *o, const copt_def *d, const char *val,
+                      const char **norm) {
+  int ts = d->flag != 0;
+  size_t *n = ts ? &o->co.n_timestamp_formats : &o->co.n_date_formats;
+  const char **slots = ts ? o->timestamps : o->dates;
+  if (!*val || *n == JJ_CONVERT_MAX_FORMATS) return -1;
+  slots[(*n)++] = val;
+  if (ts)
+    o->co.timestamp_formats = o->timestamps;
+  else
+    o->co.date_formats = o->dates;
+  *norm = val;
+  return 0;
+}
+
 static int set_on_error(jjx_copts *o, const copt_def *d, const char *val,
                         const char **norm) {
   static const char *const names[] = {"fail", "skip", "null"};
@@ -182,6 +200,11 @@ static const copt_def defs[] = {
      "or '\"')"},
     {"header", CSV_ONLY, 0, set_header, JJ_CONVERT_CSV_NO_HEADER, "1",
      "1 or 0 (yes/no, on/off, true/false)"},
+    {"date_format", ANY_TEXT, 2, set_format, 0, NULL,
+     "a strftime-style pattern such as '%m/%d/%Y', or iso (at most 16)"},
+    {"timestamp_format", ANY_TEXT, 2, set_format, 1, NULL,
+     "a strftime-style pattern such as '%Y/%m/%d %H:%M', or iso (at most "
+     "16)"},
 };
 #define NDEFS ((int)(sizeof defs / sizeof *defs))
 
@@ -272,7 +295,7 @@ int jjx_copts_finish(jjx_copts *o) {
       if (o->def[i] == k &&
           !(defs[k].dflt && strcmp(o->norm[i], defs[k].dflt) == 0))
         vals[n++] = o->norm[i];
-    if (defs[k].repeat) qsort(vals, (size_t)n, sizeof *vals, cmp_text);
+    if (defs[k].repeat == 1) qsort(vals, (size_t)n, sizeof *vals, cmp_text);
     for (int i = 0; i < n; i++) {
       sqlite3_str_appendf(s, "%s%s=", items++ ? "," : "", defs[k].key);
       append_value(s, vals[i]);

@@ -29,6 +29,8 @@ typedef struct jjx_copts {
   jj_convert_opts co;
   const char *nulls[JJ_CONVERT_MAX_NULLS]; /* co.null_texts */
   jj_convert_null_for null_for[JJ_CONVERT_MAX_NULL_FOR]; /* co.null_for */
+  const char *dates[JJ_CONVERT_MAX_FORMATS];      /* co.date_formats */
+  const char *timestamps[JJ_CONVERT_MAX_FORMATS]; /* co.timestamp_formats */
   char *val[JJX_COPTS_MAX];  /* each value given, owned (sqlite3_free) */
   char *aux[JJX_COPTS_MAX];  /* what a setter keeps beside it (null_for's
                              ** column name), owned; NULL: nothing */

@@ -130,7 +130,7 @@ def test_errors_and_null(conn):
     expect_error(conn, "csv_unknown_option", "SELECT jj_from_csv('a', 'x=1')", (),
                  'jj_from_csv: unknown option "x=1" (known: schema, delimiter, null, '
                  'booleans, empty_is_text, bad_to_null, null_padding, on_error, null_for, '
-                 'thousands, header)')
+                 'thousands, header, date_format, timestamp_format)')
     expect_error(conn, "json_input_type", "SELECT jj_from_json(1.5)", (),
                  "jj_from_json: the input must be TEXT or BLOB (JSON text, maybe gzip "
                  "or brotli), not REAL")

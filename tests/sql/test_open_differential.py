@@ -6,7 +6,8 @@ makes with the same options.
 For each fixture (a ragged CSV with null_padding, a bad row in the middle
 with on_error=skip, NA and . as null markers, CRLF line ends with another
 delimiter, a byte order mark with booleans, TSV with empty_is_text,
-thousands separators with per-column null markers, no header, NDJSON with
+thousands separators with per-column null markers, no header, dates and
+timestamps by pattern and detected in other spellings, NDJSON with
 sparse keys and nested objects, a JSON array with nested arrays of
 objects, a gzipped CSV), `jalapenojson convert` with the options as flags
 makes a .jj file; the typed table CREATEd over the source with the options
@@ -59,6 +60,12 @@ FIXTURES = [
      ["--thousands", ",", "--null-for", "rate=NA", "--null-for", "rate=."]),
     ("noheader.csv", "1,a,2024-01-01\n2,b,2024-02-01\n3,,2024-03-01\n",
      ["header=0"], ["--no-header"]),
+    ("spelled.csv", "id,day,at\n1,01/31/2015,2015/01/31 01:00\n2,,2016/02/29 23:59\n"
+     "3,12/01/2016,\n",
+     ["date_format='%m/%d/%Y'", "timestamp_format='%Y/%m/%d %H:%M'"],
+     ["--date-format", "%m/%d/%Y", "--timestamp-format", "%Y/%m/%d %H:%M"]),
+    ("detected.json", '[{"d": "Jan 1 2000", "t": "2001/01/01 00:47"},'
+     ' {"d": "Jun 12 1998", "t": null}]\n', [], []),
     ("events.csv.gz", "at,kind,value\n2024-05-01T10:00:00Z,a,NA\n"
      "2024-05-01T11:30:00Z,b,3\n2024-05-02T09:15:00Z,NA,4\n",
      ["null=NA"], ["--null", "NA"]),

@@ -288,7 +288,62 @@ def main():
         conn.set_progress_handler(None, 0)
         check("the progress handler stops a conversion with options",
               e == "interrupted", repr(e))
+        dates_options(conn, d)
     return jjtest.report("open_options")
+
+
+def dates_options(conn, d):
+    """date_format and timestamp_format: patterns read in the order given,
+    part of the cache key in that order, on JSON and CSV, and a pattern that
+    does not compile is the converter's usage error."""
+    days = write(os.path.join(d, "days.csv"),
+                 "id,day,at\n1,01/02/2015,2015/01/02 03:04\n2,03/04/2016,2016/12/31 23:59\n")
+    conn.execute("CREATE VIRTUAL TABLE temp.dm USING jj_open(%s, date_format='%%m/%%d/%%Y', "
+                 "timestamp_format='%%Y/%%m/%%d %%H:%%M')" % q(days))
+    got = conn.execute("SELECT id, day, at FROM temp.dm ORDER BY id").fetchall()
+    check("date_format m/d/Y: the dates in ISO", got == [
+        (1, "2015-01-02", "2015-01-02 03:04:00"), (2, "2016-03-04", "2016-12-31 23:59:00")],
+        repr(got))
+    types = conn.execute("SELECT name, type FROM jj_schema(?, "
+                         "'date_format=\"%m/%d/%Y\", timestamp_format=\"%Y/%m/%d %H:%M\"')",
+                         (days,)).fetchall()
+    check("date_format on jj_schema: d and l", types == [("id", "i"), ("day", "d"), ("at", "l")],
+          repr(types))
+    dm = conn.execute("SELECT record->>'day' FROM jj_open(?, 'date_format=%d/%m/%Y') "
+                      "ORDER BY row",
+                      (days,)).fetchall()
+    check("date_format d/m/Y reads the same days otherwise",
+          dm == [("2015-02-01",), ("2016-04-03",)], repr(dm))
+    # both orders of two patterns that both read 01/02/2015: the first wins
+    one = conn.execute("SELECT record->>'day' FROM jj_open(?, 'date_format=%m/%d/%Y, "
+                       "date_format=%d/%m/%Y') WHERE row = 1", (days,)).fetchone()
+    two = conn.execute("SELECT record->>'day' FROM jj_open(?, 'date_format=%d/%m/%Y, "
+                       "date_format=%m/%d/%Y') WHERE row = 1", (days,)).fetchone()
+    check("patterns are tried in the order given", (one, two) == (("2015-01-02",),
+                                                                  ("2015-02-01",)),
+          repr((one, two)))
+    keys = [k for k, _ in hits(conn, days) if "date_format" in k]
+    check("the cache key keeps the patterns' order", any(
+        k.startswith("date_format=%m/%d/%Y,date_format=%d/%m/%Y") for k in keys) and any(
+        k.startswith("date_format=%d/%m/%Y,date_format=%m/%d/%Y") for k in keys), repr(keys))
+    iso = conn.execute("SELECT name, type FROM jj_schema(?, 'date_format=iso')",
+                       (days,)).fetchall()
+    check("date_format=iso: the other spellings stay text", ("day", "s") in iso, repr(iso))
+    js = write(os.path.join(d, "days.json"), '[{"d": "Jan 2 2015"}, {"d": "Feb 28 2016"}]')
+    got = conn.execute("SELECT record->>'d' FROM jj_open(?, 'date_format=%b %d %Y') "
+                       "ORDER BY row", (js,)).fetchall()
+    check("date_format on a JSON file", got == [("2015-01-02",), ("2016-02-28",)], repr(got))
+    e = error_of(conn, "SELECT * FROM jj_open(?, 'date_format=%q')", (days,))
+    check("a pattern that does not compile: the converter's words",
+          e is not None and 'the date format "%q"' in e and "unknown directive %q" in e, repr(e))
+    e = error_of(conn, "SELECT jj_from_csv('a', 'date_format=')")
+    check("an empty pattern is refused", e is not None and 'option "date_format" takes' in e,
+          repr(e))
+    got = conn.execute("SELECT record FROM jj_open(jj_from_json(?, NULL, "
+                       "'timestamp_format=%Y/%m/%d %H:%M%z')) ORDER BY row",
+                       ('[{"t": "2015/01/02 03:04+0100"}]',)).fetchall()
+    check("jj_from_json: timestamp_format with %z gives t", got == [
+        ('{"t":"2015-01-02T03:04:00+01:00"}',)], repr(got))
 
 
 if __name__ == "__main__":

@@ -150,7 +150,7 @@ def test_record_form(conn, d, a, b, c, pat):
     check("record_unknown_option", msg == 'jj_open: unknown option "mmap=1" '
           "in OPTIONS (known: union_by_name; the converter's: schema, delimiter, "
           "null, booleans, empty_is_text, bad_to_null, null_padding, on_error, null_for, "
-          "thousands, header; "
+          "thousands, header, date_format, timestamp_format; "
           "the others are a typed table's)", repr(msg))
     msg = error_of(conn, "SELECT * FROM jj_open(?, 'union_by_name')", (pat,))
     check("record_option_needs_value", msg == "jj_open: expected key=value "
