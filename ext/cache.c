@@ -171,10 +171,6 @@ typedef struct cache_row {
   int in_use;
 } cache_row;
 
-typedef struct cache_table {
-  sqlite3_vtab base;
-  jjx_settings *cfg;
-} cache_table;
 
 typedef struct cache_cursor {
   sqlite3_vtab_cursor base;
@@ -188,21 +184,10 @@ static int jjCacheConnect(sqlite3 *db, void *aux, int argc,
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(
-      db, "CREATE TABLE x(path TEXT, bytes INTEGER, hits INTEGER, "
-          "in_use INTEGER, options TEXT)");
-  if (rc != SQLITE_OK) return rc;
-  /* It names files this connection read: direct use only, as jj_open. */
-  if (sqlite3_libversion_number() >= 3031000) {
-    rc = sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-    if (rc != SQLITE_OK) return rc;
-  }
-  cache_table *t = sqlite3_malloc(sizeof *t);
-  if (!t) return SQLITE_NOMEM;
-  memset(t, 0, sizeof *t);
-  t->cfg = aux;
-  *ppVtab = &t->base;
-  return SQLITE_OK;
+  return jjx_state_connect(db, aux,
+                           "CREATE TABLE x(path TEXT, bytes INTEGER, hits "
+                           "INTEGER, in_use INTEGER, options TEXT)",
+                           ppVtab);
 }
 
 static int jjCacheBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
@@ -212,19 +197,9 @@ static int jjCacheBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-static int jjCacheDisconnect(sqlite3_vtab *vtab) {
-  sqlite3_free(vtab->zErrMsg);
-  sqlite3_free(vtab);
-  return SQLITE_OK;
-}
-
 static int jjCacheOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
   (void)vtab;
-  cache_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCur = &c->base;
-  return SQLITE_OK;
+  return jjx_cursor_new(sizeof(cache_cursor), ppCur);
 }
 
 static void cache_cursor_reset(cache_cursor *c) {
@@ -246,7 +221,7 @@ static int jjCacheClose(sqlite3_vtab_cursor *cur) {
 static int jjCacheFilter(sqlite3_vtab_cursor *cur, int idxNum,
                          const char *idxStr, int argc, sqlite3_value **argv) {
   cache_cursor *c = (cache_cursor *)cur;
-  jjx_cache *cache = &((cache_table *)cur->pVtab)->cfg->cache;
+  jjx_cache *cache = &((jjx_state_table *)cur->pVtab)->cfg->cache;
   int n = 0;
   (void)idxNum;
   (void)idxStr;
@@ -318,7 +293,7 @@ const sqlite3_module jjx_cache_module = {
     NULL,              /* xCreate: eponymous only */
     jjCacheConnect,    /* xConnect */
     jjCacheBestIndex,  /* xBestIndex */
-    jjCacheDisconnect, /* xDisconnect */
+    jjx_vtab_disconnect, /* xDisconnect */
     NULL,              /* xDestroy */
     jjCacheOpen,       /* xOpen */
     jjCacheClose,      /* xClose */

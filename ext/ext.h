@@ -115,6 +115,19 @@ void jjx_ctx_err(sqlite3_context *ctx, const char *fmt, ...) JJX_PRINTF(2, 3);
 ** of memory) to a table: frees the old message, takes ownership of msg.
 ** Returns SQLITE_NOMEM when msg is NULL, else `rc`. */
 int jjx_vtab_take(sqlite3_vtab *vtab, char *msg, int rc);
+/* A table of the connection's own state (jj_cache, jj_rejects): declared
+** as `decl` (CREATE TABLE x(...)), direct use only, holding the settings
+** (aux).  Its xDisconnect is jjx_vtab_disconnect. */
+typedef struct jjx_state_table {
+  sqlite3_vtab base;
+  struct jjx_settings *cfg;
+} jjx_state_table;
+int jjx_state_connect(sqlite3 *db, void *aux, const char *decl,
+                      sqlite3_vtab **ppVtab);
+/* xDisconnect of a table that holds nothing it must free. */
+int jjx_vtab_disconnect(sqlite3_vtab *vtab);
+/* A zeroed cursor of `size` bytes (its struct begins with the base). */
+int jjx_cursor_new(size_t size, sqlite3_vtab_cursor **ppCur);
 
 /* The SQLite result code for a core error code. */
 /* The JSON subtype SQLite's JSON functions recognise (its json.c's

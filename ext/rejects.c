@@ -170,11 +170,6 @@ void jjx_rejects_free_all(jjx_settings *cfg) {
 /* jj_rejects                                                              */
 /* ---------------------------------------------------------------------- */
 
-typedef struct rejects_table {
-  sqlite3_vtab base;
-  jjx_settings *cfg;
-} rejects_table;
-
 /* A snapshot of the sets taken by xFilter: a conversion during the scan
 ** (a join reading a file) changes the list, not what is being read. */
 typedef struct rejects_cursor {
@@ -193,20 +188,11 @@ static int jjRejectsConnect(sqlite3 *db, void *aux, int argc,
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(
-      db, "CREATE TABLE x(source TEXT, options TEXT, row INTEGER, "
-          "byte INTEGER, \"column\" TEXT, code TEXT, message TEXT)");
-  if (rc != SQLITE_OK) return rc;
-  if (sqlite3_libversion_number() >= 3031000) {
-    rc = sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-    if (rc != SQLITE_OK) return rc;
-  }
-  rejects_table *t = sqlite3_malloc(sizeof *t);
-  if (!t) return SQLITE_NOMEM;
-  memset(t, 0, sizeof *t);
-  t->cfg = aux;
-  *ppVtab = &t->base;
-  return SQLITE_OK;
+  return jjx_state_connect(db, aux,
+                           "CREATE TABLE x(source TEXT, options TEXT, row "
+                           "INTEGER, byte INTEGER, \"column\" TEXT, code "
+                           "TEXT, message TEXT)",
+                           ppVtab);
 }
 
 static int jjRejectsBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
@@ -216,19 +202,9 @@ static int jjRejectsBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-static int jjRejectsDisconnect(sqlite3_vtab *vtab) {
-  sqlite3_free(vtab->zErrMsg);
-  sqlite3_free(vtab);
-  return SQLITE_OK;
-}
-
 static int jjRejectsOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
   (void)vtab;
-  rejects_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCur = &c->base;
-  return SQLITE_OK;
+  return jjx_cursor_new(sizeof(rejects_cursor), ppCur);
 }
 
 static void rejects_reset(rejects_cursor *c) {
@@ -256,7 +232,7 @@ static int jjRejectsFilter(sqlite3_vtab_cursor *cur, int idxNum,
                            const char *idxStr, int argc,
                            sqlite3_value **argv) {
   rejects_cursor *c = (rejects_cursor *)cur;
-  jjx_settings *cfg = ((rejects_table *)cur->pVtab)->cfg;
+  jjx_settings *cfg = ((jjx_state_table *)cur->pVtab)->cfg;
   int64_t total = 0;
   (void)idxNum;
   (void)idxStr;
@@ -343,7 +319,7 @@ const sqlite3_module jjx_rejects_module = {
     NULL,                /* xCreate: eponymous only */
     jjRejectsConnect,    /* xConnect */
     jjRejectsBestIndex,  /* xBestIndex */
-    jjRejectsDisconnect, /* xDisconnect */
+    jjx_vtab_disconnect, /* xDisconnect */
     NULL,                /* xDestroy */
     jjRejectsOpen,       /* xOpen */
     jjRejectsClose,      /* xClose */

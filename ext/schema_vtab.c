@@ -131,19 +131,9 @@ static int jjSchemaBestIndex(sqlite3_vtab *vtab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-static int jjSchemaDisconnect(sqlite3_vtab *vtab) {
-  sqlite3_free(vtab->zErrMsg);
-  sqlite3_free(vtab);
-  return SQLITE_OK;
-}
-
 static int jjSchemaOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
   (void)vtab;
-  schema_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *ppCur = &c->base;
-  return SQLITE_OK;
+  return jjx_cursor_new(sizeof(schema_cursor), ppCur);
 }
 
 static int jjSchemaClose(sqlite3_vtab_cursor *cur) {
@@ -297,7 +287,7 @@ const sqlite3_module jjx_schema_module = {
     NULL,               /* xCreate: NULL makes it eponymous-only */
     jjSchemaConnect,    /* xConnect */
     jjSchemaBestIndex,  /* xBestIndex */
-    jjSchemaDisconnect, /* xDisconnect */
+    jjx_vtab_disconnect, /* xDisconnect */
     NULL,               /* xDestroy */
     jjSchemaOpen,       /* xOpen */
     jjSchemaClose,      /* xClose */

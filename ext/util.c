@@ -163,3 +163,34 @@ int jjx_byte_setting(sqlite3_context *ctx, int argc, sqlite3_value **argv,
   sqlite3_result_int64(ctx, old);
   return argc == 1;
 }
+
+int jjx_state_connect(sqlite3 *db, void *aux, const char *decl,
+                      sqlite3_vtab **ppVtab) {
+  int rc = sqlite3_declare_vtab(db, decl);
+  if (rc != SQLITE_OK) return rc;
+  /* it names files this connection read: direct use only, as jj_open */
+  if (sqlite3_libversion_number() >= 3031000) {
+    rc = sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+    if (rc != SQLITE_OK) return rc;
+  }
+  jjx_state_table *t = sqlite3_malloc(sizeof *t);
+  if (!t) return SQLITE_NOMEM;
+  memset(t, 0, sizeof *t);
+  t->cfg = aux;
+  *ppVtab = &t->base;
+  return SQLITE_OK;
+}
+
+int jjx_vtab_disconnect(sqlite3_vtab *vtab) {
+  sqlite3_free(vtab->zErrMsg);
+  sqlite3_free(vtab);
+  return SQLITE_OK;
+}
+
+int jjx_cursor_new(size_t size, sqlite3_vtab_cursor **ppCur) {
+  sqlite3_vtab_cursor *c = sqlite3_malloc64(size);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, size);
+  *ppCur = c;
+  return SQLITE_OK;
+}
