@@ -16,6 +16,9 @@
 **                  document's bytes while those types hold
 **   build_finish.c where a row goes when it ends (written, written ahead
 **                  or kept), and the document at the end
+**   build_at.c     a value with its column's place in one call: while
+**                  rows are written as they come, a value that keeps to
+**                  its column's type goes to the writer with no detour
 **
 ** The tape of a row is a run of entries, each an op byte, the column's
 ** index (LEB128) and the value's bytes (LEB128 length first when it has
@@ -99,6 +102,10 @@ struct jj_builder {
   size_t next_col;  /* straight or ahead: the columns before it in the row
                     ** being given went to the writer as they came */
 };
+
+/* ---- build.c ---- */
+/* Begin a row of the current table when none is open. */
+void build_row_begin(jj_builder *b);
 
 /* ---- build_tape.c ---- */
 /* LEB128. */

@@ -210,14 +210,9 @@ static int run(exporter *e, sqlite3 *db, const char *path,
   while ((rc = sqlite3_step(e->st)) == SQLITE_ROW) {
     for (int c = 0; c < e->ncol; c++) {
       sqlite3_value *v = sqlite3_column_value(e->st, c);
-      if (jj_builder_key_at(e->b, (size_t)c)) return builder_error(e);
-      if (e->types[c]) {
-        const char *name = e->names[c];
-        if (jjx_build_typed(e->b, db, v, e->types[c], name, strlen(name)))
-          return builder_error(e);
-      } else if (jjx_build_value(e->b, v)) {
+      if (jjx_build_at(e->b, db, (size_t)c, v, e->types[c], e->names[c],
+                       strlen(e->names[c]), NULL))
         return builder_error(e);
-      }
     }
     if (jj_builder_end_row(e->b)) return builder_error(e);
   }
