@@ -57,19 +57,21 @@ static int same_bytes(jj_type was, jj_type now) {
   return was == JJ_TEXT && (now == JJ_DATE || now == JJ_TIMESTAMP);
 }
 
-/* The sink of the rows-only writer: the rows' bytes kept (-1, which the
-** writer reports as a failed write, when memory or the file fails). */
+/* The sink of the rows-only writer, which holds up to opts.memory bytes
+** of rows itself (so that rows that stay in memory are copied once, into
+** the document, at the end): the rows' bytes kept, in memory while they
+** fit there, else with what memory kept in the temporary file (-1, which
+** the writer reports as a failed write, when memory or the file fails). */
 static int keep_rows(void *ctx, const char *p, size_t len) {
   jj_builder *b = ctx;
-  if (jj_buf_append(&b->ahead_out, p, len)) return -1;
-  if (b->ahead_out.len > b->o.memory) {
-    if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
-    if (fwrite(b->ahead_out.p, 1, b->ahead_out.len, b->ahead_file) !=
-        b->ahead_out.len)
-      return -1;
-    b->ahead_out.len = 0;
-  }
-  return 0;
+  if (b->ahead_out.len + len <= b->o.memory)
+    return jj_buf_append(&b->ahead_out, p, len) ? -1 : 0;
+  if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
+  if (fwrite(b->ahead_out.p, 1, b->ahead_out.len, b->ahead_file) !=
+      b->ahead_out.len)
+    return -1;
+  b->ahead_out.len = 0;
+  return fwrite(p, 1, len, b->ahead_file) == len ? 0 : -1;
 }
 
 /* The columns with the types written ahead (a column of only nulls as
@@ -163,6 +165,7 @@ static jj_code begin(jj_builder *b) {
   /* the writer borrows its schema: the builder's own comes at the end, so
   ** this one is kept by the writer's owner, freed with it */
   b->w = jj_writer_new(s, keep_rows, b, &err);
+  if (b->w) jj_writer_hold(b->w, b->o.memory);
   if (!b->w || jj_writer_rows_only(b->w)) {
     if (b->w) err = *jj_writer_error(b->w);
     jj_writer_free(b->w); /* before the schema it borrows */
@@ -415,13 +418,15 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
     end_ahead(b);
     return JJ_OK;
   }
-  if (jj_writer_rows_flush(b->w)) {
-    const jj_error *e = jj_writer_error(b->w);
+  /* the rows under the final header, by the document's own writer: those
+  ** in the temporary file, those kept in memory, those the rows-only
+  ** writer holds, in that order */
+  jj_writer *rows_only = b->w;
+  if (jj_writer_error(rows_only)->code) {
+    const jj_error *e = jj_writer_error(rows_only);
     ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
     return b->failed = e->code;
   }
-  /* the rows under the final header, by the document's own writer */
-  jj_writer *rows_only = b->w;
   b->w = NULL;
   jj_code code = build_new_writer(b, sink, ctx);
   jj_writer *w = b->w;
@@ -436,7 +441,12 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
       code = jj_writer_append_rows(w, buf, got, 0);
   }
   if (!code)
-    code = jj_writer_append_rows(w, b->ahead_out.p, b->ahead_out.len, b->rows);
+    code = jj_writer_append_rows(w, b->ahead_out.p, b->ahead_out.len, 0);
+  if (!code) {
+    size_t held;
+    const char *rows = jj_writer_held(rows_only, &held);
+    code = jj_writer_append_rows(w, rows, held, b->rows);
+  }
   end_ahead(b);
   b->w = w;
   if (code) {

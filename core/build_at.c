@@ -63,6 +63,15 @@ static inline int holds(const ic_col *c, jj_type t, int k) {
          (c->forced ? c->forced == t : (c->kinds >> k) & 1u);
 }
 
+/* ic_text_kind(p, len, 0) without its call for the usual text: only
+** text that begins with a digit (a date, a timestamp), 'N' (NaN), 'I'
+** (Infinity) or '-' (-Infinity) is ever another kind than K_TEXT. */
+static inline int text_kind(const char *p, size_t len) {
+  unsigned char c = len ? (unsigned char)p[0] : '0';
+  if ((c < '0' || c > '9') && c != 'N' && c != 'I' && c != '-') return K_TEXT;
+  return ic_text_kind(p, len, 0);
+}
+
 jj_code jj_builder_null_at(jj_builder *b, size_t col) {
   ic_col *c = b ? quick_col(b, col) : NULL;
   if (c) { /* a null fits every column and folds nothing */
@@ -103,7 +112,7 @@ jj_code jj_builder_text_at(jj_builder *b, size_t col, const char *p,
   ic_col *c = b && p ? quick_col(b, col) : NULL;
   if (c && c->type == JJ_TEXT &&
       (c->forced == JJ_TEXT ||
-       (!c->forced && holds(c, JJ_TEXT, ic_text_kind(p, len, 0))))) {
+       (!c->forced && holds(c, JJ_TEXT, text_kind(p, len))))) {
     /* text, or in an inferred column text of a kind it has held (a date
     ** among dates): written as text either way.  Plain ASCII is valid
     ** UTF-8, checked as it is copied; other text is checked first (its
@@ -114,9 +123,14 @@ jj_code jj_builder_text_at(jj_builder *b, size_t col, const char *p,
       return written(b, code >= 0 ? (jj_code)code : jj_writer_text(b->w, p, len));
     }
   }
-  if (c && c->forced == JJ_DATE && c->type == JJ_DATE && jj_date_ok(p, len)) {
-    quick_key(b, c, col); /* a valid date is ASCII: valid UTF-8 */
-    return written(b, jj_writer_date(b->w, p, len));
+  if (c && c->forced == JJ_DATE && c->type == JJ_DATE) {
+    /* a date the calendar accepts at once, checked as it is written (a
+    ** valid date is ASCII: valid UTF-8); another the general way checks */
+    int code = jj_writer_date_plain(b->w, p, len);
+    if (code >= 0) {
+      quick_key(b, c, col);
+      return written(b, (jj_code)code);
+    }
   }
   jj_code code = jj_builder_key_at(b, col);
   return code ? code : jj_builder_text(b, p, len);

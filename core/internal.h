@@ -345,11 +345,20 @@ jj_code jj_writer_canonical(jj_writer *w, jj_type t, const char *p,
 ** code of writing it, or -1, nothing written, for any other text or
 ** state; the caller checks such text before jj_writer_text. */
 int jj_writer_text_plain(jj_writer *w, const char *p, size_t len);
+/* jj_writer_date for a date the inline calendar check (jj_date_ok)
+** accepts: the code of writing it, or -1, nothing written, for any other
+** text; the caller checks such text before jj_writer_date. */
+int jj_writer_date_plain(jj_writer *w, const char *p, size_t len);
 
 /* A new writer with a sink writes only rows from here on: no header, no
 ** end; the row builder writes rows with the first row's types before it
 ** knows the final ones (build_ahead.c).  JJ_ERR_USAGE unless new. */
 jj_code jj_writer_rows_only(jj_writer *w);
+/* A writer with a sink holds up to `hold` bytes (at least its usual 64
+** KiB) before passing them to its sink. */
+void jj_writer_hold(jj_writer *w, size_t hold);
+/* The bytes a writer holds, not yet passed to its sink (*len of them). */
+const char *jj_writer_held(const jj_writer *w, size_t *len);
 /* Column col of the top table holds type t from now on; the caller has
 ** written only nulls in it (their bytes do not depend on the type). */
 void jj_writer_retype(jj_writer *w, size_t col, jj_type t);

@@ -154,45 +154,6 @@ jj_code jjx_build_typed(jj_builder *b, sqlite3 *db, sqlite3_value *v,
   return jjx_build_value(b, v);
 }
 
-jj_code jjx_build_at(jj_builder *b, sqlite3 *db, size_t col, sqlite3_value *v,
-                     jj_type type, const char *name, size_t len,
-                     uint64_t *least) {
-  /* the storage classes that map to one value call whatever the column's
-  ** type (the builder checks them against it) go with their key in one
-  ** call; the rest as jjx_build_typed gives them */
-  int st = sqlite3_value_type(v);
-  switch (st) {
-    case SQLITE_NULL:
-      if (least) *least += 2;
-      return jj_builder_null_at(b, col);
-    case SQLITE_INTEGER:
-      if (least) *least += 2;
-      if (type == JJ_TABLE) break;
-      return jj_builder_int_at(b, col, sqlite3_value_int64(v));
-    case SQLITE_FLOAT:
-      if (least) *least += 2;
-      if (type == JJ_TABLE) break;
-      return jj_builder_double_at(b, col, sqlite3_value_double(v));
-    case SQLITE_TEXT: {
-      const char *p = (const char *)sqlite3_value_text(v);
-      size_t n = (size_t)sqlite3_value_bytes(v);
-      if (least) *least += (uint64_t)n + 3;
-      if (!p || type == JJ_INT || type == JJ_FLOAT || type == JJ_BOOL ||
-          type == JJ_JSON || type == JJ_TABLE ||
-          sqlite3_value_subtype(v) == JSON_SUBTYPE)
-        break; /* out of memory is said by the general way */
-      return jj_builder_text_at(b, col, p, n);
-    }
-    default:
-      if (least) *least += ((uint64_t)sqlite3_value_bytes(v) + 2) / 3 * 4 + 3;
-      break;
-  }
-  jj_code code = jj_builder_key_at(b, col);
-  if (code) return code;
-  return type ? jjx_build_typed(b, db, v, type, name, len)
-              : jjx_build_value(b, v);
-}
-
 static jj_code build_table(jj_builder *b, jj_doc *doc, jj_error *err);
 
 /* Column i of the cursor's row, given to the builder. */

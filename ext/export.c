@@ -42,7 +42,7 @@
 */
 #include <string.h>
 
-#include "ext.h"
+#include "build_at.h"
 
 #define EXPORT_MEMORY ((size_t)4 << 20)
 

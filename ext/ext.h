@@ -594,19 +594,13 @@ void jjx_group_final(sqlite3_context *ctx);     /* group.c */
 ** given to the builder as its storage class says; one given to the column
 ** `name` of explicit type `type` (TEXT for i, f, b converted as SQLite's
 ** affinity would, a jj value's document as nested rows; db polled while a
-** nested document is checked); a jj value's document as nested rows; the
-** value of the top table's column at place col (type 0: inferred, else
-** as jjx_build_typed), in one call with its key (jj_builder_*_at), adding
-** to *least (when not NULL) the fewest bytes it takes in the document
-** with its separator.  Each returns the builder's code (its error says
-** why). */
+** nested document is checked); a jj value's document as nested rows.  Each
+** returns the builder's code (its error says why).  build_at.h gives a
+** row's values of fixed columns. */
 const char *jjx_class_name(int st);
 jj_code jjx_build_value(jj_builder *b, sqlite3_value *v);
 jj_code jjx_build_typed(jj_builder *b, sqlite3 *db, sqlite3_value *v,
                         jj_type type, const char *name, size_t len);
-jj_code jjx_build_at(jj_builder *b, sqlite3 *db, size_t col, sqlite3_value *v,
-                     jj_type type, const char *name, size_t len,
-                     uint64_t *least);
 jj_code jjx_build_document(jj_builder *b, sqlite3 *db, sqlite3_value *v);
 void jjx_write_func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
                                                 /* write.c */

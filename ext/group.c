@@ -31,7 +31,7 @@
 */
 #include <string.h>
 
-#include "ext.h"
+#include "build_at.h"
 
 #define GROUP_MEMORY ((size_t)4 << 20)
 

@@ -30,9 +30,12 @@ enum {
   Q_INTS_NULL,   /* integers, NULL at `at` */
   Q_FLOATS,      /* floats */
   Q_FLOATS_INT,  /* floats, integers from `at` on (exact: f) */
-  Q_TEXT,        /* ASCII text; now and then empty, escaped or not ASCII */
+  Q_TEXT,        /* ASCII text; now and then empty, escaped, not ASCII,
+                 ** NaN or text that begins as it does */
   Q_TEXT_BAD,    /* text, invalid UTF-8 at `at` (an error) */
   Q_TEXT_INT,    /* text, an integer at `at` (s) */
+  Q_TEXT_DATES,  /* text, dates and NaN from `at` on (s: kinds a note
+                 ** names) */
   Q_DATES,       /* dates as text (d, or s by the schema) */
   Q_DATES_TEXT,  /* dates, a word at `at` (s) */
   Q_DATES_BAD,   /* dates, 2023-02-29 at `at` (a d column's error) */
@@ -107,6 +110,8 @@ static void give(jj_builder *b, const plan *p, int col, int way, int row) {
     case Q_TEXT:
       if (row % 7 == 3) snprintf(text, sizeof text, "t\xC3\xA9xt %d", row);
       else if (row % 11 == 5) snprintf(text, sizeof text, "say \"%d\"\n", row);
+      else if (row % 17 == 2) snprintf(text, sizeof text, "%s", row % 2 ? "NaN" : "-Infinity");
+      else if (row % 19 == 4) snprintf(text, sizeof text, "%s %d", row % 2 ? "Infinity" : "-", row);
       else snprintf(text, sizeof text, "plain text number %d", row);
       give_text(b, col, way, text, row % 13 == 1 ? 0 : strlen(text));
       break;
@@ -117,6 +122,11 @@ static void give(jj_builder *b, const plan *p, int col, int way, int row) {
     case Q_TEXT_INT:
       if (now) give_int(b, col, way, row);
       else give_text(b, col, way, "w", 1);
+      break;
+    case Q_TEXT_DATES:
+      if (!late) give_text(b, col, way, "w", 1);
+      else if (row % 2) give_text(b, col, way, "NaN", 3);
+      else give_text(b, col, way, "2024-02-29", 10);
       break;
     case Q_DATES:
     case Q_DATES_TEXT:
