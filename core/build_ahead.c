@@ -67,8 +67,8 @@ static int keep_rows(void *ctx, const char *p, size_t len) {
   if (b->ahead_out.len + len <= b->o.memory)
     return jj_buf_append(&b->ahead_out, p, len) ? -1 : 0;
   if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
-  if (fwrite(b->ahead_out.p, 1, b->ahead_out.len, b->ahead_file) !=
-      b->ahead_out.len)
+  if (b->ahead_out.len && fwrite(b->ahead_out.p, 1, b->ahead_out.len,
+                                 b->ahead_file) != b->ahead_out.len)
     return -1;
   b->ahead_out.len = 0;
   return fwrite(p, 1, len, b->ahead_file) == len ? 0 : -1;
