@@ -129,20 +129,6 @@ jj_code jj_builder_refuse(jj_builder *b, jj_code code, const char *message) {
                     message ? message : "refused");
 }
 
-void build_row_begin(jj_builder *b) {
-  build_level *l = &b->lv[b->depth];
-  if (b->in_row) return;
-  b->in_row = 1;
-  l->serial = ++b->serial;
-  l->t->in_row = 1;
-  l->t->row = (b->depth ? l->rows : b->rows) + 1;
-  l->t->col = (size_t)-1;
-  if (!b->depth) { /* the row's length goes here at its end */
-    b->row_at = b->tape.len;
-    if (jj_buf_reserve(&b->tape, 4) == 0) b->tape.len += 4;
-  }
-}
-
 /* The column of the next value is column i of the current table. */
 static jj_code key_col(jj_builder *b, ic_table *t, long i) {
   ic_col *c = &t->cols[i];

@@ -103,9 +103,21 @@ struct jj_builder {
                     ** being given went to the writer as they came */
 };
 
-/* ---- build.c ---- */
-/* Begin a row of the current table when none is open. */
-void build_row_begin(jj_builder *b);
+/* Begin a row of the current table when none is open (build.c, and the
+** quick values of build_at.c: inline, since every row begins so). */
+static inline void build_row_begin(jj_builder *b) {
+  build_level *l = &b->lv[b->depth];
+  if (b->in_row) return;
+  b->in_row = 1;
+  l->serial = ++b->serial;
+  l->t->in_row = 1;
+  l->t->row = (b->depth ? l->rows : b->rows) + 1;
+  l->t->col = (size_t)-1;
+  if (!b->depth) { /* the row's length goes here at its end */
+    b->row_at = b->tape.len;
+    if (jj_buf_reserve(&b->tape, 4) == 0) b->tape.len += 4;
+  }
+}
 
 /* ---- build_tape.c ---- */
 /* LEB128. */
