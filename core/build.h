@@ -87,17 +87,19 @@ struct jj_builder {
   jj_sink sink;     /* that sink and context */
   void *sink_ctx;
   int straight;     /* rows are written as they end (build_straight) */
-  /* build_ahead.c: while `ahead`, w is a rows-only writer with the types
-  ** of the first row (each column's ic_col.type, also in ahead_types: 0
-  ** while it has held only nulls), its rows in ahead_out and then, past
-  ** opts.memory, in ahead_file */
+  /* build_ahead.c: while `ahead`, w is a writer with the types of the
+  ** first row (each column's ic_col.type, also in ahead_types: 0 while it
+  ** has held only nulls); it holds its header and rows up to opts.memory
+  ** bytes, then passes the rows to ahead_out, and on to ahead_file */
   int ahead;
   int ahead_off;    /* not tried, or given up: rows stay on the tape */
   unsigned char *ahead_types; /* owned, one per top-level column */
-  jj_schema *ahead_schema; /* owned: the rows-only writer's */
+  jj_schema *ahead_schema; /* owned: the writer ahead's */
   jj_buf ahead_out;
   FILE *ahead_file;
   size_t ahead_header; /* bytes of the header before the rows */
+  size_t ahead_skip; /* of those, the bytes not yet passed to keep_rows,
+                    ** which keeps only the rows */
   size_t last_at;   /* the tape: where the last row read back begins */
   size_t next_col;  /* straight or ahead: the columns before it in the row
                     ** being given went to the writer as they came */

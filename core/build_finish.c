@@ -19,9 +19,7 @@ jj_code build_row_end(jj_builder *b) {
     b->tape.len = b->row_at;
     b->next_col = 0;
     if (jj_writer_end_row(b->w)) return build_writer_failed(b);
-    if (b->o.max_length &&
-        (b->ahead ? b->ahead_header : 0) + jj_writer_length(b->w) >
-            b->o.max_length)
+    if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
       return build_too_long(b);
     return JJ_OK;
   }

@@ -402,7 +402,7 @@ jj_code jj_writer_finish(jj_writer *w) {
   return w->sink ? jj_writer_flush(w) : JJ_OK;
 }
 
-/* ---- rows ahead of their header (internal.h) ---- */
+/* ---- rows ahead of their types (internal.h) ---- */
 
 jj_code jj_writer_rows_only(jj_writer *w) {
   if (w->phase != W_NEW || !w->sink || w->err.code)
@@ -412,13 +412,27 @@ jj_code jj_writer_rows_only(jj_writer *w) {
   return JJ_OK;
 }
 
-void jj_writer_hold(jj_writer *w, size_t hold) {
-  if (hold > FLUSH_AT) w->flush_at = hold;
+jj_writer *jj_writer_new_ahead(const jj_schema *s, jj_sink sink, void *ctx,
+                               const jj_allocator *a, size_t hold,
+                               jj_error *err) {
+  jj_writer *w = writer_new(s, sink, ctx, a, err);
+  if (w && hold > FLUSH_AT) w->flush_at = hold;
+  return w;
 }
 
 const char *jj_writer_held(const jj_writer *w, size_t *len) {
   *len = w->out.len;
   return w->out.p;
+}
+
+int jj_writer_keep(jj_writer *w, const char *head, size_t len) {
+  if (w->err.code || w->flushed || w->phase != W_OPEN || w->depth ||
+      w->stack[0].col || w->out.len < len)
+    return 0;
+  memcpy(w->out.p, head, len);
+  w->sink = NULL;
+  w->ctx = NULL;
+  return 1;
 }
 
 void jj_writer_retype(jj_writer *w, size_t col, jj_type t) {

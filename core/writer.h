@@ -56,7 +56,8 @@ struct jj_writer {
   jj_sink sink;            /* NULL: build in memory */
   void *ctx;
   size_t flush_at; /* sink mode: pass the buffer on once it holds this
-                   ** much (FLUSH_AT; more for a rows-only writer) */
+                   ** much (FLUSH_AT; more for the row builder's
+                   ** writer ahead of the types) */
   jj_buf out; /* owned; handed over by jj_writer_take; out.a points at
               ** alloc after jj_writer_new_alloc */
   jj_allocator alloc; /* jj_writer_new_alloc's allocator (copied) */

@@ -174,6 +174,8 @@ typedef struct shape {
   uint64_t max_length;
   int start;      /* jj_builder_start: rows written as they come when
                   ** every column is typed */
+  int in_memory;  /* the document into memory (jj_builder_take), not to
+                  ** a sink: the rows written ahead become it in place */
 } shape;
 
 static void build(const plan *plans, int ncol, const shape *s, int way, out *o) {
@@ -202,7 +204,15 @@ static void build(const plan *plans, int ncol, const shape *s, int way, out *o) 
     }
     jj_builder_end_row(b);
   }
-  o->code = jj_builder_finish(b, start ? NULL : gen_buf_sink, start ? NULL : &o->doc, NULL);
+  if (s->in_memory && !start) {
+    size_t len = 0;
+    char *doc = NULL;
+    o->code = jj_builder_finish(b, NULL, NULL, NULL);
+    if (!o->code && (doc = jj_builder_take(b, &len))) gen_buf_add(&o->doc, doc, len);
+    jj_free(doc);
+  } else {
+    o->code = jj_builder_finish(b, start ? NULL : gen_buf_sink, start ? NULL : &o->doc, NULL);
+  }
   snprintf(o->message, sizeof o->message, "%s", o->code ? jj_builder_error(b)->message : "");
   jj_builder_free(b);
   if (o->code) o->doc.len = 0;
@@ -236,7 +246,7 @@ static int same(const plan *plans, int ncol, const shape *s) {
 }
 
 TEST(each_surprise_at_row_1000_of_1200) {
-  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0};
+  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0, 0};
   for (int k = 0; k < Q_COUNT; k++) {
     /* the change alone, then among columns that keep to their kind, first
     ** and last (the values before it in its row written already) */
@@ -251,7 +261,7 @@ TEST(each_surprise_at_row_1000_of_1200) {
 
 TEST(rows_in_another_order_values_left_out_the_temporary_file) {
   plan plans[5] = {{Q_INTS, 0}, {Q_FLOATS_INT, 600}, {Q_TEXT, 0}, {Q_DATES, 0}, {Q_NULLS_TEXT, 3}};
-  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0};
+  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0, 0};
   CHECK(same(plans, 5, &s)); /* row 1000 backwards */
   s.leave_out = 17;
   CHECK(same(plans, 5, &s)); /* and values left out now and then */
@@ -262,9 +272,39 @@ TEST(rows_in_another_order_values_left_out_the_temporary_file) {
   CHECK(same(plans, 5, &s));
 }
 
+TEST(the_document_in_memory_is_the_rows_written_ahead) {
+  /* dates written as text until the end makes the column d: the header's
+  ** letter changes in place; then past memory (the temporary file) and
+  ** a surprise at row 1000 (read back): the document written anew */
+  plan plans[4] = {{Q_INTS, 0}, {Q_DATES, 0}, {Q_TEXT, 0}, {Q_NULLS_TEXT, 5}};
+  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0, 1};
+  CHECK(same(plans, 4, &s));
+  out o;
+  const char *want = "{\"jalapenojson\":1,\"columns\":[\"c0\",\"c1\",\"c2\",\"c3\"],"
+                     "\"types\":[\"i\",\"d\",\"s\",\"s\"],\"rows\":[\n[-50,\"2000-01-01\",";
+  build(plans, 4, &s, AT, &o);
+  CHECK_EQ_MEM(o.doc.p, strlen(want), want, strlen(want));
+  gen_buf_free(&o.doc), gen_buf_free(&o.notes);
+  s.memory = 4096;
+  CHECK(same(plans, 4, &s));
+  s.memory = 0;
+  plans[0].kind = Q_INTS_FLOAT;
+  plans[0].at = 1000;
+  CHECK(same(plans, 4, &s));
+  /* the length limit counts the header once: a document of exactly the
+  ** limit is made, one byte less is refused */
+  plans[0].kind = Q_INTS;
+  build(plans, 4, &s, AT, &o);
+  s.max_length = o.doc.len - 1; /* less its NUL */
+  gen_buf_free(&o.doc), gen_buf_free(&o.notes);
+  CHECK(same(plans, 4, &s));
+  s.max_length--;
+  CHECK(!same(plans, 4, &s));
+}
+
 TEST(explicit_types_rows_written_from_the_first) {
   plan plans[5] = {{Q_INTS, 0}, {Q_FLOATS, 0}, {Q_TEXT, 0}, {Q_DATES, 0}, {Q_INTS_NULL, 1000}};
-  shape s = {1200, 1000, 0, "c0:i,c1:f,c2:s,c3:d,c4:i", 0, 0, 0, 1};
+  shape s = {1200, 1000, 0, "c0:i,c1:f,c2:s,c3:d,c4:i", 0, 0, 0, 1, 0};
   CHECK(same(plans, 5, &s));
   s.start = 0; /* the same types, written ahead */
   CHECK(same(plans, 5, &s));
@@ -273,19 +313,19 @@ TEST(explicit_types_rows_written_from_the_first) {
   CHECK(same(plans, 5, &s));
   /* values that do not fit: an error at their row, or null and a note */
   plan bad[3] = {{Q_INTS_FLOAT, 1000}, {Q_DATES_BAD, 1000}, {Q_TEXT_INT, 1000}};
-  shape e = {1200, -1, 0, "c0:i,c1:d,c2:s", 0, 0, 0, 1};
+  shape e = {1200, -1, 0, "c0:i,c1:d,c2:s", 0, 0, 0, 1, 0};
   CHECK(!same(bad, 3, &e));
   e.flags = JJ_BUILD_BAD_TO_NULL;
   CHECK(same(bad, 3, &e));
   /* dates typed s: written as text; text typed d: checked, not quick */
   plan dates[2] = {{Q_DATES, 0}, {Q_DATES_TEXT, 1000}};
-  shape d = {1200, -1, 0, "c0:s,c1:d", JJ_BUILD_BAD_TO_NULL, 0, 0, 1};
+  shape d = {1200, -1, 0, "c0:s,c1:d", JJ_BUILD_BAD_TO_NULL, 0, 0, 1, 0};
   CHECK(same(dates, 2, &d));
 }
 
 TEST(the_first_error_is_the_general_ways) {
   plan bad[2] = {{Q_INTS, 0}, {Q_TEXT_BAD, 1000}};
-  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0};
+  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0, 0};
   CHECK(!same(bad, 2, &s));
   out o;
   build(bad, 2, &s, AT, &o);
@@ -336,7 +376,7 @@ TEST(the_first_error_is_the_general_ways) {
 
 TEST(the_length_limit_with_quick_values) {
   plan plans[2] = {{Q_INTS, 0}, {Q_TEXT, 0}};
-  shape s = {1200, -1, 0, NULL, 0, 0, 2000, 0};
+  shape s = {1200, -1, 0, NULL, 0, 0, 2000, 0, 0};
   CHECK(!same(plans, 2, &s)); /* written ahead */
   s.schema = "c0:i,c1:s";
   s.start = 1;
@@ -355,7 +395,7 @@ TEST(random_tables) {
     plan plans[6];
     int ncol = (int)gen_below(&r, 6) + 1;
     shape s = {(int)gen_below(&r, 300), (int)gen_below(&r, 300), (int)gen_below(&r, 20), NULL,
-               0, t % 3 == 0 ? 1 : t % 3 == 1 ? 500 : 0, 0, t % 2};
+               0, t % 3 == 0 ? 1 : t % 3 == 1 ? 500 : 0, 0, t % 2, t % 4 == 2};
     for (int c = 0; c < ncol; c++) {
       plans[c].kind = (int)gen_below(&r, Q_COUNT);
       plans[c].at = (int)gen_below(&r, 320);
@@ -368,6 +408,7 @@ TEST(random_tables) {
 int main(void) {
   RUN(each_surprise_at_row_1000_of_1200);
   RUN(rows_in_another_order_values_left_out_the_temporary_file);
+  RUN(the_document_in_memory_is_the_rows_written_ahead);
   RUN(explicit_types_rows_written_from_the_first);
   RUN(the_first_error_is_the_general_ways);
   RUN(the_length_limit_with_quick_values);
