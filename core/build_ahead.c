@@ -68,11 +68,14 @@ static int same_bytes(jj_type was, jj_type now) {
 ** a failed write, when memory or the file fails). */
 static int keep_rows(void *ctx, const char *p, size_t len) {
   jj_builder *b = ctx;
+  /* a piece the writer passes on because it holds opts.memory bytes goes
+  ** to the file whole, even when its header is left out */
+  int full = b->ahead_out.len + len > b->o.memory;
   size_t head = len < b->ahead_skip ? len : b->ahead_skip;
   p += head, len -= head;
   b->ahead_skip -= head;
   if (!len) return 0;
-  if (b->ahead_out.len + len <= b->o.memory)
+  if (!full)
     return jj_buf_append(&b->ahead_out, p, len) ? -1 : 0;
   if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
   if (b->ahead_out.len && fwrite(b->ahead_out.p, 1, b->ahead_out.len,
