@@ -129,21 +129,6 @@ jj_code jj_builder_refuse(jj_builder *b, jj_code code, const char *message) {
                     message ? message : "refused");
 }
 
-/* Begin a row of the current table when none is open. */
-static void row_begin(jj_builder *b) {
-  build_level *l = &b->lv[b->depth];
-  if (b->in_row) return;
-  b->in_row = 1;
-  l->serial = ++b->serial;
-  l->t->in_row = 1;
-  l->t->row = (b->depth ? l->rows : b->rows) + 1;
-  l->t->col = (size_t)-1;
-  if (!b->depth) { /* the row's length goes here at its end */
-    b->row_at = b->tape.len;
-    if (jj_buf_reserve(&b->tape, 4) == 0) b->tape.len += 4;
-  }
-}
-
 /* The column of the next value is column i of the current table. */
 static jj_code key_col(jj_builder *b, ic_table *t, long i) {
   ic_col *c = &t->cols[i];
@@ -161,7 +146,7 @@ jj_code jj_builder_key_at(jj_builder *b, size_t col) {
   if (code) return code;
   if (b->col >= 0)
     return build_fail(b, JJ_ERR_USAGE, "a key after a key, without a value");
-  row_begin(b);
+  build_row_begin(b);
   ic_table *t = b->lv[b->depth].t;
   if (col >= t->n)
     return build_fail(b, JJ_ERR_USAGE, "column %zu is not named (%zu are)",
@@ -175,7 +160,7 @@ jj_code jj_builder_key(jj_builder *b, const char *name, size_t len) {
   if (b->col >= 0)
     return build_fail(b, JJ_ERR_USAGE, "a key after a key, without a value");
   if (!name && len) return build_fail(b, JJ_ERR_USAGE, "a NULL name");
-  row_begin(b);
+  build_row_begin(b);
   ic_table *t = b->lv[b->depth].t;
   long i = ic_find(t, name, len);
   if (i < 0 && !b->depth && (b->o.flags & JJ_BUILD_FIXED_COLUMNS))
@@ -543,7 +528,7 @@ jj_code jj_builder_end_row(jj_builder *b) {
   if (code) return code;
   if (b->col >= 0)
     return build_fail(b, JJ_ERR_USAGE, "a key without a value ends the row");
-  row_begin(b); /* a row without values is a row of nulls */
+  build_row_begin(b); /* a row without values is a row of nulls */
   build_level *l = &b->lv[b->depth];
   l->t->in_row = 0;
   l->t->col = (size_t)-1;

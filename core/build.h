@@ -16,6 +16,9 @@
 **                  document's bytes while those types hold
 **   build_finish.c where a row goes when it ends (written, written ahead
 **                  or kept), and the document at the end
+**   build_at.c     a value with its column's place in one call: while
+**                  rows are written as they come, a value that keeps to
+**                  its column's type goes to the writer with no detour
 **
 ** The tape of a row is a run of entries, each an op byte, the column's
 ** index (LEB128) and the value's bytes (LEB128 length first when it has
@@ -84,21 +87,39 @@ struct jj_builder {
   jj_sink sink;     /* that sink and context */
   void *sink_ctx;
   int straight;     /* rows are written as they end (build_straight) */
-  /* build_ahead.c: while `ahead`, w is a rows-only writer with the types
-  ** of the first row (each column's ic_col.type, also in ahead_types: 0
-  ** while it has held only nulls), its rows in ahead_out and then, past
-  ** opts.memory, in ahead_file */
+  /* build_ahead.c: while `ahead`, w is a writer with the types of the
+  ** first row (each column's ic_col.type, also in ahead_types: 0 while it
+  ** has held only nulls); it holds its header and rows up to opts.memory
+  ** bytes, then passes the rows to ahead_out, and on to ahead_file */
   int ahead;
   int ahead_off;    /* not tried, or given up: rows stay on the tape */
   unsigned char *ahead_types; /* owned, one per top-level column */
-  jj_schema *ahead_schema; /* owned: the rows-only writer's */
+  jj_schema *ahead_schema; /* owned: the writer ahead's */
   jj_buf ahead_out;
   FILE *ahead_file;
   size_t ahead_header; /* bytes of the header before the rows */
+  size_t ahead_skip; /* of those, the bytes not yet passed to keep_rows,
+                    ** which keeps only the rows */
   size_t last_at;   /* the tape: where the last row read back begins */
   size_t next_col;  /* straight or ahead: the columns before it in the row
                     ** being given went to the writer as they came */
 };
+
+/* Begin a row of the current table when none is open (build.c, and the
+** quick values of build_at.c: inline, since every row begins so). */
+static inline void build_row_begin(jj_builder *b) {
+  build_level *l = &b->lv[b->depth];
+  if (b->in_row) return;
+  b->in_row = 1;
+  l->serial = ++b->serial;
+  l->t->in_row = 1;
+  l->t->row = (b->depth ? l->rows : b->rows) + 1;
+  l->t->col = (size_t)-1;
+  if (!b->depth) { /* the row's length goes here at its end */
+    b->row_at = b->tape.len;
+    if (jj_buf_reserve(&b->tape, 4) == 0) b->tape.len += 4;
+  }
+}
 
 /* ---- build_tape.c ---- */
 /* LEB128. */

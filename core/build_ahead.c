@@ -6,15 +6,18 @@
 ** the first row: integers stay integers, text stays text.  Keeping each
 ** row on the tape and writing it again at the end costs twice the work of
 ** writing it once, so from the first row on the rows are written as they
-** end, with the first row's types, by a writer that writes only rows
-** (internal.h); their bytes are kept (in memory, then in a temporary file)
-** instead of the tape.  A column of only nulls so far takes the type of
-** its first value.
+** end, with the first row's types, by a writer of their own
+** (jj_writer_new_ahead, internal.h); their bytes are kept (the writer
+** holds them in memory, then they go to a temporary file) instead of the
+** tape.  A column of only nulls so far takes the type of its first value.
 **
 ** The types the lattice decides at the end (infer_schema.c) may differ
 ** from the first row's without changing a byte: a column of text whose
 ** every value is a date is d, and a date is written as the same string as
-** text.  Only the header changes, and it is written last.  When a row
+** text.  Only the header changes: a document in memory whose rows the
+** writer still holds is that writer's, its header's letters changed in
+** place (jj_writer_keep); else the rows follow the final header in the
+** document's own writer.  When a row
 ** brings a value the first row's type would write differently (an integer
 ** after floats is fine, a float after integers is not: 1 must become 1.0;
 ** text after numbers; nested rows), or the final types write other bytes,
@@ -57,19 +60,29 @@ static int same_bytes(jj_type was, jj_type now) {
   return was == JJ_TEXT && (now == JJ_DATE || now == JJ_TIMESTAMP);
 }
 
-/* The sink of the rows-only writer: the rows' bytes kept (-1, which the
-** writer reports as a failed write, when memory or the file fails). */
+/* The sink of the writer ahead, which holds up to opts.memory bytes of
+** its header and rows itself (so that rows that stay in memory are not
+** copied at all: that writer becomes the document's): the rows' bytes
+** kept, the header left out, in memory while they fit there, else with
+** what memory kept in the temporary file (-1, which the writer reports as
+** a failed write, when memory or the file fails). */
 static int keep_rows(void *ctx, const char *p, size_t len) {
   jj_builder *b = ctx;
-  if (jj_buf_append(&b->ahead_out, p, len)) return -1;
-  if (b->ahead_out.len > b->o.memory) {
-    if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
-    if (fwrite(b->ahead_out.p, 1, b->ahead_out.len, b->ahead_file) !=
-        b->ahead_out.len)
-      return -1;
-    b->ahead_out.len = 0;
-  }
-  return 0;
+  /* a piece the writer passes on because it holds opts.memory bytes goes
+  ** to the file whole, even when its header is left out */
+  int full = b->ahead_out.len + len > b->o.memory;
+  size_t head = len < b->ahead_skip ? len : b->ahead_skip;
+  p += head, len -= head;
+  b->ahead_skip -= head;
+  if (!len) return 0;
+  if (!full)
+    return jj_buf_append(&b->ahead_out, p, len) ? -1 : 0;
+  if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
+  if (b->ahead_out.len && fwrite(b->ahead_out.p, 1, b->ahead_out.len,
+                                 b->ahead_file) != b->ahead_out.len)
+    return -1;
+  b->ahead_out.len = 0;
+  return fwrite(p, 1, len, b->ahead_file) == len ? 0 : -1;
 }
 
 /* The columns with the types written ahead (a column of only nulls as
@@ -145,7 +158,7 @@ static int row_fits(jj_builder *b, const char *p, const char *end) {
   return 1;
 }
 
-/* Begin: the rows-only writer, with the first row's types. */
+/* Begin: the writer ahead, with the first row's types. */
 static jj_code begin(jj_builder *b) {
   ic_table *t = &b->x.top;
   jj_schema *s = ahead_schema(b);
@@ -158,15 +171,13 @@ static jj_code begin(jj_builder *b) {
     ic_nomem(&b->x);
     return b->failed = JJ_ERR_NOMEM;
   }
-  b->ahead_header = head.len;
+  b->ahead_header = b->ahead_skip = head.len;
   jj_buf_free(&head);
   /* the writer borrows its schema: the builder's own comes at the end, so
-  ** this one is kept by the writer's owner, freed with it */
-  b->w = jj_writer_new(s, keep_rows, b, &err);
-  if (!b->w || jj_writer_rows_only(b->w)) {
-    if (b->w) err = *jj_writer_error(b->w);
-    jj_writer_free(b->w); /* before the schema it borrows */
-    b->w = NULL;
+  ** this one is kept by the writer's owner, freed with it; its buffer may
+  ** become the document's, so it comes from the document's allocator */
+  b->w = jj_writer_new_ahead(s, keep_rows, b, b->o.alloc, b->o.memory, &err);
+  if (!b->w) {
     jj_schema_free(s);
     ic_fail(&b->x, err.code, UINT64_MAX, 0, "%s", err.message);
     return b->failed = err.code;
@@ -396,8 +407,7 @@ jj_code build_ahead_row(jj_builder *b) {
   if (!build_write_row(b, &b->x.top, row, end, b->next_col)) return b->failed;
   b->tape.len = b->row_at;
   b->next_col = 0;
-  if (b->o.max_length &&
-      b->ahead_header + jj_writer_length(b->w) > b->o.max_length)
+  if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
     return build_too_long(b);
   return JJ_OK;
 }
@@ -415,17 +425,39 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
     end_ahead(b);
     return JJ_OK;
   }
-  if (jj_writer_rows_flush(b->w)) {
-    const jj_error *e = jj_writer_error(b->w);
+  jj_writer *ahead_w = b->w;
+  if (jj_writer_error(ahead_w)->code) {
+    const jj_error *e = jj_writer_error(ahead_w);
     ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
     return b->failed = e->code;
   }
-  /* the rows under the final header, by the document's own writer */
-  jj_writer *rows_only = b->w;
+  if (!sink && !b->ahead_file && !b->ahead_out.len) {
+    /* every row still in the writer, the document in memory: the writer
+    ** becomes the document's, its header the final one (the same rows; a
+    ** type's letter for another, so the same length), nothing copied */
+    jj_buf head = {0};
+    if (header_text(b, b->x.schema, &head)) {
+      jj_buf_free(&head);
+      return b->failed;
+    }
+    int kept = head.len == b->ahead_header &&
+               jj_writer_keep(ahead_w, head.p, head.len);
+    jj_buf_free(&head);
+    if (kept) { /* the writer's schema (ahead_schema) is freed after it */
+      jj_buf_free(&b->ahead_out);
+      b->ahead = 0;
+      b->ahead_off = 1;
+      *done = 1;
+      return JJ_OK;
+    }
+  }
+  /* the rows under the final header, by the document's own writer: those
+  ** in the temporary file, those kept in memory, those the writer ahead
+  ** holds (after its header when it has passed nothing on), in order */
   b->w = NULL;
   jj_code code = build_new_writer(b, sink, ctx);
   jj_writer *w = b->w;
-  b->w = rows_only;
+  b->w = ahead_w;
   if (code) return b->failed;
   if (b->ahead_file) {
     char buf[1 << 16];
@@ -436,7 +468,13 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
       code = jj_writer_append_rows(w, buf, got, 0);
   }
   if (!code)
-    code = jj_writer_append_rows(w, b->ahead_out.p, b->ahead_out.len, b->rows);
+    code = jj_writer_append_rows(w, b->ahead_out.p, b->ahead_out.len, 0);
+  if (!code) {
+    size_t held;
+    const char *rows = jj_writer_held(ahead_w, &held);
+    size_t head = b->ahead_skip < held ? b->ahead_skip : held;
+    code = jj_writer_append_rows(w, rows + head, held - head, b->rows);
+  }
   end_ahead(b);
   b->w = w;
   if (code) {

@@ -12,6 +12,17 @@
 #include "build.h"
 
 jj_code build_row_end(jj_builder *b) {
+  if ((b->straight || b->ahead) && b->next_col == b->x.top.n &&
+      b->tape.len == b->row_at + 4) {
+    /* every value of the row went to the writer as it came (build_at.c,
+    ** build_direct): only the row's end is left to write */
+    b->tape.len = b->row_at;
+    b->next_col = 0;
+    if (jj_writer_end_row(b->w)) return build_writer_failed(b);
+    if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
+      return build_too_long(b);
+    return JJ_OK;
+  }
   jj_code code = build_straight(b);
   if (code || b->straight) return code;
   return build_ahead_row(b);

@@ -137,7 +137,10 @@ static JJ_W_NOINLINE jj_code text_slow(jj_writer *w, const char *p, size_t len) 
   return jj_writer_put_checked(w, JJ_TEXT, p, len);
 }
 
-jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
+/* The fast way of text: plain ASCII into a text column with room for it.
+** The code of writing it, or -1 when it does not go this way (nothing
+** written). */
+static inline int text_plain(jj_writer *w, const char *p, size_t len) {
   frame *f = &w->stack[w->depth];
   if (JJ_LIKELY(jj_writer_open(w) && f->col < f->ncols && f->lv->types[f->col] == JJ_TEXT &&
                 len < SIZE_MAX / 2 && has_room(w, len + 2))) {
@@ -146,10 +149,20 @@ jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
     if (JJ_LIKELY(copy_plain(d + 1, p, len))) {
       d[0] = '"';
       d[len + 1] = '"';
-      return value_end(w, d + len + 2);
+      return (int)value_end(w, d + len + 2);
     }
   }
-  return text_slow(w, p, len);
+  return -1;
+}
+
+jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
+  int code = text_plain(w, p, len);
+  return code >= 0 ? (jj_code)code : text_slow(w, p, len);
+}
+
+/* See internal.h: the row builder's text, checked as it is copied. */
+int jj_writer_text_plain(jj_writer *w, const char *p, size_t len) {
+  return text_plain(w, p, len);
 }
 
 /* A date jj_date_ok did not accept: chrono.c decides, and words the
@@ -171,6 +184,17 @@ jj_code jj_writer_date(jj_writer *w, const char *p, size_t len) {
   memcpy(d + 1, p, 10);
   d[11] = '"';
   return value_end(w, d + 12);
+}
+
+/* See internal.h: a date the inline check accepts, or nothing. */
+int jj_writer_date_plain(jj_writer *w, const char *p, size_t len) {
+  if (!jj_date_ok(p, len)) return -1;
+  char *d = value_begin(w, JJ_DATE, 12);
+  if (!d) return (int)w->err.code;
+  d[0] = '"';
+  memcpy(d + 1, p, 10);
+  d[11] = '"';
+  return (int)value_end(w, d + 12);
 }
 
 /* Days since 1970-01-01, written as YYYY-MM-DD (years 0000-9999). */

@@ -340,18 +340,42 @@ jj_code jj_writer_put_checked(jj_writer *w, jj_type t, const char *p,
 ** numbers and dates its input already spells so (encode.c). */
 jj_code jj_writer_canonical(jj_writer *w, jj_type t, const char *p,
                             size_t len, int quoted);
+/* jj_writer_text for text that is plain printable ASCII (nothing to
+** escape: valid UTF-8) into a text column the buffer has room for: the
+** code of writing it, or -1, nothing written, for any other text or
+** state; the caller checks such text before jj_writer_text. */
+int jj_writer_text_plain(jj_writer *w, const char *p, size_t len);
+/* jj_writer_date for a date the inline calendar check (jj_date_ok)
+** accepts: the code of writing it, or -1, nothing written, for any other
+** text; the caller checks such text before jj_writer_date. */
+int jj_writer_date_plain(jj_writer *w, const char *p, size_t len);
 
 /* A new writer with a sink writes only rows from here on: no header, no
-** end; the row builder writes rows with the first row's types before it
-** knows the final ones (build_ahead.c).  JJ_ERR_USAGE unless new. */
+** end; the converter writes rows with the first row's types before it
+** knows the final ones (convert_ahead.c).  JJ_ERR_USAGE unless new. */
 jj_code jj_writer_rows_only(jj_writer *w);
+/* A writer of rows with the first row's types, for the row builder, which
+** does not know the final types yet (build_ahead.c): jj_writer_new with
+** its buffer from `a` (NULL: the library's), holding up to `hold` bytes
+** (at least its usual 64 KiB) before passing them to its sink. */
+jj_writer *jj_writer_new_ahead(const jj_schema *s, jj_sink sink, void *ctx,
+                               const jj_allocator *a, size_t hold,
+                               jj_error *err);
+/* The bytes a writer holds, not yet passed to its sink (*len of them). */
+const char *jj_writer_held(const jj_writer *w, size_t *len);
+/* Such a writer whose bytes are all still held becomes the writer of the
+** document in memory: `head` (len bytes, the header of the final types,
+** which write the same rows, as long as its own header) replaces its own
+** header, and it has no sink from now on.  1 done; 0 when it cannot (bytes
+** went to the sink, a row is open: the writer as it was). */
+int jj_writer_keep(jj_writer *w, const char *head, size_t len);
 /* Column col of the top table holds type t from now on; the caller has
 ** written only nulls in it (their bytes do not depend on the type). */
 void jj_writer_retype(jj_writer *w, size_t col, jj_type t);
-/* A rows-only writer: pass what it holds to its sink (rows whole). */
+/* Either writer: pass what it holds to its sink (rows whole). */
 jj_code jj_writer_rows_flush(jj_writer *w);
-/* Append p[0..len), rows a rows-only writer wrote for the same columns
-** with types that write the same bytes, to w's top table (its header
+/* Append p[0..len), rows either writer wrote (no header) for the same
+** columns with types that write the same bytes, to w's top table (its header
 ** written first); `rows` whole rows end in this piece.  Pieces continue
 ** one another: the first starts at a row, the separators are inside. */
 jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,

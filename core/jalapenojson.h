@@ -1384,6 +1384,17 @@ jj_code jj_builder_key_at(jj_builder *b, size_t col);
 /* The column of the next value in the current row (UTF-8, not empty,
 ** without U+0000; given once per row). */
 jj_code jj_builder_key(jj_builder *b, const char *name, size_t len);
+/* A value with its column's place, in one call: jj_builder_key_at(b, col)
+** and then the value call, with the same checks, errors, notes and
+** document.  For a host with fixed columns (JJ_BUILD_FIXED_COLUMNS) that
+** gives each row's values in the columns' order: from the second row on,
+** a value of the kind its column has held goes to the document at once,
+** without being kept or looked at again; any other the general way. */
+jj_code jj_builder_null_at(jj_builder *b, size_t col);
+jj_code jj_builder_int_at(jj_builder *b, size_t col, int64_t v);
+jj_code jj_builder_double_at(jj_builder *b, size_t col, double v);
+jj_code jj_builder_text_at(jj_builder *b, size_t col, const char *p,
+                           size_t len);
 /* The values. */
 jj_code jj_builder_null(jj_builder *b);
 jj_code jj_builder_bool(jj_builder *b, int v);

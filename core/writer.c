@@ -155,6 +155,7 @@ static jj_writer *writer_new(const jj_schema *s, jj_sink sink, void *ctx,
   w->schema = s;
   w->sink = sink;
   w->ctx = ctx;
+  w->flush_at = FLUSH_AT;
   w->max_depth = depth;
   if (a) {
     w->alloc = *a;
@@ -368,7 +369,7 @@ jj_code jj_writer_end_row(jj_writer *w) {
   w->out.p[w->out.len++] = ']'; /* the first value opened the row */
   f->col = 0;
   f->rows++;
-  if (w->sink && w->out.len >= FLUSH_AT) return jj_writer_flush(w);
+  if (w->sink && w->out.len >= w->flush_at) return jj_writer_flush(w);
   return JJ_OK;
 }
 
@@ -401,7 +402,7 @@ jj_code jj_writer_finish(jj_writer *w) {
   return w->sink ? jj_writer_flush(w) : JJ_OK;
 }
 
-/* ---- rows ahead of their header (internal.h) ---- */
+/* ---- rows ahead of their types (internal.h) ---- */
 
 jj_code jj_writer_rows_only(jj_writer *w) {
   if (w->phase != W_NEW || !w->sink || w->err.code)
@@ -409,6 +410,29 @@ jj_code jj_writer_rows_only(jj_writer *w) {
                    "a rows-only writer must be new and have a sink");
   w->phase = W_OPEN;
   return JJ_OK;
+}
+
+jj_writer *jj_writer_new_ahead(const jj_schema *s, jj_sink sink, void *ctx,
+                               const jj_allocator *a, size_t hold,
+                               jj_error *err) {
+  jj_writer *w = writer_new(s, sink, ctx, a, err);
+  if (w && hold > FLUSH_AT) w->flush_at = hold;
+  return w;
+}
+
+const char *jj_writer_held(const jj_writer *w, size_t *len) {
+  *len = w->out.len;
+  return w->out.p;
+}
+
+int jj_writer_keep(jj_writer *w, const char *head, size_t len) {
+  if (w->err.code || w->flushed || w->phase != W_OPEN || w->depth ||
+      w->stack[0].col || w->out.len < len)
+    return 0;
+  memcpy(w->out.p, head, len);
+  w->sink = NULL;
+  w->ctx = NULL;
+  return 1;
 }
 
 void jj_writer_retype(jj_writer *w, size_t col, jj_type t) {
@@ -428,11 +452,13 @@ jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,
   if (rc) return rc;
   if (w->depth || w->stack[0].col)
     return jj_writer_fail(w, JJ_ERR_USAGE, JJ_W_ROW, "a row is not ended");
+  if (!w->sink && jj_buf_reserve(&w->out, len)) /* at once, not doubling */
+    return jj_writer_nomem(w);
   while (len) { /* in pieces, so a sink's buffer stays small */
     size_t n = len < FLUSH_AT ? len : FLUSH_AT;
     if (jj_buf_append(&w->out, p, n)) return jj_writer_nomem(w);
     p += n, len -= n;
-    if (w->sink && w->out.len >= FLUSH_AT && jj_writer_flush(w))
+    if (w->sink && w->out.len >= w->flush_at && jj_writer_flush(w))
       return w->err.code;
   }
   w->stack[0].rows += rows;

@@ -25,7 +25,8 @@
 #define JJ_W_NOINLINE
 #endif
 
-/* Sink mode: pass the buffer on once it holds this much. */
+/* Sink mode: pass the buffer on once it holds this much (a writer's
+** flush_at). */
 #define FLUSH_AT 65536
 
 /* The column types of one schema (the top level or a nested table) as a
@@ -54,6 +55,9 @@ struct jj_writer {
   const jj_schema *schema; /* borrowed: the caller keeps it alive */
   jj_sink sink;            /* NULL: build in memory */
   void *ctx;
+  size_t flush_at; /* sink mode: pass the buffer on once it holds this
+                   ** much (FLUSH_AT; more for the row builder's
+                   ** writer ahead of the types) */
   jj_buf out; /* owned; handed over by jj_writer_take; out.a points at
               ** alloc after jj_writer_new_alloc */
   jj_allocator alloc; /* jj_writer_new_alloc's allocator (copied) */
@@ -157,7 +161,7 @@ static inline char *value_begin(jj_writer *w, jj_type t, size_t need) {
 static inline jj_code value_end(jj_writer *w, char *d) {
   w->out.len = (size_t)(d - w->out.p);
   w->stack[w->depth].col++;
-  if (w->sink && w->out.len >= FLUSH_AT) return jj_writer_flush(w);
+  if (w->sink && w->out.len >= w->flush_at) return jj_writer_flush(w);
   return JJ_OK;
 }
 

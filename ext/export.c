@@ -42,7 +42,7 @@
 */
 #include <string.h>
 
-#include "ext.h"
+#include "build_at.h"
 
 #define EXPORT_MEMORY ((size_t)4 << 20)
 
@@ -52,6 +52,7 @@ typedef struct exporter {
   int ncol;
   jj_type *types;  /* ncol: each column's explicit type, or 0; sqlite3_free */
   char **names;    /* ncol: the columns' names, for messages; sqlite3_free */
+  size_t *lens;    /* ncol: their lengths; sqlite3_free */
   jj_builder *b;
   jj_atomic *atomic;
   jj_deflater *z;
@@ -107,12 +108,15 @@ static int prepare(exporter *e, sqlite3 *db, const char *sql) {
   }
   e->types = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->types);
   e->names = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->names);
-  if (!e->types || !e->names) return sqlite3_result_error_nomem(e->ctx), -1;
+  e->lens = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->lens);
+  if (!e->types || !e->names || !e->lens)
+    return sqlite3_result_error_nomem(e->ctx), -1;
   memset(e->names, 0, (size_t)e->ncol * sizeof *e->names);
   for (int c = 0; c < e->ncol; c++) { /* a pointer SQLite may move */
     const char *name = sqlite3_column_name(e->st, c);
     if (!name || !(e->names[c] = sqlite3_mprintf("%s", name)))
       return sqlite3_result_error_nomem(e->ctx), -1;
+    e->lens[c] = strlen(e->names[c]);
   }
   return 0;
 }
@@ -181,7 +185,7 @@ static int start(exporter *e, sqlite3 *db, const char *spec) {
   }
   for (int c = 0; c < e->ncol; c++) {
     const char *name = e->names[c];
-    size_t len = strlen(name);
+    size_t len = e->lens[c];
     if (jj_builder_column(e->b, name, len,
                           declared_type(sqlite3_column_decltype(e->st, c))))
       return builder_error(e);
@@ -210,14 +214,9 @@ static int run(exporter *e, sqlite3 *db, const char *path,
   while ((rc = sqlite3_step(e->st)) == SQLITE_ROW) {
     for (int c = 0; c < e->ncol; c++) {
       sqlite3_value *v = sqlite3_column_value(e->st, c);
-      if (jj_builder_key_at(e->b, (size_t)c)) return builder_error(e);
-      if (e->types[c]) {
-        const char *name = e->names[c];
-        if (jjx_build_typed(e->b, db, v, e->types[c], name, strlen(name)))
-          return builder_error(e);
-      } else if (jjx_build_value(e->b, v)) {
+      if (jjx_build_at(e->b, db, (size_t)c, v, e->types[c], e->names[c],
+                       e->lens[c], NULL))
         return builder_error(e);
-      }
     }
     if (jj_builder_end_row(e->b)) return builder_error(e);
   }
@@ -302,5 +301,6 @@ void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(e.types);
   for (int c = 0; e.names && c < e.ncol; c++) sqlite3_free(e.names[c]);
   sqlite3_free(e.names);
+  sqlite3_free(e.lens);
   jjx_notes_discard(&e.notes);
 }

@@ -608,7 +608,8 @@ void jjx_group_final(sqlite3_context *ctx);     /* group.c */
 ** `name` of explicit type `type` (TEXT for i, f, b converted as SQLite's
 ** affinity would, a jj value's document as nested rows; db polled while a
 ** nested document is checked); a jj value's document as nested rows.  Each
-** returns the builder's code (its error says why). */
+** returns the builder's code (its error says why).  build_at.h gives a
+** row's values of fixed columns. */
 const char *jjx_class_name(int st);
 jj_code jjx_build_value(jj_builder *b, sqlite3_value *v);
 jj_code jjx_build_typed(jj_builder *b, sqlite3 *db, sqlite3_value *v,

@@ -31,7 +31,7 @@
 */
 #include <string.h>
 
-#include "ext.h"
+#include "build_at.h"
 
 #define GROUP_MEMORY ((size_t)4 << 20)
 
@@ -172,26 +172,43 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
 /* xStep and xFinal                                                        */
 /* ---------------------------------------------------------------------- */
 
-/* 1 when a later row's name argument is still c's: TEXT, the same bytes. */
-static int same_name(sqlite3_value *name, const group_col *c) {
-  if (sqlite3_value_type(name) != SQLITE_TEXT ||
-      (size_t)sqlite3_value_bytes(name) != c->arg_len)
-    return 0;
-  const char *p = (const char *)sqlite3_value_text(name);
-  return p && memcmp(p, c->name, c->arg_len) == 0;
+/* 1 when a[0..n) and b[0..n) are the same bytes: words compared as
+** wholes (overlapping at the end), since names are short and this runs
+** for every name of every row, where a call to memcmp costs more than the
+** comparison. */
+static inline int same_bytes(const char *a, const char *b, size_t n) {
+  if (n >= 8) {
+    uint64_t x, y, diff = 0;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&x, a + i, 8);
+      memcpy(&y, b + i, 8);
+      diff |= x ^ y;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return (diff | (x ^ y)) == 0;
+  }
+  if (n >= 4) {
+    uint32_t x0, y0, x1, y1;
+    memcpy(&x0, a, 4);
+    memcpy(&y0, b, 4);
+    memcpy(&x1, a + n - 4, 4);
+    memcpy(&y1, b + n - 4, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+  }
+  unsigned diff = 0;
+  for (size_t i = 0; i < n; i++) diff |= (unsigned char)(a[i] ^ b[i]);
+  return diff == 0;
 }
 
-/* At least the bytes value v adds to the document: its separator, and its
-** text, a BLOB's base64, a number's shortest form. */
-static uint64_t min_written(sqlite3_value *v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_TEXT:
-      return (uint64_t)sqlite3_value_bytes(v) + 3;
-    case SQLITE_BLOB:
-      return ((uint64_t)sqlite3_value_bytes(v) + 2) / 3 * 4 + 3;
-    default:
-      return 2;
-  }
+/* 1 when a later row's name argument is still c's: TEXT, the same bytes
+** (the length first: SQLite may reuse the memory of an argument, so its
+** bytes are compared every row, never its pointer). */
+static inline int same_name(sqlite3_value *name, const group_col *c) {
+  if (sqlite3_value_type(name) != SQLITE_TEXT) return 0;
+  const char *p = (const char *)sqlite3_value_text(name);
+  return p && (size_t)sqlite3_value_bytes(name) == c->arg_len &&
+         same_bytes(p, c->name, c->arg_len);
 }
 
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -229,10 +246,8 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       g->failed = 1;
       return;
     }
-    g->min_len += min_written(v);
-    if (jj_builder_key_at(g->b, (size_t)i) ||
-        (c->type ? jjx_build_typed(g->b, db, v, c->type, c->name, c->len)
-                 : jjx_build_value(g->b, v))) {
+    if (jjx_build_at(g->b, db, (size_t)i, v, c->type, c->name, c->len,
+                     &g->min_len)) {
       builder_failed(ctx, g);
       return;
     }

@@ -12,8 +12,11 @@ BLOBs, NULLs, explicit d, t, b, i, f and s columns given good and bad
 values), and hand-made cases: a REAL after many rows (a float column), an
 INTEGER no double holds before it (a text column, as the converter
 decides), invalid UTF-8 mid-row (an error at its row, before a later bad
-date), and the length limit.  Successful documents are also compared with
-jj_export's of the same rows and types, byte for byte.
+date), surprises at row 1000 of 1200 in columns written as they came (a
+REAL, a NULL, dates and NaN after words: the converter's document of the
+same rows as JSON, and jj_export's), and the length limit.  Successful
+documents are also compared with jj_export's of the same rows and types,
+byte for byte.
 Prints "group_export: N passed, M failed".
 """
 import os
@@ -234,6 +237,31 @@ def main():
           got)
     check("utf8_alone: not UTF-8", "row 100" in run(conn, cases["utf8_alone"] % "")[1] and
           "UTF-8" in run(conn, cases["utf8_alone"] % "")[1])
+
+    # Row 1000 of 1200 surprises columns whose values went to the document
+    # as they came: a REAL among INTEGERs (the rows so far are read back),
+    # a NULL, text that is a date or NaN after words, the names of a date
+    # column; jj_group, jj_export (the same query, types inferred) and the
+    # converter over the same rows as JSON give the same document.
+    rows = (series % 1200 + ", r(n, i, t, m, d) AS (SELECT n, CASE WHEN n = 1000 THEN 0.5 "
+            "ELSE n END, CASE WHEN n = 1000 THEN NULL ELSE 'w' || n END, CASE WHEN n < 1000 THEN "
+            "'x' WHEN n % 2 = 0 THEN '2024-02-29' ELSE 'NaN' END, printf('2024-01-%02d', "
+            "n % 28 + 1) FROM s) ")
+    group = run(conn, rows + "SELECT jj_group('n', n, 'i', i, 't', t, 'm', m, 'd', d) FROM r")
+    conv = run(conn, rows + "SELECT jj_from_json(json_group_array(json_object('n', n, 'i', i, "
+                            "'t', t, 'm', m, 'd', d))) FROM r")
+    path = os.path.join(tmp, "surprise.jj")
+    conn.execute("SELECT jj_export(?, ?)", (path, rows + "SELECT n, i, t, m, d FROM r"))
+    with open(path, "rb") as f:
+        exported = f.read().decode("utf-8")
+    check("surprises at row 1000: jj_group gives the converter's document",
+          group[0] == "ok" and group == conv, "%r / %r" % (group[1][:300], conv[1][:300]))
+    check("  ... and jj_export's", group[1] == exported, exported[:300])
+    check("  ... i is f, m is s, d is d", group[1].startswith(
+        '{"jalapenojson":1,"columns":["n","i","t","m","d"],"types":["i","f","s","s","d"]'),
+          group[1][:200])
+    check("  ... row 1000 as it was given", '\n[1000,0.5,null,"2024-02-29","2024-01-21"],\n'
+          in group[1], group[1][:200])
 
     # The length limit: the rows' lower bound stops xStep as soon as it
     # passes; until then a bad value is the error; the document itself
