@@ -140,11 +140,13 @@ jj_code jj_date_parse(const char *p, size_t len, int32_t *days,
   ** they are given, so this is on their hot path). */
   if (!days && jj_date_ok(p, len)) return JJ_OK;
   if (len != 10 || !date_shape(p)) {
+    if (!err) return JJ_ERR_DATE; /* a question, not a message: no words */
     snprintf(why, sizeof why, "expected YYYY-MM-DD");
   } else if (date_check(p, &n, why, sizeof why)) {
     if (days) *days = n;
     return JJ_OK;
   }
+  if (!err) return JJ_ERR_DATE;
   return jj_fail(err, JJ_ERR_DATE, NULL, "%s is not a date (%s)",
                  jj_show(shown, sizeof shown, p, len, 1), why);
 }
@@ -300,6 +302,7 @@ static jj_code ts_parse(const char *p, size_t len, int mode, jj_timestamp *out,
                         jj_error *err) {
   char why[80], shown[JJ_SHOW_CAP];
   if (ts_check(p, len, mode, out, why, sizeof why)) return JJ_OK;
+  if (!err) return JJ_ERR_TIMESTAMP; /* a question, not a message */
   return jj_fail(err, JJ_ERR_TIMESTAMP, NULL, "%s is not %s (%s)",
                  jj_show(shown, sizeof shown, p, len, 1),
                  mode == WITH_ZONE ? "a timestamp" : "a local timestamp", why);

@@ -117,6 +117,8 @@ typedef struct cv {
   jj_schema *ahead_schema; /* the rows-only writer's */
   unsigned char *ahead_types; /* per top column, the type written (0: only
                               ** nulls so far) */
+  unsigned *ahead_pick; /* per top column, the pattern its spelled dates
+                        ** were written by (fmt_pick's numbering; 0: none) */
   jj_buf ahead_out;   /* rows written ahead, not yet in ahead_file */
   FILE *ahead_file;
   jj_buf scratch;     /* decoded strings and keys, JSON text */
@@ -213,6 +215,11 @@ void cv_ahead_begin(cv *c);
 ** ahead stops, when its type would not hold it), as pass 2 writes it; the
 ** common cases go first to cv_ahead_fast (convert_scan.h).  Always 0. */
 int cv_ahead_value(cv *c, size_t i, int k, const cv_val *v);
+/* Text value v of top column i that date or timestamp patterns still read
+** (col->fmt_live): written ahead as the first of them reads it, the
+** pattern the column will most likely be decided to have (or writing ahead
+** stops, when another pattern than an earlier value's would read it). */
+void cv_ahead_spelled(cv *c, size_t i, const cv_val *v);
 /* The end of a row written ahead. */
 void cv_ahead_end_row(cv *c);
 /* Stop writing ahead (pass 2 will write); nothing when not writing. */

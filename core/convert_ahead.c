@@ -13,6 +13,12 @@
 ** with, the document is the header of those types followed by the kept
 ** rows, and pass 2 is not needed: the input is read and split once.
 **
+** Text that date or timestamp patterns read (infer_dates.c) is written as
+** the first pattern still reading every value of its column reads it: the
+** pattern the end will decide, unless a later value rules it out (writing
+** ahead then stops) or no value tells two spellings apart (the column
+** stays text, and pass 2 writes).
+**
 ** The rows are written ahead only while that is sure to give the bytes
 ** pass 2 would write: each value goes through cv_emit (pass 2's own
 ** writing) with a type its kind keeps (an integer in a column of floats
@@ -27,6 +33,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "datefmt.h"
 
 /* Bytes of rows kept in memory before they go to the temporary file. */
 #define AHEAD_MEMORY ((size_t)256 << 10)
@@ -55,6 +62,8 @@ void cv_ahead_stop(cv *c) {
   c->ahead_schema = NULL;
   free(c->ahead_types);
   c->ahead_types = NULL;
+  free(c->ahead_pick);
+  c->ahead_pick = NULL;
   jj_buf_free(&c->ahead_out);
   if (c->ahead_file) fclose(c->ahead_file);
   c->ahead_file = NULL;
@@ -76,14 +85,17 @@ void cv_ahead_begin(cv *c) {
       s = NULL;
     }
   unsigned char *types = s ? calloc(t->n ? t->n : 1, 1) : NULL;
-  jj_writer *w = types ? jj_writer_new(s, keep_rows, c, &err) : NULL;
+  unsigned *pick = types ? calloc(t->n ? t->n : 1, sizeof *pick) : NULL;
+  jj_writer *w = pick ? jj_writer_new(s, keep_rows, c, &err) : NULL;
   if (!w || jj_writer_rows_only(w)) {
     jj_writer_free(w);
     jj_schema_free(s);
     free(types);
+    free(pick);
     return; /* pass 2 will write: the same document */
   }
   c->ahead_types = types;
+  c->ahead_pick = pick;
   for (size_t i = 0; i < t->n; i++) c->x.top.cols[i].type = (jj_type)0;
   c->wr = w;
   c->ahead_schema = s;
@@ -132,6 +144,30 @@ int cv_ahead_value(cv *c, size_t i, int k, const cv_val *v) {
   return 0;
 }
 
+void cv_ahead_spelled(cv *c, size_t i, const cv_val *v) {
+  cv_col *col = &c->x.top.cols[i];
+  unsigned pick = 1; /* the lowest pattern still live, as decided at the end */
+  while (!(col->fmt_live >> (pick - 1) & 1u)) pick++;
+  int kind = c->x.dates->pat[pick - 1].kind;
+  jj_type ty = kind == DF_DATE    ? JJ_DATE
+               : kind == DF_LOCAL ? JJ_LOCAL_TIMESTAMP
+                                  : JJ_TIMESTAMP;
+  if (!col->type) {
+    col->type = ty;
+    c->ahead_types[i] = (unsigned char)ty;
+    jj_writer_retype(c->wr, i, ty);
+  }
+  if (col->type != ty || (c->ahead_pick[i] && c->ahead_pick[i] != pick)) {
+    cv_ahead_stop(c);
+    return;
+  }
+  c->ahead_pick[i] = pick;
+  col->fmt_pick = pick; /* pass 2's pattern for the value, for cv_emit */
+  int failed = cv_emit(c, &c->x.top, i, v);
+  col->fmt_pick = 0; /* decided at the end */
+  if (failed) cv_ahead_stop(c);
+}
+
 void cv_ahead_end_row(cv *c) {
   if (jj_writer_end_row(c->wr)) cv_ahead_stop(c);
 }
@@ -141,7 +177,8 @@ int cv_ahead_finish(cv *c, jj_sink sink, void *ctx) {
   int same = c->ahead && jj_writer_rows_flush(c->wr) == JJ_OK;
   for (size_t i = 0; same && i < t->n; i++) {
     jj_type was = (jj_type)c->ahead_types[i]; /* 0: only nulls, any type */
-    same = !was || was == t->cols[i].type;
+    same = (!was || was == t->cols[i].type) &&
+           c->ahead_pick[i] == (c->ahead_pick[i] ? t->cols[i].fmt_pick : 0);
   }
   if (!same) {
     cv_ahead_stop(c);

@@ -402,8 +402,7 @@ static int row(cs *j) {
           (k == K_TEXT && ic_dates_live(&c->x, col)))
         if (cv_fold(c, &c->x.top, i, v, &k)) return CV_FAIL;
       if (c->ahead && k == K_TEXT && col->fmt_live) {
-        cv_ahead_stop(c); /* text read as dates (infer_dates.c) will likely
-                          ** change type: pass 2 writes */
+        cv_ahead_spelled(c, i, v); /* text read as dates (infer_dates.c) */
       } else if (c->ahead) {
         int done = fast ? cv_ahead_fast(c, col, k, v) : 0;
         if (done < 0) cv_ahead_stop(c);

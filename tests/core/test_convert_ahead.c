@@ -248,6 +248,83 @@ TEST(a_change_after_the_temporary_file) {
   }
 }
 
+/* One text of a column of dates or timestamps in other spellings: month
+** first (a day above 12 now and then tells it), day first from row
+** `turn` on (the column then reads with neither), ISO dates among them,
+** timestamps without zone, or a word late. */
+static void spelled(char *s, size_t cap, int kind, unsigned row, unsigned turn) {
+  unsigned m = 1 + below(12), d = 1 + below(below(4) ? 12 : 28), y = 1990 + below(40);
+  switch (kind) {
+    case 0:
+      snprintf(s, cap, row >= turn ? "%02u/%02u/%u" : "%02u/%02u/%u",
+               row >= turn ? d : m, row >= turn ? m : d, y);
+      break;
+    case 1:
+      snprintf(s, cap, below(5) ? "%02u/%02u/%u" : "%u-%02u-%02u",
+               below(5) ? m : y, below(5) ? d : m, below(5) ? y : d);
+      break;
+    case 2:
+      snprintf(s, cap, "%u/%02u/%02u %02u:%02u", y, m, d, below(24), below(60));
+      break;
+    default:
+      snprintf(s, cap, row == turn ? "soon" : "%s %u %u",
+               (const char *[]){"Jan", "Feb", "Mar", "Dec"}[below(4)], d, y);
+  }
+}
+
+/* The same texts as CSV (rows written ahead) and as JSON strings (the
+** JSON converter writes in pass 2 only): the same document. */
+TEST(dates_in_other_spellings_as_pass_two_writes_them) {
+  for (int t = 0; t < 120; t++) {
+    tbuf csv = {0}, json = {0};
+    size_t ncols = 1 + below(3), rows = below(3) ? 1 + below(60) : 2000 + below(6000);
+    int kinds[3];
+    unsigned turn = below(2) ? (unsigned)rows + 1 : below((unsigned)rows + 1);
+    for (size_t i = 0; i < ncols; i++) {
+      char h[8];
+      kinds[i] = (int)below(4);
+      int n = snprintf(h, sizeof h, "%sc%zu", i ? "," : "", i);
+      tbuf_sink(&csv, h, (size_t)n);
+    }
+    tbuf_sink(&csv, "\n", 1);
+    tbuf_sink(&json, "[", 1);
+    for (size_t r = 0; r < rows; r++) {
+      tbuf_sink(&json, r ? ",{" : "{", r ? 2 : 1);
+      for (size_t i = 0; i < ncols; i++) {
+        char s[40], kv[64];
+        int null = below(12) == 0;
+        if (!null) spelled(s, sizeof s, kinds[i], (unsigned)r, turn);
+        if (i) tbuf_sink(&csv, ",", 1);
+        if (!null) tbuf_sink(&csv, s, strlen(s));
+        int n = snprintf(kv, sizeof kv, "%s\"c%zu\":%s%s%s", i ? "," : "", i,
+                         null ? "null" : "\"", null ? "" : s, null ? "" : "\"");
+        tbuf_sink(&json, kv, (size_t)n);
+      }
+      tbuf_sink(&json, "}", 1);
+      tbuf_sink(&csv, "\n", 1);
+    }
+    tbuf_sink(&json, "]", 1);
+    conv_out a, b;
+    jj_convert_opts o;
+    memset(&o, 0, sizeof o);
+    if (t % 4 == 0) { /* a pattern given */
+      static const char *const fmt[] = {"%m/%d/%Y"};
+      o.date_formats = fmt;
+      o.n_date_formats = 1;
+    }
+    CHECK_EQ_INT(conv_opts(csv.p, csv.len, o, &a), JJ_OK);
+    CHECK_EQ_INT(conv_opts(json.p, json.len, o, &b), JJ_OK);
+    if (a.code == JJ_OK && b.code == JJ_OK && strcmp(a.doc.p, b.doc.p)) {
+      fprintf(stderr, "     table %d: CSV and JSON documents differ\n", t);
+      CHECK(0);
+    }
+    conv_free(&a);
+    conv_free(&b);
+    tbuf_free(&csv);
+    tbuf_free(&json);
+  }
+}
+
 /* The cases one by one, with the bytes pass 2 writes. */
 TEST(what_keeps_and_what_ends_writing_ahead) {
   /* integers in a column of floats keep it: written as floats */
@@ -280,6 +357,7 @@ int main(void) {
   RUN(floats_copied_only_when_printed_the_same);
   RUN(random_tables_as_pass_two_writes_them);
   RUN(a_change_after_the_temporary_file);
+  RUN(dates_in_other_spellings_as_pass_two_writes_them);
   RUN(what_keeps_and_what_ends_writing_ahead);
   return test_summary("convert_ahead");
 }
