@@ -239,6 +239,29 @@ static int open_prefix(jjd_open *o, const jjd_bind *b, size_t *at, char *msg,
   return 1;
 }
 
+/* The first file before file i (in the glob's order) whose header does not
+** have the table's columns, or i.  Threads open files out of order: a
+** query over files of other columns names this one whichever thread
+** meets a misfit first, so the error is the same on every run. */
+static size_t first_misfit(const jjd_bind *b, size_t i) {
+  for (size_t j = 1; j < i; j++) {
+    jj_file f;
+    jj_error err;
+    jj_file_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.max_size = b->max_size;
+    opts.prefix = 65536;
+    if (jj_file_open_opts(b->files.name[j], &opts, &f, &err) != JJ_OK)
+      continue; /* its own error comes when it is read */
+    jj_doc *d = jj_parse(f.data, f.len, NULL);
+    int differs = d && !jj_schema_equal(b->schema, jj_doc_schema(d), NULL);
+    jj_doc_free(d);
+    jj_file_close(&f);
+    if (differs) return j;
+  }
+  return i;
+}
+
 int jjd_open_file(jjd_open *o, const jjd_bind *b, size_t i, char *msg,
                   size_t cap) {
   jj_error err;
@@ -265,7 +288,12 @@ int jjd_open_file(jjd_open *o, const jjd_bind *b, size_t i, char *msg,
     }
     at = rows_start(o->file.data, o->file.len);
   }
-  if (map_columns(o, b, msg, cap) != 0) return -1;
+  if (map_columns(o, b, msg, cap) != 0) {
+    size_t j = b->union_by_name ? i : first_misfit(b, i);
+    if (j == i) return -1;
+    jjd_open_free(o);
+    return jjd_open_file(o, b, j, msg, cap); /* fails with j's message */
+  }
   o->ncuts = 1;
   if (!(o->cuts = malloc(2 * sizeof *o->cuts))) {
     snprintf(msg, cap, "out of memory");

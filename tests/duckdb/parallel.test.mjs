@@ -5,7 +5,7 @@
 // late range, and a wrong "count", located in the whole file as the SQLite
 // extension locates them; a file whose rows span lines never read wrong.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
@@ -119,4 +119,21 @@ test('rows that span lines: never other rows, an error that says what to do', as
   assert.deepEqual(whole, [[BigInt(ROWS), 3n * BigInt(ROWS * (ROWS + 1) / 2)]]);
   const msg = await error(four.con, `SELECT count(*), sum(list_sum(list_transform(items, x -> x.n))) FROM read_jj(${sqlQuote(file)})`);
   assert.equal(msg, `${file}: its rows span lines where it was cut for parallel reading; read it with read_jj(..., parallel := false)`);
+});
+
+test('files of other columns: the first one in the glob\'s order is named, every run', async () => {
+  const dir = join(tmp.dir, 'misfits');
+  mkdirSync(dir);
+  const head = (cols) => `{"jalapenojson":1,"columns":[${cols.map((c) => JSON.stringify(c)).join(',')}],"types":[${cols.map(() => '"i"').join(',')}],"rows":[\n`;
+  const body = (n, k) => Array.from({ length: n }, (_, i) => `[${Array.from({ length: k }, () => i).join(',')}]`).join(',\n') + '\n]}';
+  // the first file of other columns is compressed and large (a thread
+  // spends a while on it), the later ones small: threads meet those first
+  writeFileSync(join(dir, 'a1.jj'), head(['id', 'v']) + body(200000, 2));
+  writeFileSync(join(dir, 'a2.jj'), head(['id', 'v']) + body(10, 2));
+  writeFileSync(join(dir, 'a3.jj.gz'), gzipSync(head(['id', 'w']) + body(400000, 2), { level: 1 }));
+  for (let i = 4; i <= 9; i++) writeFileSync(join(dir, `a${i}.jj`), head(['id', 'v', 'x']) + body(3, 3));
+  const want = `${join(dir, 'a3.jj.gz')}: not the columns of ${join(dir, 'a1.jj')}: column 2 differs: declared "v" i, found "w" i (read_jj(..., union_by_name := true) reads files of other columns)`;
+  const four = await open(4);
+  for (let run = 0; run < 8; run++)
+    assert.equal(await error(four.con, `SELECT count(*) FROM read_jj(${sqlQuote(join(dir, 'a*'))})`), want, `run ${run}`);
 });
