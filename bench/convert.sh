@@ -210,6 +210,8 @@ csv_rows $out/csv_rows.md
   echo
   echo "ours: jj_convert / jj_export (bench/convert_bench.c), outputs validated and equal to bench/gen.c's documents; DuckDB: CREATE TABLE AS SELECT * FROM read_json/read_csv with SET threads=1; sqlite3: .import --csv; Python: json.load / csv.reader only. stream-1x/10x: the same converter at $rows and $((rows * 10)) generated rows, peak RSS of the whole process."
   echo
+  echo "Where the time of CSV -> jj goes (splitting and classifying fields, the writer, the kernel's reads and writes), and why it is not lower: [docs/performance.md](../docs/performance.md#size-and-speed-against-json)."
+  echo
   cat $out/csv_rows.md
 } > "$md"
 cat "$md"
