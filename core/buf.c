@@ -1,7 +1,10 @@
 /*
 ** buf.c — jj_buf, the growable byte buffer that text escaping, the schema's
-** JSON, the writer and jj_cursor_object build their output in.  It knows
-** nothing else of the library, so every file may use it.
+** JSON, the writer and jj_cursor_object build their output in, and
+** jj_spool: bytes in such a buffer up to a bound, then in a temporary file
+** (the rows written ahead of their header by the row builder and the
+** converter).  It knows nothing else of the library, so every file may use
+** it.
 **
 ** Memory: the buffer's owner frees b->p, with jj_buf_free or, when the
 ** bytes are handed on to a caller of the public API, with jj_free.  A
@@ -52,4 +55,35 @@ void jj_buf_free(jj_buf *b) {
     (b->a->free)(b->a->ctx, b->p);
   b->p = NULL;
   b->len = b->cap = 0;
+}
+
+int jj_spool_add(jj_spool *s, const char *p, size_t len, size_t memory) {
+  if (s->mem.len + len <= memory) return jj_buf_append(&s->mem, p, len) ? -1 : 0;
+  if (!s->file && !(s->file = tmpfile())) return -1;
+  if (s->mem.len &&
+      fwrite(s->mem.p, 1, s->mem.len, s->file) != s->mem.len)
+    return -1;
+  s->mem.len = 0;
+  return fwrite(p, 1, len, s->file) == len ? 0 : -1;
+}
+
+int jj_spool_replay(jj_spool *s, int (*each)(void *ctx, const char *p,
+                                             size_t len),
+                    void *ctx) {
+  int rc = 0;
+  if (s->file) {
+    char buf[1 << 16];
+    size_t got;
+    if (fflush(s->file) || fseek(s->file, 0, SEEK_SET)) return -1;
+    while (!rc && (got = fread(buf, 1, sizeof buf, s->file)) > 0)
+      rc = each(ctx, buf, got);
+    if (!rc && ferror(s->file)) return -1;
+  }
+  return rc ? rc : s->mem.len ? each(ctx, s->mem.p, s->mem.len) : 0;
+}
+
+void jj_spool_free(jj_spool *s) {
+  jj_buf_free(&s->mem);
+  if (s->file) fclose(s->file);
+  s->file = NULL;
 }

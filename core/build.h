@@ -90,13 +90,12 @@ struct jj_builder {
   /* build_ahead.c: while `ahead`, w is a writer with the types of the
   ** first row (each column's ic_col.type, also in ahead_types: 0 while it
   ** has held only nulls); it holds its header and rows up to opts.memory
-  ** bytes, then passes the rows to ahead_out, and on to ahead_file */
+  ** bytes, then passes the rows to ahead_rows */
   int ahead;
   int ahead_off;    /* not tried, or given up: rows stay on the tape */
   unsigned char *ahead_types; /* owned, one per top-level column */
   jj_schema *ahead_schema; /* owned: the writer ahead's */
-  jj_buf ahead_out;
-  FILE *ahead_file;
+  jj_spool ahead_rows;
   size_t ahead_header; /* bytes of the header before the rows */
   size_t ahead_skip; /* of those, the bytes not yet passed to keep_rows,
                     ** which keeps only the rows */

@@ -70,19 +70,13 @@ static int keep_rows(void *ctx, const char *p, size_t len) {
   jj_builder *b = ctx;
   /* a piece the writer passes on because it holds opts.memory bytes goes
   ** to the file whole, even when its header is left out */
-  int full = b->ahead_out.len + len > b->o.memory;
+  int full = b->ahead_rows.mem.len + len > b->o.memory;
   size_t head = len < b->ahead_skip ? len : b->ahead_skip;
   p += head, len -= head;
   b->ahead_skip -= head;
   if (!len) return 0;
-  if (!full)
-    return jj_buf_append(&b->ahead_out, p, len) ? -1 : 0;
-  if (!b->ahead_file && !(b->ahead_file = tmpfile())) return -1;
-  if (b->ahead_out.len && fwrite(b->ahead_out.p, 1, b->ahead_out.len,
-                                 b->ahead_file) != b->ahead_out.len)
-    return -1;
-  b->ahead_out.len = 0;
-  return fwrite(p, 1, len, b->ahead_file) == len ? 0 : -1;
+  /* a full piece goes to the file (the bound 0), the rest to memory */
+  return jj_spool_add(&b->ahead_rows, p, len, full ? 0 : SIZE_MAX);
 }
 
 /* The columns with the types written ahead (a column of only nulls as
@@ -195,9 +189,7 @@ static void end_ahead(jj_builder *b) {
   b->w = NULL;
   jj_schema_free(b->ahead_schema);
   b->ahead_schema = NULL;
-  jj_buf_free(&b->ahead_out);
-  if (b->ahead_file) fclose(b->ahead_file);
-  b->ahead_file = NULL;
+  jj_spool_free(&b->ahead_rows);
   b->ahead = 0;
   b->ahead_off = 1;
 }
@@ -273,6 +265,32 @@ static jj_code replay_piece(jj_builder *b, const jj_buf *head,
   return build_fail(b, JJ_ERR_USAGE, "the rows written ahead do not read back");
 }
 
+/* The rows kept read back: pieces gathered until they hold whole rows. */
+typedef struct rows_back {
+  jj_builder *b;
+  const jj_buf *head;
+  jj_buf piece; /* rows read, the last maybe not whole */
+  jj_code code;
+} rows_back;
+
+/* jj_spool_replay's each: the whole rows of what came so far onto the
+** tape, the rest kept for the next piece.  0, or 1 after a failure. */
+static int row_pieces(void *ctx, const char *p, size_t len) {
+  rows_back *r = ctx;
+  if (jj_buf_append(&r->piece, p, len)) {
+    ic_nomem(&r->b->x);
+    r->code = r->b->failed = JJ_ERR_NOMEM;
+    return 1;
+  }
+  size_t cut = r->piece.len;
+  while (cut && r->piece.p[cut - 1] != '\n') cut--;
+  if (cut < 2) return 0; /* one row longer than the piece: read on */
+  r->code = replay_piece(r->b, r->head, r->piece.p, cut - 2); /* less ",\n" */
+  memmove(r->piece.p, r->piece.p + cut, r->piece.len - cut);
+  r->piece.len -= cut;
+  return r->code != JJ_OK;
+}
+
 /* Every row written ahead, back onto the (empty) tape, in order. */
 static jj_code replay(jj_builder *b) {
   jj_buf head = {0};
@@ -290,43 +308,16 @@ static jj_code replay(jj_builder *b) {
     ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
     return b->failed = e->code;
   }
-  if (b->ahead_file) { /* the file, in pieces of whole rows, then memory */
-    jj_buf piece = {0};
-    size_t cut = 0;
-    if (b->ahead_out.len &&
-        fwrite(b->ahead_out.p, 1, b->ahead_out.len, b->ahead_file) !=
-            b->ahead_out.len)
-      code = build_fail(b, JJ_ERR_IO, "cannot write the temporary file");
-    b->ahead_out.len = 0;
-    if (!code && (fflush(b->ahead_file) || fseek(b->ahead_file, 0, SEEK_SET)))
-      code = build_fail(b, JJ_ERR_IO, "cannot read the temporary file back");
-    while (!code) {
-      if (jj_buf_reserve(&piece, (size_t)1 << 20)) {
-        jj_buf_free(&piece);
-        jj_buf_free(&head);
-        ic_nomem(&b->x);
-        return b->failed = JJ_ERR_NOMEM;
-      }
-      size_t got = fread(piece.p + piece.len, 1, piece.cap - piece.len,
-                         b->ahead_file);
-      piece.len += got;
-      if (!got) { /* the end: the last rows */
-        if (piece.len) code = replay_piece(b, &head, piece.p, piece.len);
-        break;
-      }
-      cut = piece.len;
-      while (cut && piece.p[cut - 1] != '\n') cut--;
-      if (cut < 2) continue; /* one row longer than the piece: read on */
-      code = replay_piece(b, &head, piece.p, cut - 2); /* less ",\n" */
-      memmove(piece.p, piece.p + cut, piece.len - cut);
-      piece.len -= cut;
-    }
-    jj_buf_free(&piece);
-  } else if (b->ahead_out.len) {
-    code = replay_piece(b, &head, b->ahead_out.p, b->ahead_out.len);
-  }
+  /* the rows kept, in pieces of whole rows (joined by ",\n") */
+  rows_back r = {b, &head, {0}, JJ_OK};
+  int rc = jj_spool_replay(&b->ahead_rows, row_pieces, &r);
+  if (!rc && !r.code && r.piece.len) /* the last rows */
+    r.code = replay_piece(b, &head, r.piece.p, r.piece.len);
+  if (rc < 0 && !r.code)
+    r.code = build_fail(b, JJ_ERR_IO, "cannot read the temporary file back");
+  jj_buf_free(&r.piece);
   jj_buf_free(&head);
-  return code ? b->failed : JJ_OK;
+  return r.code ? b->failed : JJ_OK;
 }
 
 /* A row does not keep to the types: the rows written so far go back onto
@@ -431,7 +422,7 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
     ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
     return b->failed = e->code;
   }
-  if (!sink && !b->ahead_file && !b->ahead_out.len) {
+  if (!sink && !b->ahead_rows.file && !b->ahead_rows.mem.len) {
     /* every row still in the writer, the document in memory: the writer
     ** becomes the document's, its header the final one (the same rows; a
     ** type's letter for another, so the same length), nothing copied */
@@ -444,7 +435,7 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
                jj_writer_keep(ahead_w, head.p, head.len);
     jj_buf_free(&head);
     if (kept) { /* the writer's schema (ahead_schema) is freed after it */
-      jj_buf_free(&b->ahead_out);
+      jj_spool_free(&b->ahead_rows);
       b->ahead = 0;
       b->ahead_off = 1;
       *done = 1;
@@ -459,16 +450,8 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
   jj_writer *w = b->w;
   b->w = ahead_w;
   if (code) return b->failed;
-  if (b->ahead_file) {
-    char buf[1 << 16];
-    size_t got;
-    if (fflush(b->ahead_file) || fseek(b->ahead_file, 0, SEEK_SET))
-      code = JJ_ERR_IO;
-    while (!code && (got = fread(buf, 1, sizeof buf, b->ahead_file)) > 0)
-      code = jj_writer_append_rows(w, buf, got, 0);
-  }
-  if (!code)
-    code = jj_writer_append_rows(w, b->ahead_out.p, b->ahead_out.len, 0);
+  if (jj_spool_replay(&b->ahead_rows, jj_writer_append_piece, w))
+    code = JJ_ERR_IO;
   if (!code) {
     size_t held;
     const char *rows = jj_writer_held(ahead_w, &held);
@@ -491,9 +474,7 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
 void build_ahead_free(jj_builder *b) {
   jj_schema_free(b->ahead_schema);
   b->ahead_schema = NULL;
-  jj_buf_free(&b->ahead_out);
-  if (b->ahead_file) fclose(b->ahead_file);
-  b->ahead_file = NULL;
+  jj_spool_free(&b->ahead_rows);
   free(b->ahead_types);
   b->ahead_types = NULL;
 }

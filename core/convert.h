@@ -119,8 +119,7 @@ typedef struct cv {
                               ** nulls so far) */
   unsigned *ahead_pick; /* per top column, the pattern its spelled dates
                         ** were written by (fmt_pick's numbering; 0: none) */
-  jj_buf ahead_out;   /* rows written ahead, not yet in ahead_file */
-  FILE *ahead_file;
+  jj_spool ahead_rows; /* the rows written ahead */
   jj_buf scratch;     /* decoded strings and keys, JSON text */
   jj_buf scratch2;
   cv_val *fields; /* CSV: the current record's fields */

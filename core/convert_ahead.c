@@ -28,7 +28,6 @@
 ** explicit schema (its checks and notes belong to pass 2) and JSON input.
 ** The document is the same either way; only the time differs.
 */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,16 +41,9 @@
 ** write to the writer, when memory or the file fails). */
 static int keep_rows(void *ctx, const char *p, size_t len) {
   cv *c = ctx;
-  if (jj_buf_append(&c->ahead_out, p, len)) return -1;
-  if (c->ahead_out.len > AHEAD_MEMORY) {
-    if (!c->ahead_file && !(c->ahead_file = tmpfile())) return -1;
-    if (fwrite(c->ahead_out.p, 1, c->ahead_out.len, c->ahead_file) !=
-        c->ahead_out.len)
-      return -1;
-    c->ahead_out.len = 0;
-  }
-  return 0;
+  return jj_spool_add(&c->ahead_rows, p, len, AHEAD_MEMORY);
 }
+
 
 /* Stop writing ahead: the writer, its schema and the rows kept go. */
 void cv_ahead_stop(cv *c) {
@@ -64,9 +56,7 @@ void cv_ahead_stop(cv *c) {
   c->ahead_types = NULL;
   free(c->ahead_pick);
   c->ahead_pick = NULL;
-  jj_buf_free(&c->ahead_out);
-  if (c->ahead_file) fclose(c->ahead_file);
-  c->ahead_file = NULL;
+  jj_spool_free(&c->ahead_rows);
   c->ahead = 0;
 }
 
@@ -188,18 +178,10 @@ int cv_ahead_finish(cv *c, jj_sink sink, void *ctx) {
   jj_writer *w = jj_writer_new(c->x.schema, sink, ctx, c->x.err);
   c->wr = rows_only;
   if (!w) return CV_FAIL;
-  jj_code code = JJ_OK;
-  if (c->ahead_file) {
-    char buf[1 << 16];
-    size_t got;
-    if (fflush(c->ahead_file) || fseek(c->ahead_file, 0, SEEK_SET))
-      code = JJ_ERR_IO;
-    while (!code && (got = fread(buf, 1, sizeof buf, c->ahead_file)) > 0)
-      code = jj_writer_append_rows(w, buf, got, 0);
-    if (!code && ferror(c->ahead_file)) code = JJ_ERR_IO;
-  }
-  if (!code)
-    code = jj_writer_append_rows(w, c->ahead_out.p, c->ahead_out.len, c->rows);
+  /* the rows' count with the last (empty) piece */
+  jj_code code = jj_spool_replay(&c->ahead_rows, jj_writer_append_piece, w)
+                     ? JJ_ERR_IO
+                     : jj_writer_append_rows(w, "", 0, c->rows);
   cv_ahead_stop(c);
   c->wr = w; /* the document's writer, finished by jj_convert */
   if (code) {

@@ -10,6 +10,7 @@
 #define JJ_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -153,6 +154,25 @@ int jj_buf_append(jj_buf *b, const void *p, size_t n);
 /* A jj_sink appending to the jj_buf ctx (nonzero: out of memory). */
 int jj_buf_sink(void *ctx, const char *p, size_t n);
 void jj_buf_free(jj_buf *b);
+
+/* Bytes kept in memory up to a bound, then in a temporary file with what
+** memory held: the rows a writer writes ahead of its header (the row
+** builder's and the converter's, build_ahead.c, convert_ahead.c). */
+typedef struct jj_spool {
+  jj_buf mem;
+  FILE *file; /* NULL until memory would pass its bound */
+} jj_spool;
+/* Keep p[0..len): in memory while it stays within `memory` bytes, else
+** what memory holds and p go to the file.  0, or -1 (out of memory, no
+** temporary file, a failed write). */
+int jj_spool_add(jj_spool *s, const char *p, size_t len, size_t memory);
+/* Every byte kept, in order (the file's, then memory's), given to each in
+** pieces: 0, each's nonzero answer, or -1 when the file cannot be read
+** back. */
+int jj_spool_replay(jj_spool *s, int (*each)(void *ctx, const char *p,
+                                             size_t len),
+                    void *ctx);
+void jj_spool_free(jj_spool *s);
 
 /* ---------------------------------------------------------------------- */
 /* UTF-8 and JSON strings (text.c)                                         */
@@ -380,6 +400,10 @@ jj_code jj_writer_rows_flush(jj_writer *w);
 ** one another: the first starts at a row, the separators are inside. */
 jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,
                               int64_t rows);
+/* jj_spool_replay's each for the writer w: the piece appended as
+** jj_writer_append_rows appends it, no row ended in it (the caller counts
+** them with the last).  0, or 1 with the writer's error. */
+int jj_writer_append_piece(void *w, const char *p, size_t len);
 
 /* ---------------------------------------------------------------------- */
 /* JSON values of a JSON column, canonical (json_canon.c)                  */

@@ -465,6 +465,10 @@ jj_code jj_writer_append_rows(jj_writer *w, const char *p, size_t len,
   return JJ_OK;
 }
 
+int jj_writer_append_piece(void *w, const char *p, size_t len) {
+  return jj_writer_append_rows(w, p, len, 0) != JJ_OK;
+}
+
 /* Hand over the finished buffer (caller frees with jj_free, or the
 ** allocator's free); once. */
 char *jj_writer_take(jj_writer *w, size_t *len) {
