@@ -173,9 +173,8 @@ typedef struct cache_row {
 
 
 typedef struct cache_cursor {
-  sqlite3_vtab_cursor base;
+  jjx_snapshot s; /* first */
   cache_row *rows; /* a snapshot taken by xFilter */
-  int n, i;
 } cache_cursor;
 
 static int jjCacheConnect(sqlite3 *db, void *aux, int argc,
@@ -203,13 +202,13 @@ static int jjCacheOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
 }
 
 static void cache_cursor_reset(cache_cursor *c) {
-  for (int i = 0; i < c->n; i++) {
+  for (int i = 0; i < c->s.n; i++) {
     sqlite3_free(c->rows[i].path);
     sqlite3_free(c->rows[i].conv);
   }
   sqlite3_free(c->rows);
   c->rows = NULL;
-  c->n = c->i = 0;
+  c->s.n = c->s.i = 0;
 }
 
 static int jjCacheClose(sqlite3_vtab_cursor *cur) {
@@ -233,7 +232,7 @@ static int jjCacheFilter(sqlite3_vtab_cursor *cur, int idxNum,
   c->rows = sqlite3_malloc64((sqlite3_uint64)n * sizeof *c->rows);
   if (!c->rows) return SQLITE_NOMEM;
   for (jjx_centry *e = cache->head; e; e = e->next) {
-    cache_row *r = &c->rows[c->n];
+    cache_row *r = &c->rows[c->s.n];
     r->path = sqlite3_mprintf("%s", e->path);
     r->conv = e->conv ? sqlite3_mprintf("%s", e->conv) : NULL;
     if (!r->path || (e->conv && !r->conv)) {
@@ -244,25 +243,15 @@ static int jjCacheFilter(sqlite3_vtab_cursor *cur, int idxNum,
     r->bytes = (sqlite3_int64)e->file.len;
     r->hits = e->hits;
     r->in_use = e->refs > 0;
-    c->n++;
+    c->s.n++;
   }
   return SQLITE_OK;
-}
-
-static int jjCacheNext(sqlite3_vtab_cursor *cur) {
-  ((cache_cursor *)cur)->i++;
-  return SQLITE_OK;
-}
-
-static int jjCacheEof(sqlite3_vtab_cursor *cur) {
-  cache_cursor *c = (cache_cursor *)cur;
-  return c->i >= c->n;
 }
 
 static int jjCacheColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                          int col) {
   cache_cursor *c = (cache_cursor *)cur;
-  const cache_row *r = &c->rows[c->i];
+  const cache_row *r = &c->rows[c->s.i];
   switch (col) {
     case 0:
       sqlite3_result_text(ctx, r->path, -1, SQLITE_TRANSIENT);
@@ -283,23 +272,18 @@ static int jjCacheColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
   return SQLITE_OK;
 }
 
-static int jjCacheRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
-  *pRowid = ((cache_cursor *)cur)->i + 1;
-  return SQLITE_OK;
-}
-
 const sqlite3_module jjx_cache_module = {
-    0,                 /* iVersion */
-    NULL,              /* xCreate: eponymous only */
-    jjCacheConnect,    /* xConnect */
-    jjCacheBestIndex,  /* xBestIndex */
+    0,                   /* iVersion */
+    NULL,                /* xCreate: eponymous only */
+    jjCacheConnect,      /* xConnect */
+    jjCacheBestIndex,    /* xBestIndex */
     jjx_vtab_disconnect, /* xDisconnect */
-    NULL,              /* xDestroy */
-    jjCacheOpen,       /* xOpen */
-    jjCacheClose,      /* xClose */
-    jjCacheFilter,     /* xFilter */
-    jjCacheNext,       /* xNext */
-    jjCacheEof,        /* xEof */
-    jjCacheColumn,     /* xColumn */
-    jjCacheRowid,      /* xRowid */
+    NULL,                /* xDestroy */
+    jjCacheOpen,         /* xOpen */
+    jjCacheClose,        /* xClose */
+    jjCacheFilter,       /* xFilter */
+    jjx_snapshot_next,   /* xNext */
+    jjx_snapshot_eof,    /* xEof */
+    jjCacheColumn,       /* xColumn */
+    jjx_snapshot_rowid,  /* xRowid */
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};

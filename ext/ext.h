@@ -128,6 +128,15 @@ int jjx_state_connect(sqlite3 *db, void *aux, const char *decl,
 int jjx_vtab_disconnect(sqlite3_vtab *vtab);
 /* A zeroed cursor of `size` bytes (its struct begins with the base). */
 int jjx_cursor_new(size_t size, sqlite3_vtab_cursor **ppCur);
+/* A cursor over n rows xFilter copied (jj_cache, jj_rejects): its struct
+** begins with this; its xNext, xEof and xRowid are the three below. */
+typedef struct jjx_snapshot {
+  sqlite3_vtab_cursor base;
+  int n, i; /* rows, the current one */
+} jjx_snapshot;
+int jjx_snapshot_next(sqlite3_vtab_cursor *cur);
+int jjx_snapshot_eof(sqlite3_vtab_cursor *cur);
+int jjx_snapshot_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid);
 
 /* The SQLite result code for a core error code. */
 /* The JSON subtype SQLite's JSON functions recognise (its json.c's

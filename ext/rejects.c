@@ -173,10 +173,9 @@ void jjx_rejects_free_all(jjx_settings *cfg) {
 /* A snapshot of the sets taken by xFilter: a conversion during the scan
 ** (a join reading a file) changes the list, not what is being read. */
 typedef struct rejects_cursor {
-  sqlite3_vtab_cursor base;
+  jjx_snapshot s; /* first */
   char **cells;    /* per row: source, options, column, message, code */
   int64_t *nums;   /* per row: row, byte (-1: NULL); row -1: not listed */
-  int n, i;
 } rejects_cursor;
 
 #define CELLS 5
@@ -208,12 +207,12 @@ static int jjRejectsOpen(sqlite3_vtab *vtab, sqlite3_vtab_cursor **ppCur) {
 }
 
 static void rejects_reset(rejects_cursor *c) {
-  for (int i = 0; i < c->n * CELLS; i++) sqlite3_free(c->cells[i]);
+  for (int i = 0; i < c->s.n * CELLS; i++) sqlite3_free(c->cells[i]);
   sqlite3_free(c->cells);
   sqlite3_free(c->nums);
   c->cells = NULL;
   c->nums = NULL;
-  c->n = c->i = 0;
+  c->s.n = c->s.i = 0;
 }
 
 static int jjRejectsClose(sqlite3_vtab_cursor *cur) {
@@ -251,7 +250,7 @@ static int jjRejectsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   for (jjx_reject_set *s = cfg->rejects; s; s = s->next) {
     for (int k = 0; k <= s->n; k++) {
       if (k == s->n && !s->more) break;
-      char **w = &c->cells[c->n * CELLS];
+      char **w = &c->cells[c->s.n * CELLS];
       char *more = NULL;
       if (k == s->n) {
         more = sqlite3_mprintf("%lld more rows were set aside, not listed "
@@ -262,41 +261,31 @@ static int jjRejectsFilter(sqlite3_vtab_cursor *cur, int idxNum,
       }
       const reject_row *r = k < s->n ? &s->rows[k] : NULL;
       memset(w, 0, CELLS * sizeof *w);
-      c->n++; /* its cells are freed by the reset from here on */
+      c->s.n++; /* its cells are freed by the reset from here on */
       w[C_MESSAGE] = more;
       if (cell(&w[C_SOURCE], s->source) || cell(&w[C_OPTIONS], s->options) ||
           cell(&w[C_CODE], r ? r->code : "not_listed") ||
           (r && (cell(&w[C_COLUMN], r->column) ||
                  cell(&w[C_MESSAGE], r->message))))
         return SQLITE_NOMEM;
-      c->nums[(c->n - 1) * 2] = r ? r->row : -1;
-      c->nums[(c->n - 1) * 2 + 1] = r ? r->byte : -1;
+      c->nums[(c->s.n - 1) * 2] = r ? r->row : -1;
+      c->nums[(c->s.n - 1) * 2 + 1] = r ? r->byte : -1;
     }
   }
   return SQLITE_OK;
 }
 
-static int jjRejectsNext(sqlite3_vtab_cursor *cur) {
-  ((rejects_cursor *)cur)->i++;
-  return SQLITE_OK;
-}
-
-static int jjRejectsEof(sqlite3_vtab_cursor *cur) {
-  rejects_cursor *c = (rejects_cursor *)cur;
-  return c->i >= c->n;
-}
-
 static int jjRejectsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                            int col) {
   rejects_cursor *c = (rejects_cursor *)cur;
-  char **w = &c->cells[c->i * CELLS];
+  char **w = &c->cells[c->s.i * CELLS];
   const char *text = NULL;
   int64_t num = -1;
   switch (col) {
     case 0: text = w[C_SOURCE]; break;
     case 1: text = w[C_OPTIONS]; break;
-    case 2: num = c->nums[c->i * 2]; break;
-    case 3: num = c->nums[c->i * 2 + 1]; break;
+    case 2: num = c->nums[c->s.i * 2]; break;
+    case 3: num = c->nums[c->s.i * 2 + 1]; break;
     case 4: text = w[C_COLUMN]; break;
     case 5: text = w[C_CODE]; break;
     default: text = w[C_MESSAGE]; break;
@@ -306,11 +295,6 @@ static int jjRejectsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
   } else if (text) {
     sqlite3_result_text(ctx, text, -1, SQLITE_TRANSIENT);
   }
-  return SQLITE_OK;
-}
-
-static int jjRejectsRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
-  *pRowid = ((rejects_cursor *)cur)->i + 1;
   return SQLITE_OK;
 }
 
@@ -324,8 +308,8 @@ const sqlite3_module jjx_rejects_module = {
     jjRejectsOpen,       /* xOpen */
     jjRejectsClose,      /* xClose */
     jjRejectsFilter,     /* xFilter */
-    jjRejectsNext,       /* xNext */
-    jjRejectsEof,        /* xEof */
+    jjx_snapshot_next,   /* xNext */
+    jjx_snapshot_eof,    /* xEof */
     jjRejectsColumn,     /* xColumn */
-    jjRejectsRowid,      /* xRowid */
+    jjx_snapshot_rowid,  /* xRowid */
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};

@@ -283,28 +283,28 @@ static int jjSchemaRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
 }
 
 const sqlite3_module jjx_schema_module = {
-    0,                  /* iVersion */
-    NULL,               /* xCreate: NULL makes it eponymous-only */
-    jjSchemaConnect,    /* xConnect */
-    jjSchemaBestIndex,  /* xBestIndex */
+    0,                   /* iVersion */
+    NULL,                /* xCreate: NULL makes it eponymous-only */
+    jjSchemaConnect,     /* xConnect */
+    jjSchemaBestIndex,   /* xBestIndex */
     jjx_vtab_disconnect, /* xDisconnect */
-    NULL,               /* xDestroy */
-    jjSchemaOpen,       /* xOpen */
-    jjSchemaClose,      /* xClose */
-    jjSchemaFilter,     /* xFilter */
-    jjSchemaNext,       /* xNext */
-    jjSchemaEof,        /* xEof */
-    jjSchemaColumn,     /* xColumn */
-    jjSchemaRowid,      /* xRowid */
-    NULL,               /* xUpdate */
-    NULL,               /* xBegin */
-    NULL,               /* xSync */
-    NULL,               /* xCommit */
-    NULL,               /* xRollback */
-    NULL,               /* xFindFunction */
-    NULL,               /* xRename */
-    NULL,               /* xSavepoint */
-    NULL,               /* xRelease */
-    NULL,               /* xRollbackTo */
+    NULL,                /* xDestroy */
+    jjSchemaOpen,        /* xOpen */
+    jjSchemaClose,       /* xClose */
+    jjSchemaFilter,      /* xFilter */
+    jjSchemaNext,        /* xNext */
+    jjSchemaEof,         /* xEof */
+    jjSchemaColumn,      /* xColumn */
+    jjSchemaRowid,       /* xRowid */
+    NULL,                /* xUpdate */
+    NULL,                /* xBegin */
+    NULL,                /* xSync */
+    NULL,                /* xCommit */
+    NULL,                /* xRollback */
+    NULL,                /* xFindFunction */
+    NULL,                /* xRename */
+    NULL,                /* xSavepoint */
+    NULL,                /* xRelease */
+    NULL,                /* xRollbackTo */
     NULL                /* xShadowName */
 };

@@ -194,3 +194,18 @@ int jjx_cursor_new(size_t size, sqlite3_vtab_cursor **ppCur) {
   *ppCur = c;
   return SQLITE_OK;
 }
+
+int jjx_snapshot_next(sqlite3_vtab_cursor *cur) {
+  ((jjx_snapshot *)cur)->i++;
+  return SQLITE_OK;
+}
+
+int jjx_snapshot_eof(sqlite3_vtab_cursor *cur) {
+  const jjx_snapshot *c = (const jjx_snapshot *)cur;
+  return c->i >= c->n;
+}
+
+int jjx_snapshot_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *pRowid) {
+  *pRowid = ((jjx_snapshot *)cur)->i + 1;
+  return SQLITE_OK;
+}
