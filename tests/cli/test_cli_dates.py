@@ -10,22 +10,15 @@ Prints "cli_dates: N passed, M failed".
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
-from jjtest import check
+from jjtest import check, run_cli as run
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 DATA = os.path.join(ROOT, "tests", "data")
-
-
-def run(cli, args, cwd):
-    p = subprocess.run([cli] + args, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 def head_and_rows(doc):

@@ -19,23 +19,16 @@ import csv
 import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import jjtest
-from jjtest import check
+from jjtest import check, run_cli as run
 
 jjtest.LINE_AT_MOST = 3000
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 DATA = os.path.join(ROOT, "tests", "data")
-
-
-def run(cli, args, cwd):
-    p = subprocess.run([cli] + args, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 def read(path):

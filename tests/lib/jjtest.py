@@ -140,6 +140,14 @@ def document(columns, types, rows):
                json.dumps(types, separators=(",", ":")), body))
 
 
+def run_cli(cli, args, cwd):
+    """The command-line tool with args in cwd: (exit status, stdout,
+    stderr), the output decoded as UTF-8; two minutes at most."""
+    p = subprocess.run([cli] + list(args), cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
 def python_child(code, args, timeout):
     """Run `code` in a fresh Python (this interpreter) with the strings args
     as sys.argv[1:] and this directory on its path, so that it can `import
