@@ -146,11 +146,13 @@ jj_code jj_builder_key_at(jj_builder *b, size_t col) {
   if (code) return code;
   if (b->col >= 0)
     return build_fail(b, JJ_ERR_USAGE, "a key after a key, without a value");
-  build_row_begin(b);
+  if ((code = build_row_begin(b))) return code;
   ic_table *t = b->lv[b->depth].t;
-  if (col >= t->n)
+  if (col >= t->n) {
+    t->col = (size_t)-1; /* the message names no column */
     return build_fail(b, JJ_ERR_USAGE, "column %zu is not named (%zu are)",
                       col, t->n);
+  }
   return key_col(b, t, (long)col);
 }
 
@@ -160,7 +162,7 @@ jj_code jj_builder_key(jj_builder *b, const char *name, size_t len) {
   if (b->col >= 0)
     return build_fail(b, JJ_ERR_USAGE, "a key after a key, without a value");
   if (!name && len) return build_fail(b, JJ_ERR_USAGE, "a NULL name");
-  build_row_begin(b);
+  if ((code = build_row_begin(b))) return code;
   ic_table *t = b->lv[b->depth].t;
   long i = ic_find(t, name, len);
   if (i < 0 && !b->depth && (b->o.flags & JJ_BUILD_FIXED_COLUMNS))
@@ -528,7 +530,8 @@ jj_code jj_builder_end_row(jj_builder *b) {
   if (code) return code;
   if (b->col >= 0)
     return build_fail(b, JJ_ERR_USAGE, "a key without a value ends the row");
-  build_row_begin(b); /* a row without values is a row of nulls */
+  /* a row without values is a row of nulls */
+  if ((code = build_row_begin(b))) return code;
   build_level *l = &b->lv[b->depth];
   l->t->in_row = 0;
   l->t->col = (size_t)-1;

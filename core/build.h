@@ -104,20 +104,37 @@ struct jj_builder {
                     ** being given went to the writer as they came */
 };
 
-/* Begin a row of the current table when none is open (build.c, and the
-** quick values of build_at.c: inline, since every row begins so). */
-static inline void build_row_begin(jj_builder *b) {
+/* A top-level row's place on the tape: its length goes here at its end.
+** JJ_OK or failed (out of memory). */
+static inline jj_code build_row_tape(jj_builder *b) {
+  b->row_at = b->tape.len;
+  if (b->tape.cap - b->tape.len < 4 && jj_buf_reserve(&b->tape, 4)) {
+    ic_nomem(&b->x);
+    return b->failed = JJ_ERR_NOMEM;
+  }
+  b->tape.len += 4;
+  return JJ_OK;
+}
+
+/* Begin a row of the current table, but not its place on the tape (a row
+** whose values all go to the writer at once never needs one: build_at.c
+** gives it when a value does). */
+static inline void build_row_open(jj_builder *b) {
   build_level *l = &b->lv[b->depth];
-  if (b->in_row) return;
   b->in_row = 1;
   l->serial = ++b->serial;
   l->t->in_row = 1;
   l->t->row = (b->depth ? l->rows : b->rows) + 1;
   l->t->col = (size_t)-1;
-  if (!b->depth) { /* the row's length goes here at its end */
-    b->row_at = b->tape.len;
-    if (jj_buf_reserve(&b->tape, 4) == 0) b->tape.len += 4;
-  }
+}
+
+/* Begin a row of the current table when none is open (build.c, and the
+** quick values of build_at.c: inline, since every row begins so).  JJ_OK
+** or failed. */
+static inline jj_code build_row_begin(jj_builder *b) {
+  if (b->in_row) return JJ_OK;
+  build_row_open(b);
+  return b->depth ? JJ_OK : build_row_tape(b);
 }
 
 /* ---- build_tape.c ---- */

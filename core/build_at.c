@@ -1,15 +1,18 @@
 /*
-** build_at.c — a value with its column's place in one call
-** (jj_builder_null_at, _int_at, _double_at, _text_at): the way a host with
-** fixed columns (a query's, an aggregate's arguments) gives its rows.
+** build_at.c — values with their columns' places (jj_builder_cells_at,
+** and one at a time jj_builder_null_at, _int_at, _double_at, _text_at):
+** the way a host with fixed columns (a query's, an aggregate's arguments)
+** gives its rows.
 **
 ** Once the first row has fixed the types the rows are written with (every
 ** column typed: build_straight; or the first row's types: build_ahead.c),
 ** most values of most rows are of the kind their column already holds and
 ** arrive in the columns' order.  Such a value needs only the checks that
 ** make it what its column writes, then the writer: no tape entry, no
-** fold (its kind is already in the column), no second look at its key.
-** This file gives it exactly that.  Any other value (the first row, a
+** fold (its kind is already in the column), no second look at its key;
+** and the builder's state that lets it go so is the same for every value
+** of a row, so a row given as cells is checked once.  This file gives it
+** exactly that.  Any other value (the first row, a
 ** column out of order, a new kind, a value that does not fit, a key given
 ** twice, a builder that failed) takes the general way, jj_builder_key_at
 ** and then the value call of build.c, so the document, the notes and the
@@ -25,33 +28,14 @@
 */
 #include "build.h"
 
-/* Column col of the top table when its value may take the quick way:
-** rows are written as they come, no failure, no nested table or key
-** open, col the next column of the row and not given in it yet.  NULL
-** otherwise (the general way). */
-static inline ic_col *quick_col(jj_builder *b, size_t col) {
+/* How many columns from col on may take the quick way as a run of cells:
+** rows are written as they come, no failure, no nested table or key open,
+** col the next column of the row.  0: the general way. */
+static inline size_t quick_room(const jj_builder *b, size_t col) {
   if (!(b->straight | b->ahead) || b->failed || b->finished || b->depth ||
       b->col >= 0 || col != b->next_col || col >= b->x.top.n)
-    return NULL;
-  ic_col *c = &b->x.top.cols[col];
-  /* given twice in this row: the general way says so */
-  if (b->in_row && c->stamp == b->lv[0].serial) return NULL;
-  return c;
-}
-
-/* The key's part of a quick value (build.c's key_col and put): the row
-** begun, the column stamped and named, the next column expected. */
-static inline void quick_key(jj_builder *b, ic_col *c, size_t col) {
-  if (!b->in_row) build_row_begin(b);
-  c->stamp = b->lv[0].serial;
-  c->seen = 1;
-  b->x.top.col = col;
-  b->next_col = col + 1;
-}
-
-/* The writer's answer as the builder's. */
-static inline jj_code written(jj_builder *b, jj_code code) {
-  return code ? build_writer_failed(b) : JJ_OK;
+    return 0;
+  return b->x.top.n - col;
 }
 
 /* Whether a value of kind k (K_*) keeps column c to type t: the column is
@@ -72,66 +56,204 @@ static inline int text_kind(const char *p, size_t len) {
   return ic_text_kind(p, len, 0);
 }
 
-jj_code jj_builder_null_at(jj_builder *b, size_t col) {
-  ic_col *c = b ? quick_col(b, col) : NULL;
-  if (c) { /* a null fits every column and folds nothing */
-    quick_key(b, c, col);
-    return written(b, jj_writer_null(b->w));
+/* The value v of column c written at once when it keeps to the column:
+** the writer's code (0 or its failure), or -1, nothing written, for a
+** value the general way gives. */
+static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
+  switch (v->kind) {
+    case JJ_CELL_NULL: /* a null fits every column and folds nothing */
+      return (int)jj_writer_null(w);
+    case JJ_CELL_INT: {
+      int64_t i = v->u.i;
+      if (!holds(c, JJ_INT, K_INT)) return -1;
+      /* an inferred column is float at the end only when every integer
+      ** is exact as a double: each one beyond 2^53 is looked at */
+      if (!c->forced &&
+          (uint64_t)i + (UINT64_C(1) << 53) > UINT64_C(1) << 54 &&
+          !ic_int_exact(i))
+        c->inexact = 1;
+      return (int)jj_writer_int(w, i);
+    }
+    case JJ_CELL_DOUBLE:
+      if (!holds(c, JJ_FLOAT, K_FLOAT)) return -1;
+      return (int)jj_writer_double(w, v->u.d);
+    case JJ_CELL_TEXT: {
+      const char *p = v->u.text.p;
+      size_t len = v->u.text.len;
+      if (!p) return -1;
+      if (c->type == JJ_TEXT &&
+          (c->forced == JJ_TEXT ||
+           (!c->forced && holds(c, JJ_TEXT, text_kind(p, len))))) {
+        /* text, or in an inferred column text of a kind it has held (a
+        ** date among dates): written as text either way.  Plain ASCII is
+        ** valid UTF-8, checked as it is copied; other text is checked
+        ** first (its kind above read only its bytes) */
+        int code = jj_writer_text_plain(w, p, len);
+        if (code >= 0) return code;
+        if (!jj_utf8_valid(p, len, NULL)) return -1;
+        return (int)jj_writer_text(w, p, len);
+      }
+      /* a date the calendar accepts at once, checked as it is written (a
+      ** valid date is ASCII: valid UTF-8); another the general way checks */
+      if (c->forced == JJ_DATE && c->type == JJ_DATE)
+        return jj_writer_date_plain(w, p, len);
+      return -1;
+    }
+    default:
+      return -1;
   }
+}
+
+/* The cells v[0..n) of columns col... of the row begun (n within
+** quick_room) written at once while each keeps to its column: the key's
+** part of each as build.c's key_col and put do it (the column stamped as
+** given in this row and named for messages, the next column expected).
+** The number written; *code the writer's failure, if any (the failed cell
+** not counted). */
+static JJ_INLINE size_t quick_run(jj_builder *b, size_t col,
+                                  const jj_cell *v, size_t n, jj_code *code) {
+  uint64_t serial = b->lv[0].serial;
+  ic_col *c = &b->x.top.cols[col];
+  size_t i = 0;
+  int r = 0;
+  for (; i < n; i++, c++) {
+    /* given twice in this row: the general way says so */
+    if (c->stamp == serial || (r = quick_value(b->w, c, &v[i])) < 0) break;
+    c->stamp = serial;
+    c->seen = 1;
+    if (r) {
+      i++;
+      break;
+    }
+  }
+  if (i) {
+    b->x.top.col = col + i - 1;
+    b->next_col = col + i;
+  }
+  if (r > 0) {
+    *code = build_writer_failed(b);
+    return i - 1;
+  }
+  return i;
+}
+
+/* One cell the general way: its key, then its value call. */
+static jj_code general(jj_builder *b, size_t col, const jj_cell *v) {
+  if (v->kind < JJ_CELL_NULL || v->kind >= JJ_CELL_HOST)
+    return build_fail(b, JJ_ERR_USAGE, "a cell of unknown kind %d",
+                      (int)v->kind);
   jj_code code = jj_builder_key_at(b, col);
-  return code ? code : jj_builder_null(b);
+  if (code) return code;
+  switch (v->kind) {
+    case JJ_CELL_INT:
+      return jj_builder_int(b, v->u.i);
+    case JJ_CELL_DOUBLE:
+      return jj_builder_double(b, v->u.d);
+    case JJ_CELL_TEXT:
+      return jj_builder_text(b, v->u.text.p, v->u.text.len);
+    default:
+      return jj_builder_null(b);
+  }
+}
+
+/* The cells of columns col, col + 1, ... of the current row, each the
+** quick way when the state and the value allow, else the general way, up
+** to the first JJ_CELL_HOST cell; *given: the cells given before it or
+** before a failure. */
+static jj_code cells_at(jj_builder *b, size_t col, const jj_cell *cells,
+                        size_t n, size_t *given) {
+  size_t i = 0;
+  jj_code code = JJ_OK;
+  while (i < n && cells[i].kind != JJ_CELL_HOST) {
+    size_t run = quick_room(b, col + i);
+    if (run) {
+      if ((code = build_row_begin(b))) break;
+      i += quick_run(b, col + i, cells + i, run < n - i ? run : n - i,
+                     &code);
+      if (code || i == n || cells[i].kind == JJ_CELL_HOST) break;
+    }
+    /* a value the quick way does not take, and the state after it
+    ** looked at again */
+    if ((code = general(b, col + i, &cells[i]))) break;
+    i++;
+  }
+  *given = i;
+  return code;
+}
+
+/* The end of a row whose every value went to the writer at once and
+** which has no place on the tape: jj_builder_end_row's and
+** build_row_end's work for it. */
+static jj_code quick_end(jj_builder *b) {
+  ic_table *t = &b->x.top;
+  t->in_row = 0;
+  t->col = (size_t)-1;
+  b->in_row = 0;
+  b->rows++;
+  b->next_col = 0;
+  if (jj_writer_end_row(b->w)) return build_writer_failed(b);
+  if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
+    return build_too_long(b);
+  return JJ_OK;
+}
+
+jj_code jj_builder_row(jj_builder *b, const jj_cell *cells, size_t n,
+                       jj_cell_host host, void *ctx) {
+  size_t i = 0, given;
+  jj_code code = JJ_OK;
+  if (!b) return JJ_ERR_USAGE;
+  if (b->failed) return b->failed;
+  if (!cells && n) return build_fail(b, JJ_ERR_USAGE, "a row of NULL cells");
+  if (b->in_row || b->depth || b->col >= 0)
+    return build_fail(b, JJ_ERR_USAGE,
+                      "jj_builder_row inside a row or a nested table");
+  if (n && quick_room(b, 0) == n) {
+    /* the row begun without its place on the tape, which only a value
+    ** the general way needs: given to it before the first such value */
+    build_row_open(b);
+    i = quick_run(b, 0, cells, n, &code);
+    if (code) return code;
+    if (i == n) return quick_end(b);
+    if ((code = build_row_tape(b))) return code;
+  }
+  while (i < n) {
+    if (cells[i].kind != JJ_CELL_HOST) {
+      if ((code = cells_at(b, i, cells + i, n - i, &given))) return code;
+      i += given;
+      continue;
+    }
+    if (!host)
+      return build_fail(b, JJ_ERR_USAGE,
+                        "a JJ_CELL_HOST cell without a host callback");
+    if ((code = jj_builder_key_at(b, i)) || (code = host(ctx, b, i)))
+      return code;
+    if (b->col >= 0)
+      return build_fail(b, JJ_ERR_USAGE,
+                        "the host callback gave no value for column %zu", i);
+    i++;
+  }
+  return jj_builder_end_row(b);
+}
+
+/* One cell at its column. */
+static jj_code one(jj_builder *b, size_t col, jj_cell cell) {
+  size_t given;
+  return b ? cells_at(b, col, &cell, 1, &given) : JJ_ERR_USAGE;
+}
+
+jj_code jj_builder_null_at(jj_builder *b, size_t col) {
+  return one(b, col, (jj_cell){.kind = JJ_CELL_NULL});
 }
 
 jj_code jj_builder_int_at(jj_builder *b, size_t col, int64_t v) {
-  ic_col *c = b ? quick_col(b, col) : NULL;
-  if (c && holds(c, JJ_INT, K_INT)) {
-    /* an inferred column is float at the end only when every integer is
-    ** exact as a double: each one beyond 2^53 is looked at */
-    if (!c->forced && (uint64_t)v + (UINT64_C(1) << 53) > UINT64_C(1) << 54 &&
-        !ic_int_exact(v))
-      c->inexact = 1;
-    quick_key(b, c, col);
-    return written(b, jj_writer_int(b->w, v));
-  }
-  jj_code code = jj_builder_key_at(b, col);
-  return code ? code : jj_builder_int(b, v);
+  return one(b, col, (jj_cell){.kind = JJ_CELL_INT, .u.i = v});
 }
 
 jj_code jj_builder_double_at(jj_builder *b, size_t col, double v) {
-  ic_col *c = b ? quick_col(b, col) : NULL;
-  if (c && holds(c, JJ_FLOAT, K_FLOAT)) {
-    quick_key(b, c, col);
-    return written(b, jj_writer_double(b->w, v));
-  }
-  jj_code code = jj_builder_key_at(b, col);
-  return code ? code : jj_builder_double(b, v);
+  return one(b, col, (jj_cell){.kind = JJ_CELL_DOUBLE, .u.d = v});
 }
 
 jj_code jj_builder_text_at(jj_builder *b, size_t col, const char *p,
                            size_t len) {
-  ic_col *c = b && p ? quick_col(b, col) : NULL;
-  if (c && c->type == JJ_TEXT &&
-      (c->forced == JJ_TEXT ||
-       (!c->forced && holds(c, JJ_TEXT, text_kind(p, len))))) {
-    /* text, or in an inferred column text of a kind it has held (a date
-    ** among dates): written as text either way.  Plain ASCII is valid
-    ** UTF-8, checked as it is copied; other text is checked first (its
-    ** kind above read only its bytes) */
-    int code = jj_writer_text_plain(b->w, p, len);
-    if (code >= 0 || jj_utf8_valid(p, len, NULL)) {
-      quick_key(b, c, col);
-      return written(b, code >= 0 ? (jj_code)code : jj_writer_text(b->w, p, len));
-    }
-  }
-  if (c && c->forced == JJ_DATE && c->type == JJ_DATE) {
-    /* a date the calendar accepts at once, checked as it is written (a
-    ** valid date is ASCII: valid UTF-8); another the general way checks */
-    int code = jj_writer_date_plain(b->w, p, len);
-    if (code >= 0) {
-      quick_key(b, c, col);
-      return written(b, (jj_code)code);
-    }
-  }
-  jj_code code = jj_builder_key_at(b, col);
-  return code ? code : jj_builder_text(b, p, len);
+  return one(b, col, (jj_cell){.kind = JJ_CELL_TEXT, .u.text = {p, len}});
 }

@@ -1395,6 +1395,41 @@ jj_code jj_builder_int_at(jj_builder *b, size_t col, int64_t v);
 jj_code jj_builder_double_at(jj_builder *b, size_t col, double v);
 jj_code jj_builder_text_at(jj_builder *b, size_t col, const char *p,
                            size_t len);
+/* A value of a row given whole (jj_builder_row): the kinds a host with
+** fixed columns gives most, or JJ_CELL_HOST for one the host gives itself
+** (its callback). */
+typedef enum jj_cell_kind {
+  JJ_CELL_NULL,
+  JJ_CELL_INT,    /* u.i */
+  JJ_CELL_DOUBLE, /* u.d */
+  JJ_CELL_TEXT,   /* u.text: UTF-8 (checked), not NUL-terminated */
+  JJ_CELL_HOST
+} jj_cell_kind;
+typedef struct jj_cell {
+  jj_cell_kind kind;
+  union {
+    int64_t i;
+    double d;
+    struct {
+      const char *p;
+      size_t len;
+    } text;
+  } u;
+} jj_cell;
+/* Gives the value of a JJ_CELL_HOST cell of column col, its key given: one
+** value call (jj_builder_bytes, _json, _begin_table ...).  JJ_OK or the
+** builder's failure. */
+typedef jj_code (*jj_cell_host)(void *ctx, jj_builder *b, size_t col);
+/* A whole row of the top table: cells[i] is the value of column i (n of
+** them, the columns jj_builder_column named), then the row's end: the
+** same checks, errors, notes and document as jj_builder_*_at for each and
+** jj_builder_end_row.  host(ctx, b, i) gives the value of a JJ_CELL_HOST
+** cell (host NULL: such a cell is JJ_ERR_USAGE).  While rows are written as
+** they come, the state that lets a value go to the document at once is
+** checked once for the row, not once for each value.  JJ_OK or the
+** failure. */
+jj_code jj_builder_row(jj_builder *b, const jj_cell *cells, size_t n,
+                       jj_cell_host host, void *ctx);
 /* The values. */
 jj_code jj_builder_null(jj_builder *b);
 jj_code jj_builder_bool(jj_builder *b, int v);

@@ -50,9 +50,10 @@ typedef struct exporter {
   sqlite3_context *ctx;
   sqlite3_stmt *st;
   int ncol;
-  jj_type *types;  /* ncol: each column's explicit type, or 0; sqlite3_free */
-  char **names;    /* ncol: the columns' names, for messages; sqlite3_free */
-  size_t *lens;    /* ncol: their lengths; sqlite3_free */
+  jjx_col *cols;   /* ncol: the columns' names and explicit types;
+                   ** sqlite3_free */
+  sqlite3_value **vals; /* ncol: a row's values; sqlite3_free */
+  jj_cell *cells;  /* ncol: the same as cells; sqlite3_free */
   jj_builder *b;
   jj_atomic *atomic;
   jj_deflater *z;
@@ -106,17 +107,17 @@ static int prepare(exporter *e, sqlite3 *db, const char *sql) {
     jjx_ctx_err(e->ctx, "jj_export: QUERY returns no columns");
     return -1;
   }
-  e->types = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->types);
-  e->names = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->names);
-  e->lens = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->lens);
-  if (!e->types || !e->names || !e->lens)
+  e->cols = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->cols);
+  e->vals = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->vals);
+  e->cells = sqlite3_malloc64((sqlite3_uint64)e->ncol * sizeof *e->cells);
+  if (!e->cols || !e->vals || !e->cells)
     return sqlite3_result_error_nomem(e->ctx), -1;
-  memset(e->names, 0, (size_t)e->ncol * sizeof *e->names);
+  memset(e->cols, 0, (size_t)e->ncol * sizeof *e->cols);
   for (int c = 0; c < e->ncol; c++) { /* a pointer SQLite may move */
     const char *name = sqlite3_column_name(e->st, c);
-    if (!name || !(e->names[c] = sqlite3_mprintf("%s", name)))
+    if (!name || !(e->cols[c].name = sqlite3_mprintf("%s", name)))
       return sqlite3_result_error_nomem(e->ctx), -1;
-    e->lens[c] = strlen(e->names[c]);
+    e->cols[c].len = e->cols[c].given = strlen(e->cols[c].name);
   }
   return 0;
 }
@@ -184,12 +185,12 @@ static int start(exporter *e, sqlite3 *db, const char *spec) {
     return -1;
   }
   for (int c = 0; c < e->ncol; c++) {
-    const char *name = e->names[c];
-    size_t len = e->lens[c];
+    const char *name = e->cols[c].name;
+    size_t len = e->cols[c].len;
     if (jj_builder_column(e->b, name, len,
                           declared_type(sqlite3_column_decltype(e->st, c))))
       return builder_error(e);
-    e->types[c] = jj_builder_column_type(e->b, name, len);
+    e->cols[c].type = jj_builder_column_type(e->b, name, len);
   }
   return 0;
 }
@@ -213,12 +214,12 @@ static int run(exporter *e, sqlite3 *db, const char *path,
     return builder_error(e);
   while ((rc = sqlite3_step(e->st)) == SQLITE_ROW) {
     for (int c = 0; c < e->ncol; c++) {
-      sqlite3_value *v = sqlite3_column_value(e->st, c);
-      if (jjx_build_at(e->b, db, (size_t)c, v, e->types[c], e->names[c],
-                       e->lens[c], NULL))
-        return builder_error(e);
+      e->vals[c] = sqlite3_column_value(e->st, c);
+      jjx_cell(&e->cells[c], e->vals[c], e->cols[c].type, NULL);
     }
-    if (jj_builder_end_row(e->b)) return builder_error(e);
+    if (jjx_build_row(e->b, db, e->cols, (size_t)e->ncol, e->vals, 1,
+                      e->cells))
+      return builder_error(e);
   }
   if (rc != SQLITE_DONE) return step_error(e, db, rc);
   if (jj_builder_finish(e->b, NULL, NULL, &res)) return builder_error(e);
@@ -298,9 +299,9 @@ void jjx_export_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (e.atomic) jj_atomic_abort(e.atomic); /* not committed: removed */
   jjx_poll_end(&e.poll);
   sqlite3_finalize(e.st);
-  sqlite3_free(e.types);
-  for (int c = 0; e.names && c < e.ncol; c++) sqlite3_free(e.names[c]);
-  sqlite3_free(e.names);
-  sqlite3_free(e.lens);
+  for (int c = 0; e.cols && c < e.ncol; c++) sqlite3_free(e.cols[c].name);
+  sqlite3_free(e.cols);
+  sqlite3_free(e.vals);
+  sqlite3_free(e.cells);
   jjx_notes_discard(&e.notes);
 }

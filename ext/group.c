@@ -35,18 +35,14 @@
 
 #define GROUP_MEMORY ((size_t)4 << 20)
 
-typedef struct group_col {
-  char *name;     /* the name argument as given; sqlite3_free */
-  size_t arg_len; /* its bytes; the name is name[0..len) (before ":T") */
-  size_t len;
-  jj_type type; /* the explicit type, or 0 */
-} group_col;
-
 typedef struct group_ctx {
   int ncol;          /* 0 until the first row */
   int failed;        /* an error was reported: ignore later rows */
-  group_col *cols;   /* sqlite3_free */
+  jjx_col *cols;     /* name: the name argument as given; sqlite3_free */
+  jj_cell *cells;    /* a row's values; sqlite3_free */
   jj_builder *b;
+  int64_t rows;      /* rows seen, this one too */
+  sqlite3 *db;
   uint64_t min_len;  /* a lower bound of the document's length */
   uint64_t limit;    /* SQLITE_LIMIT_LENGTH */
   jjx_notes notes;   /* the builder's decisions, for jj_notes() */
@@ -93,7 +89,7 @@ static void builder_failed(sqlite3_context *ctx, group_ctx *g) {
 
 /* Split "name:T" at its last colon when T is a type; an unknown T is an
 ** error (so a name with a colon is written with its type: 'a:b:s'). */
-static int parse_name(sqlite3_context *ctx, group_col *c, const char *arg,
+static int parse_name(sqlite3_context *ctx, jjx_col *c, const char *arg,
                       size_t n) {
   const char *colon = NULL;
   for (size_t i = 0; i < n; i++)
@@ -120,7 +116,8 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
   jj_build_opts o;
   jj_error err;
   g->cols = sqlite3_malloc64((sqlite3_uint64)n * sizeof *g->cols);
-  if (!g->cols) return sqlite3_result_error_nomem(ctx), -1;
+  g->cells = sqlite3_malloc64((sqlite3_uint64)n * sizeof *g->cells);
+  if (!g->cols || !g->cells) return sqlite3_result_error_nomem(ctx), -1;
   memset(g->cols, 0, (size_t)n * sizeof *g->cols);
   g->ncol = n;
   memset(&o, 0, sizeof o);
@@ -135,7 +132,7 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
   if (!(g->b = jj_builder_new(&o, &err)))
     return sqlite3_result_error_nomem(ctx), -1;
   for (int i = 0; i < n; i++) {
-    group_col *c = &g->cols[i];
+    jjx_col *c = &g->cols[i];
     sqlite3_value *name = argv[2 * i];
     if (sqlite3_value_type(name) != SQLITE_TEXT) {
       jjx_ctx_err(ctx, "jj_group: the name of column %d must be TEXT, not %s",
@@ -147,7 +144,7 @@ static int first_row(sqlite3_context *ctx, group_ctx *g, int argc,
     if (!p || !(c->name = sqlite3_malloc64(len + 1)))
       return sqlite3_result_error_nomem(ctx), -1;
     memcpy(c->name, p, len + 1);
-    c->arg_len = len;
+    c->given = len;
     if (parse_name(ctx, c, c->name, len)) return -1;
     if (c->len == 0) {
       jjx_ctx_err(ctx, "jj_group: column %d has an empty name", i + 1);
@@ -204,11 +201,11 @@ static inline int same_bytes(const char *a, const char *b, size_t n) {
 /* 1 when a later row's name argument is still c's: TEXT, the same bytes
 ** (the length first: SQLite may reuse the memory of an argument, so its
 ** bytes are compared every row, never its pointer). */
-static inline int same_name(sqlite3_value *name, const group_col *c) {
+static inline int same_name(sqlite3_value *name, const jjx_col *c) {
   if (sqlite3_value_type(name) != SQLITE_TEXT) return 0;
   const char *p = (const char *)sqlite3_value_text(name);
-  return p && (size_t)sqlite3_value_bytes(name) == c->arg_len &&
-         same_bytes(p, c->name, c->arg_len);
+  return p && (size_t)sqlite3_value_bytes(name) == c->given &&
+         same_bytes(p, c->name, c->given);
 }
 
 void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -226,33 +223,30 @@ void jjx_group_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   if (g->ncol == 0) {
-    g->limit = (uint64_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
-                                       SQLITE_LIMIT_LENGTH, -1);
+    g->db = sqlite3_context_db_handle(ctx);
+    g->limit = (uint64_t)sqlite3_limit(g->db, SQLITE_LIMIT_LENGTH, -1);
     if (first_row(ctx, g, argc, argv)) {
       g->failed = 1;
       return;
     }
   }
-  sqlite3 *db = sqlite3_context_db_handle(ctx);
-  int64_t row = jj_builder_rows(g->b) + 1;
+  const jjx_col *cols = g->cols;
+  uint64_t least = g->min_len;
+  int later = g->rows++ > 0;
   for (int i = 0; i < g->ncol; i++) {
-    group_col *c = &g->cols[i];
-    sqlite3_value *name = argv[2 * i], *v = argv[2 * i + 1];
     /* the names are normally constants; a name that changes is an error */
-    if (row > 1 && !same_name(name, c)) {
+    if (later && !same_name(argv[2 * i], &cols[i])) {
       jjx_ctx_err(ctx, "jj_group: row %lld: the name of column %d changed "
                        "from \"%s\"",
-                  (long long)row, i + 1, c->name);
+                  (long long)g->rows, i + 1, cols[i].name);
       g->failed = 1;
       return;
     }
-    if (jjx_build_at(g->b, db, (size_t)i, v, c->type, c->name, c->len,
-                     &g->min_len)) {
-      builder_failed(ctx, g);
-      return;
-    }
+    jjx_cell(&g->cells[i], argv[2 * i + 1], cols[i].type, &least);
   }
-  if (jj_builder_end_row(g->b)) {
+  g->min_len = least;
+  if (jjx_build_row(g->b, g->db, cols,
+                    (size_t)g->ncol, argv + 1, 2, g->cells)) {
     builder_failed(ctx, g);
     return;
   }
@@ -282,5 +276,6 @@ void jjx_group_final(sqlite3_context *ctx) {
   jj_builder_free(g->b);
   for (int i = 0; i < g->ncol; i++) sqlite3_free(g->cols[i].name);
   sqlite3_free(g->cols);
+  sqlite3_free(g->cells);
   memset(g, 0, sizeof *g);
 }

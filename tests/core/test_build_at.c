@@ -1,11 +1,12 @@
 /*
-** test_build_at.c — a value with its column's place in one call
-** (jj_builder_null_at, _int_at, _double_at, _text_at; core/build_at.c).
-** Once rows are written as they come, such a value goes to the writer at
-** once when it keeps to its column; every other one takes the general
-** way.  The document, the notes and the errors must be those of the
-** general way (jj_builder_key_at, then the value call) and of the builder
-** that keeps every row (keys by name, no fixed columns), for the same
+** test_build_at.c — values with their columns' places (jj_builder_null_at,
+** _int_at, _double_at, _text_at, and whole rows of cells, jj_builder_row;
+** core/build_at.c).  Once rows are written as they come, such a value goes
+** to the writer at once when it keeps to its column; every other one
+** takes the general way.  The document, the notes and the errors must be
+** those of the general way (jj_builder_key_at, then the value call) and
+** of the builder that keeps every row (keys by name, no fixed columns),
+** for the same
 ** values in the same order: with the surprises a long run of quick values
 ** meets in the middle (row 1000 of 1200 brings a float into integers, a
 ** NULL, a new kind of text, invalid UTF-8, a row in another order, a
@@ -48,7 +49,24 @@ typedef struct plan {
   int kind, at;
 } plan;
 
-enum { AT, KEY_AT, BY_NAME }; /* the ways of giving a value */
+/* The ways of giving a value: with its place, its key's place and then
+** the value, its key's name and then the value, or as a cell of its row
+** (jj_builder_row; a row in another order or with values left out is
+** given AT). */
+enum { AT, KEY_AT, BY_NAME, ROW };
+
+/* The row being given as cells, the way ROW: a bool is a JJ_CELL_HOST
+** cell, given by the callback; text is kept here until the row is
+** given. */
+#define ROW_MAX 8
+static jj_cell row_cells[ROW_MAX];
+static int row_bools[ROW_MAX];
+static char row_text[ROW_MAX][48];
+
+static jj_code give_host(void *ctx, jj_builder *b, size_t col) {
+  (void)ctx;
+  return jj_builder_bool(b, row_bools[col]);
+}
 
 static void key(jj_builder *b, int col, int way) {
   char name[16];
@@ -61,22 +79,30 @@ static void key(jj_builder *b, int col, int way) {
 }
 
 static void give_null(jj_builder *b, int col, int way) {
-  if (way == AT) jj_builder_null_at(b, (size_t)col);
+  if (way == ROW) row_cells[col] = (jj_cell){.kind = JJ_CELL_NULL};
+  else if (way == AT) jj_builder_null_at(b, (size_t)col);
   else key(b, col, way), jj_builder_null(b);
 }
 
 static void give_int(jj_builder *b, int col, int way, int64_t v) {
-  if (way == AT) jj_builder_int_at(b, (size_t)col, v);
+  if (way == ROW) row_cells[col] = (jj_cell){.kind = JJ_CELL_INT, .u.i = v};
+  else if (way == AT) jj_builder_int_at(b, (size_t)col, v);
   else key(b, col, way), jj_builder_int(b, v);
 }
 
 static void give_double(jj_builder *b, int col, int way, double v) {
-  if (way == AT) jj_builder_double_at(b, (size_t)col, v);
+  if (way == ROW) row_cells[col] = (jj_cell){.kind = JJ_CELL_DOUBLE, .u.d = v};
+  else if (way == AT) jj_builder_double_at(b, (size_t)col, v);
   else key(b, col, way), jj_builder_double(b, v);
 }
 
 static void give_text(jj_builder *b, int col, int way, const char *p, size_t n) {
-  if (way == AT) jj_builder_text_at(b, (size_t)col, p, n);
+  if (way == ROW) {
+    memcpy(row_text[col], p, n);
+    row_cells[col] = (jj_cell){.kind = JJ_CELL_TEXT, .u.text = {row_text[col], n}};
+  } else if (way == AT) {
+    jj_builder_text_at(b, (size_t)col, p, n);
+  }
   else key(b, col, way), jj_builder_text(b, p, n);
 }
 
@@ -145,6 +171,11 @@ static void give(jj_builder *b, const plan *p, int col, int way, int row) {
       else give_null(b, col, way);
       break;
     default:
+      if (way == ROW) {
+        row_cells[col] = (jj_cell){.kind = JJ_CELL_HOST};
+        row_bools[col] = row % 3 == 0;
+        break;
+      }
       key(b, col, way);
       jj_builder_bool(b, row % 3 == 0);
       break;
@@ -197,10 +228,18 @@ static void build(const plan *plans, int ncol, const shape *s, int way, out *o) 
   int start = s->start && way != BY_NAME;
   if (start) jj_builder_start(b, gen_buf_sink, &o->doc);
   for (int r = 0; r < s->rows; r++) {
+    int whole = r != s->reorder_at;
+    for (int c = 0; whole && r > 0 && s->leave_out && c < ncol; c++)
+      whole = (r * ncol + c) % s->leave_out != 0;
+    if (way == ROW && whole) {
+      for (int c = 0; c < ncol; c++) give(b, &plans[c], c, ROW, r);
+      jj_builder_row(b, row_cells, (size_t)ncol, give_host, NULL);
+      continue;
+    }
     for (int k = 0; k < ncol; k++) {
       int c = r == s->reorder_at ? ncol - 1 - k : k;
       if (r > 0 && s->leave_out && (r * ncol + c) % s->leave_out == 0) continue;
-      give(b, &plans[c], c, way, r);
+      give(b, &plans[c], c, way == ROW ? AT : way, r);
     }
     jj_builder_end_row(b);
   }
@@ -220,19 +259,24 @@ static void build(const plan *plans, int ncol, const shape *s, int way, out *o) 
   gen_buf_add(&o->notes, "", 1);
 }
 
-/* The three ways give the same; returns 1 when the document was made. */
+/* The four ways give the same; returns 1 when the document was made. */
 static int same(const plan *plans, int ncol, const shape *s) {
-  out a, k, n;
+  out a, k, n, w;
   long failed_before = test_failed_;
   build(plans, ncol, s, AT, &a);
   build(plans, ncol, s, KEY_AT, &k);
   build(plans, ncol, s, BY_NAME, &n);
+  build(plans, ncol, s, ROW, &w);
   CHECK_EQ_INT(a.code, n.code);
   CHECK_EQ_STR(a.message, n.message);
   CHECK_EQ_STR(a.doc.p, n.doc.p);
   CHECK_EQ_STR(a.notes.p, n.notes.p);
   CHECK_EQ_INT(k.code, n.code);
   CHECK_EQ_STR(k.doc.p, n.doc.p);
+  CHECK_EQ_INT(w.code, n.code);
+  CHECK_EQ_STR(w.message, n.message);
+  CHECK_EQ_STR(w.doc.p, n.doc.p);
+  CHECK_EQ_STR(w.notes.p, n.notes.p);
   if (test_failed_ != failed_before) {
     fprintf(stderr, "     %d rows, schema %s, memory %zu, start %d, plans:", s->rows,
             s->schema ? s->schema : "-", s->memory, s->start);
@@ -241,7 +285,7 @@ static int same(const plan *plans, int ncol, const shape *s) {
   }
   int ok = a.code == JJ_OK;
   gen_buf_free(&a.doc), gen_buf_free(&a.notes), gen_buf_free(&k.doc), gen_buf_free(&k.notes);
-  gen_buf_free(&n.doc), gen_buf_free(&n.notes);
+  gen_buf_free(&n.doc), gen_buf_free(&n.notes), gen_buf_free(&w.doc), gen_buf_free(&w.notes);
   return ok;
 }
 
@@ -387,6 +431,88 @@ TEST(the_length_limit_with_quick_values) {
   gen_buf_free(&o.doc), gen_buf_free(&o.notes);
 }
 
+static jj_code give_nothing(void *ctx, jj_builder *b, size_t col) {
+  (void)ctx, (void)b, (void)col;
+  return JJ_OK;
+}
+
+/* A builder of columns a (inferred) and b (b typed as the schema says),
+** rows written ahead or as they come, three rows given whole already. */
+static jj_builder *three_rows(const char *schema, int start, gen_buf *doc) {
+  jj_build_opts bo;
+  memset(&bo, 0, sizeof bo);
+  bo.flags = JJ_BUILD_FIXED_COLUMNS;
+  bo.schema = schema;
+  jj_builder *b = jj_builder_new(&bo, NULL);
+  jj_builder_column(b, "a", 1, 0);
+  jj_builder_column(b, "b", 1, 0);
+  if (start) jj_builder_start(b, gen_buf_sink, doc);
+  for (int r = 0; r < 3; r++) {
+    jj_cell row[2] = {{.kind = JJ_CELL_INT, .u.i = r}, {.kind = JJ_CELL_TEXT, .u.text = {"x", 1}}};
+    CHECK_EQ_INT(jj_builder_row(b, row, 2, NULL, NULL), JJ_OK);
+  }
+  return b;
+}
+
+TEST(whole_rows_and_their_misuse) {
+  gen_buf doc = {0};
+  jj_cell two[2] = {{.kind = JJ_CELL_INT, .u.i = 7}, {.kind = JJ_CELL_TEXT, .u.text = {"y", 1}}};
+  /* fewer cells than columns: the rest are null, as values left out */
+  jj_builder *b = three_rows("b:s", 1, &doc);
+  CHECK_EQ_INT(jj_builder_row(b, two, 1, NULL, NULL), JJ_OK);
+  CHECK_EQ_INT(jj_builder_finish(b, NULL, NULL, NULL), JJ_OK);
+  gen_buf_add(&doc, "", 1);
+  CHECK(strstr(doc.p, "[7,null]") != NULL);
+  jj_builder_free(b);
+  /* more cells than columns */
+  jj_cell three[3] = {two[0], two[1], {.kind = JJ_CELL_NULL}};
+  b = three_rows(NULL, 0, NULL);
+  CHECK_EQ_INT(jj_builder_row(b, three, 3, NULL, NULL), JJ_ERR_USAGE);
+  CHECK_EQ_STR(jj_builder_error(b)->message, "row 4: column 2 is not named (2 are)");
+  jj_builder_free(b);
+  /* inside a row; NULL cells; a host cell without a callback, or whose
+  ** callback gives no value; a cell of no kind */
+  b = three_rows(NULL, 0, NULL);
+  CHECK_EQ_INT(jj_builder_int_at(b, 0, 1), JJ_OK);
+  CHECK_EQ_INT(jj_builder_row(b, two, 2, NULL, NULL), JJ_ERR_USAGE);
+  CHECK(strstr(jj_builder_error(b)->message, "inside a row") != NULL);
+  jj_builder_free(b);
+  b = three_rows(NULL, 0, NULL);
+  CHECK_EQ_INT(jj_builder_row(b, NULL, 2, NULL, NULL), JJ_ERR_USAGE);
+  jj_builder_free(b);
+  jj_cell host[2] = {two[0], {.kind = JJ_CELL_HOST}};
+  b = three_rows(NULL, 0, NULL);
+  CHECK_EQ_INT(jj_builder_row(b, host, 2, NULL, NULL), JJ_ERR_USAGE);
+  CHECK(strstr(jj_builder_error(b)->message, "without a host callback") != NULL);
+  jj_builder_free(b);
+  b = three_rows(NULL, 0, NULL);
+  CHECK_EQ_INT(jj_builder_row(b, host, 2, give_nothing, NULL), JJ_ERR_USAGE);
+  CHECK(strstr(jj_builder_error(b)->message, "gave no value for column 1") != NULL);
+  jj_builder_free(b);
+  jj_cell odd[2] = {two[0], {.kind = (jj_cell_kind)99}};
+  b = three_rows(NULL, 0, NULL);
+  CHECK_EQ_INT(jj_builder_row(b, odd, 2, NULL, NULL), JJ_ERR_USAGE);
+  CHECK(strstr(jj_builder_error(b)->message, "unknown kind 99") != NULL);
+  jj_builder_free(b);
+  CHECK_EQ_INT(jj_builder_row(NULL, two, 2, NULL, NULL), JJ_ERR_USAGE);
+  /* a whole row whose second value does not keep to its column: the row
+  ** goes on the general way (its place on the tape given then), and the
+  ** document is the builder's that kept every row */
+  b = three_rows(NULL, 0, NULL);
+  jj_cell turn[2] = {two[0], {.kind = JJ_CELL_INT, .u.i = 5}};
+  CHECK_EQ_INT(jj_builder_row(b, turn, 2, NULL, NULL), JJ_OK);
+  CHECK_EQ_INT(jj_builder_row(b, two, 2, NULL, NULL), JJ_OK);
+  char *d = NULL;
+  size_t len = 0;
+  CHECK_EQ_INT(jj_builder_finish(b, NULL, NULL, NULL), JJ_OK);
+  CHECK((d = jj_builder_take(b, &len)) != NULL);
+  CHECK(d && strstr(d, "\"types\":[\"i\",\"s\"]") != NULL);
+  CHECK(d && strstr(d, "[2,\"x\"],\n[7,\"5\"],\n[7,\"y\"]\n]}") != NULL);
+  jj_free(d);
+  jj_builder_free(b);
+  gen_buf_free(&doc);
+}
+
 TEST(random_tables) {
   gen_rng r;
   int ok = 0, n = 120;
@@ -412,6 +538,7 @@ int main(void) {
   RUN(explicit_types_rows_written_from_the_first);
   RUN(the_first_error_is_the_general_ways);
   RUN(the_length_limit_with_quick_values);
+  RUN(whole_rows_and_their_misuse);
   RUN(random_tables);
   return test_summary("build_at");
 }

@@ -77,7 +77,9 @@ def declared_functions():
         text = f.read()
     code = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     code = re.sub(r"//[^\n]*", "", code)
-    return set(re.findall(r"\b(jj_\w+)\s*\(", code))
+    # a name before "(" is a function's, unless "(*" makes it a pointer's
+    # return type: typedef jj_code (*jj_cell_host)(...)
+    return set(re.findall(r"\b(jj_\w+)\s*\((?!\s*\*)", code))
 
 
 def exported(lib):
