@@ -245,18 +245,16 @@ static int open_prefix(jjd_open *o, const jjd_bind *b, size_t *at, char *msg,
 ** meets a misfit first, so the error is the same on every run. */
 static size_t first_misfit(const jjd_bind *b, size_t i) {
   for (size_t j = 1; j < i; j++) {
-    jj_file f;
-    jj_error err;
-    jj_file_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.max_size = b->max_size;
-    opts.prefix = 65536;
-    if (jj_file_open_opts(b->files.name[j], &opts, &f, &err) != JJ_OK)
-      continue; /* its own error comes when it is read */
-    jj_doc *d = jj_parse(f.data, f.len, NULL);
-    int differs = d && !jj_schema_equal(b->schema, jj_doc_schema(d), NULL);
-    jj_doc_free(d);
-    jj_file_close(&f);
+    /* the header as the bind read the first file's: from as long a
+    ** prefix as it takes */
+    int64_t count;
+    uint64_t size;
+    char msg[64];
+    jj_schema *s = jjd_read_header(b->files.name[j], &count, &size, msg,
+                                   sizeof msg);
+    if (!s) continue; /* its own error comes when it is read */
+    int differs = !jj_schema_equal(b->schema, s, NULL);
+    jj_schema_free(s);
     if (differs) return j;
   }
   return i;
