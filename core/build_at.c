@@ -27,6 +27,7 @@
 ** calendar), the writer's call, the next column expected.
 */
 #include "build.h"
+#include "encode_inline.h"
 
 /* How many columns from col on may take the quick way as a run of cells:
 ** rows are written as they come, no failure, no nested table or key open,
@@ -62,7 +63,7 @@ static inline int text_kind(const char *p, size_t len) {
 static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
   switch (v->kind) {
     case JJ_CELL_NULL: /* a null fits every column and folds nothing */
-      return (int)jj_writer_null(w);
+      return (int)encode_null(w);
     case JJ_CELL_INT: {
       int64_t i = v->u.i;
       if (!holds(c, JJ_INT, K_INT)) return -1;
@@ -72,11 +73,11 @@ static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
           (uint64_t)i + (UINT64_C(1) << 53) > UINT64_C(1) << 54 &&
           !ic_int_exact(i))
         c->inexact = 1;
-      return (int)jj_writer_int(w, i);
+      return (int)encode_int(w, i);
     }
     case JJ_CELL_DOUBLE:
       if (!holds(c, JJ_FLOAT, K_FLOAT)) return -1;
-      return (int)jj_writer_double(w, v->u.d);
+      return (int)encode_double(w, v->u.d);
     case JJ_CELL_TEXT: {
       const char *p = v->u.text.p;
       size_t len = v->u.text.len;
@@ -88,7 +89,7 @@ static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
         ** date among dates): written as text either way.  Plain ASCII is
         ** valid UTF-8, checked as it is copied; other text is checked
         ** first (its kind above read only its bytes) */
-        int code = jj_writer_text_plain(w, p, len);
+        int code = encode_text_plain(w, p, len);
         if (code >= 0) return code;
         if (!jj_utf8_valid(p, len, NULL)) return -1;
         return (int)jj_writer_text(w, p, len);
@@ -96,7 +97,7 @@ static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
       /* a date the calendar accepts at once, checked as it is written (a
       ** valid date is ASCII: valid UTF-8); another the general way checks */
       if (c->forced == JJ_DATE && c->type == JJ_DATE)
-        return jj_writer_date_plain(w, p, len);
+        return encode_date_plain(w, p, len);
       return -1;
     }
     default:

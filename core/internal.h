@@ -360,15 +360,6 @@ jj_code jj_writer_put_checked(jj_writer *w, jj_type t, const char *p,
 ** numbers and dates its input already spells so (encode.c). */
 jj_code jj_writer_canonical(jj_writer *w, jj_type t, const char *p,
                             size_t len, int quoted);
-/* jj_writer_text for text that is plain printable ASCII (nothing to
-** escape: valid UTF-8) into a text column the buffer has room for: the
-** code of writing it, or -1, nothing written, for any other text or
-** state; the caller checks such text before jj_writer_text. */
-int jj_writer_text_plain(jj_writer *w, const char *p, size_t len);
-/* jj_writer_date for a date the inline calendar check (jj_date_ok)
-** accepts: the code of writing it, or -1, nothing written, for any other
-** text; the caller checks such text before jj_writer_date. */
-int jj_writer_date_plain(jj_writer *w, const char *p, size_t len);
 
 /* A new writer with a sink writes only rows from here on: no header, no
 ** end; the converter writes rows with the first row's types before it
