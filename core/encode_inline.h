@@ -28,7 +28,7 @@ static inline uint64_t not_plain8(uint64_t w) {
 ** last word overlaps the one before; d has room for len rounded up to 8).
 ** Returns 1 when copied, 0 when some byte is not plain (d then holds
 ** garbage that the caller overwrites). */
-static inline int copy_plain(char *d, const char *p, size_t len) {
+static JJ_INLINE int copy_plain(char *d, const char *p, size_t len) {
   uint64_t x, bad = 0;
   if (len >= 8) {
     size_t i = 0;
@@ -94,7 +94,7 @@ static inline jj_code encode_double(jj_writer *w, double v) {
 
 /* A date jj_date_ok accepts: the code of writing it; -1, nothing written,
 ** for any other text. */
-static inline int encode_date_plain(jj_writer *w, const char *p, size_t len) {
+static JJ_INLINE int encode_date_plain(jj_writer *w, const char *p, size_t len) {
   if (!jj_date_ok(p, len)) return -1;
   char *d = value_begin(w, JJ_DATE, 12);
   if (!d) return (int)w->err.code;
@@ -107,7 +107,7 @@ static inline int encode_date_plain(jj_writer *w, const char *p, size_t len) {
 /* The fast way of text: plain ASCII into a text column with room for it.
 ** The code of writing it, or -1 when it does not go this way (nothing
 ** written). */
-static inline int encode_text_plain(jj_writer *w, const char *p, size_t len) {
+static JJ_INLINE int encode_text_plain(jj_writer *w, const char *p, size_t len) {
   frame *f = &w->stack[w->depth];
   if (JJ_LIKELY(jj_writer_open(w) && f->col < f->ncols && f->lv->types[f->col] == JJ_TEXT &&
                 len < SIZE_MAX / 2 && has_room(w, len + 2))) {
