@@ -53,7 +53,7 @@ typedef struct exporter {
   jjx_col *cols;   /* ncol: the columns' names and explicit types;
                    ** sqlite3_free */
   sqlite3_value **vals; /* ncol: a row's values; sqlite3_free */
-  jj_cell *cells;  /* ncol: the same as cells; sqlite3_free */
+  jj_cell *cells;  /* ncol: those values as the builder's cells; sqlite3_free */
   jj_builder *b;
   jj_atomic *atomic;
   jj_deflater *z;
