@@ -136,7 +136,6 @@ static jj_code key_col(jj_builder *b, ic_table *t, long i) {
   if (c->stamp == b->lv[b->depth].serial)
     return build_fail(b, JJ_ERR_SCHEMA, "the key is given twice in one row");
   c->stamp = b->lv[b->depth].serial;
-  c->seen = 1;
   b->col = i;
   return JJ_OK;
 }

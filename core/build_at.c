@@ -22,9 +22,10 @@
 ** What the general way does for a value that goes to the writer at once
 ** (build.c's key_col, the value call, put and build_direct), and the quick
 ** way does too: the row begun, the column stamped as given in this row
-** and named for messages, the value's checks (an integer's exactness for a
-** column that may become float; text's UTF-8 and kind; a date by the
-** calendar), the writer's call, the next column expected.
+** (not in a row given whole, where each column comes once) and named for
+** messages, the value's checks (an integer's exactness for a column that
+** may become float; text's UTF-8 and kind; a date by the calendar), the
+** writer's call, the next column expected.
 */
 #include "build.h"
 #include "encode_inline.h"
@@ -107,21 +108,24 @@ static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
 
 /* The cells v[0..n) of columns col... of the row begun (n within
 ** quick_room) written at once while each keeps to its column: the key's
-** part of each as build.c's key_col and put do it (the column stamped as
-** given in this row and named for messages, the next column expected).
-** The number written; *code the writer's failure, if any (the failed cell
-** not counted). */
+** part of each as build.c's key_col and put do it (the column named for
+** messages, the next column expected; with `stamp`, the column stamped as
+** given in this row, which a row given whole, each column once, does not
+** need).  The number written; *code the writer's failure, if any (the
+** failed cell not counted). */
 static JJ_INLINE size_t quick_run(jj_builder *b, size_t col,
-                                  const jj_cell *v, size_t n, jj_code *code) {
+                                  const jj_cell *v, size_t n, int stamp,
+                                  jj_code *code) {
   uint64_t serial = b->lv[0].serial;
   ic_col *c = &b->x.top.cols[col];
   size_t i = 0;
   int r = 0;
   for (; i < n; i++, c++) {
     /* given twice in this row: the general way says so */
-    if (c->stamp == serial || (r = quick_value(b->w, c, &v[i])) < 0) break;
-    c->stamp = serial;
-    c->seen = 1;
+    if ((stamp && c->stamp == serial) ||
+        (r = quick_value(b->w, c, &v[i])) < 0)
+      break;
+    if (stamp) c->stamp = serial;
     if (r) {
       i++;
       break;
@@ -169,7 +173,7 @@ static jj_code cells_at(jj_builder *b, size_t col, const jj_cell *cells,
     size_t run = quick_room(b, col + i);
     if (run) {
       if ((code = build_row_begin(b))) break;
-      i += quick_run(b, col + i, cells + i, run < n - i ? run : n - i,
+      i += quick_run(b, col + i, cells + i, run < n - i ? run : n - i, 1,
                      &code);
       if (code || i == n || cells[i].kind == JJ_CELL_HOST) break;
     }
@@ -212,7 +216,7 @@ jj_code jj_builder_row(jj_builder *b, const jj_cell *cells, size_t n,
     /* the row begun without its place on the tape, which only a value
     ** the general way needs: given to it before the first such value */
     build_row_open(b);
-    i = quick_run(b, 0, cells, n, &code);
+    i = quick_run(b, 0, cells, n, 0, &code);
     if (code) return code;
     if (i == n) return quick_end(b);
     if ((code = build_row_tape(b))) return code;
