@@ -196,8 +196,8 @@ static jj_code quick_end(jj_builder *b) {
   b->in_row = 0;
   b->rows++;
   b->next_col = 0;
-  if (jj_writer_end_row(b->w)) return build_writer_failed(b);
-  if (b->o.max_length && jj_writer_length(b->w) > b->o.max_length)
+  if (writer_end_row(b->w)) return build_writer_failed(b);
+  if (b->o.max_length && writer_length(b->w) > b->o.max_length)
     return build_too_long(b);
   return JJ_OK;
 }

@@ -340,7 +340,7 @@ jj_code jj_writer_begin_table(jj_writer *w) {
 }
 
 /* An unfinished row, reported like the reader's row errors. */
-static jj_code short_row(jj_writer *w) {
+jj_code jj_writer_short_row(jj_writer *w) {
   return count_fail(w, w->stack[w->depth].col);
 }
 
@@ -351,7 +351,7 @@ jj_code jj_writer_end_table(jj_writer *w) {
   if (w->depth == 0)
     return jj_fail(&w->err, JJ_ERR_USAGE, NULL,
                    "jj_writer_end_table without jj_writer_begin_table");
-  if (w->stack[w->depth].col) return short_row(w);
+  if (w->stack[w->depth].col) return jj_writer_short_row(w);
   if (jj_buf_reserve(&w->out, 1)) return jj_writer_nomem(w);
   w->out.p[w->out.len++] = ']';
   w->depth--;
@@ -359,26 +359,14 @@ jj_code jj_writer_end_table(jj_writer *w) {
 }
 
 /* Close the row; its first value wrote the separator and the '['. */
-jj_code jj_writer_end_row(jj_writer *w) {
-  jj_code rc = jj_writer_ready(w);
-  if (rc) return rc;
-  frame *f = &w->stack[w->depth];
-  if (JJ_UNLIKELY(f->col < f->ncols)) return short_row(w);
-  if (JJ_UNLIKELY(w->out.len == w->out.cap) && jj_buf_reserve(&w->out, 1))
-    return jj_writer_nomem(w);
-  w->out.p[w->out.len++] = ']'; /* the first value opened the row */
-  f->col = 0;
-  f->rows++;
-  if (w->sink && w->out.len >= w->flush_at) return jj_writer_flush(w);
-  return JJ_OK;
-}
+jj_code jj_writer_end_row(jj_writer *w) { return writer_end_row(w); }
 
 int64_t jj_writer_rows(const jj_writer *w) {
   return w ? w->stack[0].rows : -1;
 }
 
 uint64_t jj_writer_length(const jj_writer *w) {
-  return w ? w->flushed + w->out.len : 0;
+  return w ? writer_length(w) : 0;
 }
 
 /* Close the document (the header too, when no row was written) and flush
@@ -391,7 +379,7 @@ jj_code jj_writer_finish(jj_writer *w) {
   if (w->depth)
     return jj_writer_fail(w, JJ_ERR_USAGE, JJ_W_ROW,
                           "nested table not ended (use jj_writer_end_table)");
-  if (w->stack[0].col) return short_row(w);
+  if (w->stack[0].col) return jj_writer_short_row(w);
   if (w->phase == W_NEW && put_header(w)) return w->err.code;
   /* one spare byte for the NUL jj_writer_take adds */
   if (jj_buf_reserve(&w->out, 4)) return jj_writer_nomem(w);

@@ -165,4 +165,27 @@ static inline jj_code value_end(jj_writer *w, char *d) {
   return JJ_OK;
 }
 
+/* A row that ends before its last column (writer.c). */
+jj_code jj_writer_short_row(jj_writer *w);
+
+/* jj_writer_end_row, inline for the row builder's rows written whole. */
+static inline jj_code writer_end_row(jj_writer *w) {
+  jj_code rc = jj_writer_ready(w);
+  if (rc) return rc;
+  frame *f = &w->stack[w->depth];
+  if (JJ_UNLIKELY(f->col < f->ncols)) return jj_writer_short_row(w);
+  if (JJ_UNLIKELY(w->out.len == w->out.cap) && jj_buf_reserve(&w->out, 1))
+    return jj_writer_nomem(w);
+  w->out.p[w->out.len++] = ']'; /* the first value opened the row */
+  f->col = 0;
+  f->rows++;
+  if (w->sink && w->out.len >= w->flush_at) return jj_writer_flush(w);
+  return JJ_OK;
+}
+
+/* The document's bytes so far: passed to the sink and held. */
+static inline uint64_t writer_length(const jj_writer *w) {
+  return w->flushed + w->out.len;
+}
+
 #endif /* JJ_WRITER_H */
