@@ -17,11 +17,6 @@
 
 #include "build.h"
 
-static jj_code nomem(jj_builder *b) {
-  ic_nomem(&b->x);
-  return b->failed = JJ_ERR_NOMEM;
-}
-
 jj_builder *jj_builder_new(const jj_build_opts *opts, jj_error *err) {
   jj_builder *b = calloc(1, sizeof *b);
   if (!b) {
@@ -108,7 +103,7 @@ jj_code jj_builder_column(jj_builder *b, const char *name, size_t len,
                         shown, jj_type_name(type),
                         c->forced ? jj_type_name(c->forced) : "inferred");
     c->forced = type;
-    if (type == JJ_TABLE && !ic_sub(&b->x, t, (size_t)i)) return nomem(b);
+    if (type == JJ_TABLE && !ic_sub(&b->x, t, (size_t)i)) return build_nomem(b);
   }
   return JJ_OK;
 }
@@ -514,7 +509,7 @@ jj_code jj_builder_begin_table(jj_builder *b) {
   ic_table *t = b->lv[b->depth].t;
   size_t at = b->tape.len;
   ic_table *sub = ic_sub(&b->x, t, (size_t)b->col);
-  if (!sub) return nomem(b);
+  if (!sub) return build_nomem(b);
   jj_code code = put(b, OP_TABLE, NULL, 0, 0);
   if (code) return code;
   b->depth++;
@@ -538,7 +533,7 @@ jj_code jj_builder_end_row(jj_builder *b) {
   if (b->depth) {
     l->rows++;
     char op = OP_ROW_END;
-    return jj_buf_append(&b->tape, &op, 1) ? nomem(b) : JJ_OK;
+    return jj_buf_append(&b->tape, &op, 1) ? build_nomem(b) : JJ_OK;
   }
   /* a whole top-level row: its length before it; past opts.memory the
   ** rows go to the temporary file, in one write */
@@ -561,7 +556,7 @@ jj_code jj_builder_end_table(jj_builder *b) {
     return build_fail(b, JJ_ERR_USAGE, "a nested table ends inside a row");
   build_level *l = &b->lv[b->depth];
   char op = OP_TABLE_END;
-  if (jj_buf_append(&b->tape, &op, 1)) return nomem(b);
+  if (jj_buf_append(&b->tape, &op, 1)) return build_nomem(b);
   b->depth--;
   b->in_row = 1;
   ic_table *t = b->lv[b->depth].t;
@@ -577,7 +572,7 @@ jj_code jj_builder_end_table(jj_builder *b) {
       b->scratch.len = 0;
       if (!build_entry(p, end, &col, &pay, &len) ||
           build_rows_json(l->t, pay, end, &b->scratch))
-        return nomem(b);
+        return build_nomem(b);
       ic_fold_kind(&b->x, c, k,
                    jj_show(shown, sizeof shown, b->scratch.p, b->scratch.len,
                            0));

@@ -104,14 +104,19 @@ struct jj_builder {
                     ** being given went to the writer as they came */
 };
 
+/* Fail the builder as out of memory (its error says so); returns the
+** code. */
+static inline jj_code build_nomem(jj_builder *b) {
+  ic_nomem(&b->x);
+  return b->failed = JJ_ERR_NOMEM;
+}
+
 /* A top-level row's place on the tape: its length goes here at its end.
 ** JJ_OK or failed (out of memory). */
 static inline jj_code build_row_tape(jj_builder *b) {
   b->row_at = b->tape.len;
-  if (b->tape.cap - b->tape.len < 4 && jj_buf_reserve(&b->tape, 4)) {
-    ic_nomem(&b->x);
-    return b->failed = JJ_ERR_NOMEM;
-  }
+  if (b->tape.cap - b->tape.len < 4 && jj_buf_reserve(&b->tape, 4))
+    return build_nomem(b);
   b->tape.len += 4;
   return JJ_OK;
 }

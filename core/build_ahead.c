@@ -105,10 +105,7 @@ static jj_code header_text(jj_builder *b, const jj_schema *s, jj_buf *out) {
   jj_writer_free(w);
   int bad = !doc || len < 2 || jj_buf_append(out, doc, len - 2);
   jj_free(doc);
-  if (bad) {
-    ic_nomem(&b->x);
-    return b->failed = JJ_ERR_NOMEM;
-  }
+  if (bad) return build_nomem(b);
   return JJ_OK;
 }
 
@@ -162,8 +159,7 @@ static jj_code begin(jj_builder *b) {
     jj_schema_free(s);
     jj_buf_free(&head);
     if (b->failed) return b->failed;
-    ic_nomem(&b->x);
-    return b->failed = JJ_ERR_NOMEM;
+    return build_nomem(b);
   }
   b->ahead_header = b->ahead_skip = head.len;
   jj_buf_free(&head);
@@ -205,8 +201,7 @@ static jj_code replay_piece(jj_builder *b, const jj_buf *head,
   if (jj_buf_append(&doc, head->p, head->len) ||
       jj_buf_append(&doc, rows, len) || jj_buf_append(&doc, "\n]}", 3)) {
     jj_buf_free(&doc);
-    ic_nomem(&b->x);
-    return b->failed = JJ_ERR_NOMEM;
+    return build_nomem(b);
   }
   jj_doc *d = jj_parse(doc.p, doc.len, &err);
   jj_cursor *cur = d ? jj_cursor_new(d, &err) : NULL;
@@ -278,8 +273,7 @@ typedef struct rows_back {
 static int row_pieces(void *ctx, const char *p, size_t len) {
   rows_back *r = ctx;
   if (jj_buf_append(&r->piece, p, len)) {
-    ic_nomem(&r->b->x);
-    r->code = r->b->failed = JJ_ERR_NOMEM;
+    r->code = build_nomem(r->b);
     return 1;
   }
   size_t cut = r->piece.len;
@@ -299,8 +293,7 @@ static jj_code replay(jj_builder *b) {
   jj_schema_free(s);
   if (code) {
     jj_buf_free(&head);
-    if (!b->failed) ic_nomem(&b->x), b->failed = JJ_ERR_NOMEM;
-    return b->failed;
+    return b->failed ? b->failed : build_nomem(b);
   }
   if (jj_writer_rows_flush(b->w)) {
     jj_buf_free(&head);
@@ -339,8 +332,7 @@ static jj_code give_up(jj_builder *b) {
       ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
       return b->failed = e->code;
     }
-    ic_nomem(&b->x);
-    return b->failed = JJ_ERR_NOMEM;
+    return build_nomem(b);
   }
   b->tape.len = 0;
   jj_code code = replay(b);
@@ -380,10 +372,8 @@ jj_code build_ahead_row(jj_builder *b) {
       return JJ_OK;
     }
     if (!b->ahead_types &&
-        !(b->ahead_types = calloc(b->x.top.n, 1))) {
-      ic_nomem(&b->x);
-      return b->failed = JJ_ERR_NOMEM;
-    }
+        !(b->ahead_types = calloc(b->x.top.n, 1)))
+      return build_nomem(b);
     for (size_t i = 0; i < b->x.top.n; i++) /* an explicit type holds */
       b->ahead_types[i] = (unsigned char)b->x.top.cols[i].forced;
   }

@@ -35,8 +35,7 @@ const char *build_uvarint_get(const char *p, const char *end, uint64_t *v) {
 jj_code build_tape_put(jj_builder *b, int op, size_t col, const void *p,
                        size_t n, int counted) {
   if (n > SIZE_MAX - 32 || jj_buf_reserve(&b->tape, 21 + n)) {
-    ic_nomem(&b->x);
-    return b->failed = JJ_ERR_NOMEM;
+    return build_nomem(b);
   }
   char *d = b->tape.p + b->tape.len;
   size_t h = 0;

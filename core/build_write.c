@@ -30,11 +30,6 @@ jj_code build_writer_failed(jj_builder *b) {
   return b->failed = e->code;
 }
 
-static jj_code nomem(jj_builder *b) {
-  ic_nomem(&b->x);
-  return b->failed = JJ_ERR_NOMEM;
-}
-
 static jj_code broken(jj_builder *b) {
   ic_fail(&b->x, JJ_ERR_USAGE, UINT64_MAX, 0, "the rows' tape is broken");
   return b->failed = JJ_ERR_USAGE;
@@ -93,7 +88,7 @@ static jj_code put_payload(jj_builder *b, ic_col *c, int op, const char *pay,
     if (op == OP_NUM || op == OP_JSON)
       code = jj_writer_text(w, pay, (size_t)len);
     else if (build_value_json(c->sub, op, pay, len, end, &b->scratch))
-      return nomem(b);
+      return build_nomem(b);
     else if (op == OP_DATE || op == OP_TS || op == OP_FLOAT) {
       /* without the quotes value_json gives them (no escapes inside) */
       const char *s = b->scratch.p;
@@ -108,7 +103,7 @@ static jj_code put_payload(jj_builder *b, ic_col *c, int op, const char *pay,
     if (op == OP_NUM || op == OP_JSON)
       code = jj_writer_json(w, pay, (size_t)len);
     else if (build_value_json(c->sub, op, pay, len, end, &b->scratch))
-      return nomem(b);
+      return build_nomem(b);
     else
       code = jj_writer_json(w, b->scratch.p, b->scratch.len);
   } else {
@@ -214,7 +209,7 @@ static jj_code file_bytes(jj_builder *b, size_t *at, size_t n) {
   b->tape.len = left;
   *at = 0;
   size_t want = n > ((size_t)1 << 20) ? n : (size_t)1 << 20;
-  if (jj_buf_reserve(&b->tape, want - left)) return nomem(b);
+  if (jj_buf_reserve(&b->tape, want - left)) return build_nomem(b);
   b->tape.len += fread(b->tape.p + left, 1, b->tape.cap - left, b->file);
   if (b->tape.len < n)
     return build_fail(b, JJ_ERR_IO, "cannot read the temporary file back");
