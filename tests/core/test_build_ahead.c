@@ -109,11 +109,6 @@ typedef struct out {
   char message[512];
 } out;
 
-static void note(void *ctx, const char *msg) {
-  gen_buf_add(ctx, msg, strlen(msg));
-  gen_buf_add(ctx, "\n", 1);
-}
-
 /* The table built with fixed columns (written ahead) or without (every
 ** row kept), the same values in the same order. */
 static void build(const plan *plans, int ncol, int rows, const char *schema, unsigned flags,
@@ -124,7 +119,7 @@ static void build(const plan *plans, int ncol, int rows, const char *schema, uns
   bo.schema = schema;
   bo.flags = flags | (fixed ? JJ_BUILD_FIXED_COLUMNS : 0);
   bo.memory = memory;
-  bo.note = note;
+  bo.note = gen_buf_note;
   bo.note_ctx = &o->notes;
   jj_builder *b = jj_builder_new(&bo, NULL);
   char name[16];

@@ -188,11 +188,6 @@ typedef struct out {
   char message[512];
 } out;
 
-static void note(void *ctx, const char *msg) {
-  gen_buf_add(ctx, msg, strlen(msg));
-  gen_buf_add(ctx, "\n", 1);
-}
-
 /* How the rows are given besides the values. */
 typedef struct shape {
   int rows;
@@ -217,7 +212,7 @@ static void build(const plan *plans, int ncol, const shape *s, int way, out *o) 
   bo.flags = s->flags | (way == BY_NAME ? 0 : JJ_BUILD_FIXED_COLUMNS);
   bo.memory = s->memory;
   bo.max_length = s->max_length;
-  bo.note = note;
+  bo.note = gen_buf_note;
   bo.note_ctx = &o->notes;
   jj_builder *b = jj_builder_new(&bo, NULL);
   char name[16];

@@ -120,6 +120,13 @@ static inline int gen_buf_sink(void *ctx, const char *data, size_t len) {
   return 0;
 }
 
+/* A note callback (jj_convert_opts.note, jj_build_opts.note) appending
+** each decision and a newline to the gen_buf in ctx. */
+static inline void gen_buf_note(void *ctx, const char *msg) {
+  gen_buf_add((gen_buf *)ctx, msg, strlen(msg));
+  gen_buf_add((gen_buf *)ctx, "\n", 1);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Independent helpers: UTF-8 encoding, calendar, base64                    */
 /* ---------------------------------------------------------------------- */
