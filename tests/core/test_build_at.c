@@ -474,6 +474,7 @@ TEST(whole_rows_and_their_misuse) {
   jj_builder_free(b);
   b = three_rows(NULL, 0, NULL);
   CHECK_EQ_INT(jj_builder_row(b, NULL, 2, NULL, NULL), JJ_ERR_USAGE);
+  CHECK(strstr(jj_builder_error(b)->message, "a row of NULL cells") != NULL);
   jj_builder_free(b);
   jj_cell host[2] = {two[0], {.kind = JJ_CELL_HOST}};
   b = three_rows(NULL, 0, NULL);
