@@ -20,7 +20,7 @@
 ** 8 bytes of w is not plain: a high bit, or a byte jj_special_mask flags
 ** (a control character, '"' or '\\').  Exact as a yes/no: the borrows that
 ** make jj_special_mask inexact start only at a byte it flags anyway. */
-static inline uint64_t not_plain8(uint64_t w) {
+static JJ_INLINE uint64_t not_plain8(uint64_t w) {
   return (w & JJ_HIGHS) | jj_special_mask(w);
 }
 

@@ -209,7 +209,7 @@ size_t jj_string_decode(const char *p, size_t len, char *out, size_t *bad,
 ** the first special byte needs. */
 #define JJ_ONES UINT64_C(0x0101010101010101)
 #define JJ_HIGHS UINT64_C(0x8080808080808080)
-static inline uint64_t jj_special_mask(uint64_t w) {
+static JJ_INLINE uint64_t jj_special_mask(uint64_t w) {
   uint64_t q = w ^ (JJ_ONES * '"');
   uint64_t b = w ^ (JJ_ONES * '\\');
   uint64_t zq = (q - JJ_ONES) & ~q;
