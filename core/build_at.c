@@ -25,7 +25,11 @@
 ** (not in a row given whole, where each column comes once) and named for
 ** messages, the value's checks (an integer's exactness for a column that
 ** may become float; text's UTF-8 and kind; a date by the calendar), the
-** writer's call, the next column expected.
+** value's bytes, the next column expected.  The bytes of a run of values
+** go into the writer's buffer through one cursor held in locals: the
+** writer's checks of its state and of the row's place are made once for
+** the run, its column types read for each value, and its buffer grown
+** only when a value would not fit.
 */
 #include "build.h"
 #include "encode_inline.h"
@@ -58,47 +62,39 @@ static inline int text_kind(const char *p, size_t len) {
   return ic_text_kind(p, len, 0);
 }
 
-/* The value v of column c written at once when it keeps to the column:
-** the writer's code (0 or its failure), or -1, nothing written, for a
-** value the general way gives. */
-static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
+/* Whether cell v keeps column c, and as what: the type the writer writes it as (0 for null,
+** which fits every column), or -1 when the general way gives it.  An
+** integer in an inferred column that may become float is looked at: each
+** one beyond 2^53 must be exact as a double. */
+static JJ_INLINE int keeps(ic_col *c, const jj_cell *v) {
   switch (v->kind) {
     case JJ_CELL_NULL: /* a null fits every column and folds nothing */
-      return (int)encode_null(w);
+      return 0;
     case JJ_CELL_INT: {
       int64_t i = v->u.i;
       if (!holds(c, JJ_INT, K_INT)) return -1;
-      /* an inferred column is float at the end only when every integer
-      ** is exact as a double: each one beyond 2^53 is looked at */
       if (!c->forced &&
           (uint64_t)i + (UINT64_C(1) << 53) > UINT64_C(1) << 54 &&
           !ic_int_exact(i))
         c->inexact = 1;
-      return (int)encode_int(w, i);
+      return JJ_INT;
     }
     case JJ_CELL_DOUBLE:
-      if (!holds(c, JJ_FLOAT, K_FLOAT)) return -1;
-      return (int)encode_double(w, v->u.d);
+      return holds(c, JJ_FLOAT, K_FLOAT) ? JJ_FLOAT : -1;
     case JJ_CELL_TEXT: {
       const char *p = v->u.text.p;
       size_t len = v->u.text.len;
-      if (!p) return -1;
+      if (!p || len >= SIZE_MAX / 2) return -1;
+      /* text, or in an inferred column text of a kind it has held (a
+      ** date among dates): written as text either way */
       if (c->type == JJ_TEXT &&
           (c->forced == JJ_TEXT ||
-           (!c->forced && holds(c, JJ_TEXT, text_kind(p, len))))) {
-        /* text, or in an inferred column text of a kind it has held (a
-        ** date among dates): written as text either way.  Plain ASCII is
-        ** valid UTF-8, checked as it is copied; other text is checked
-        ** first (its kind above read only its bytes) */
-        int code = encode_text_plain(w, p, len);
-        if (code >= 0) return code;
-        if (!jj_utf8_valid(p, len, NULL)) return -1;
-        return (int)jj_writer_text(w, p, len);
-      }
-      /* a date the calendar accepts at once, checked as it is written (a
-      ** valid date is ASCII: valid UTF-8); another the general way checks */
-      if (c->forced == JJ_DATE && c->type == JJ_DATE)
-        return encode_date_plain(w, p, len);
+           (!c->forced && holds(c, JJ_TEXT, text_kind(p, len)))))
+        return JJ_TEXT;
+      /* a date the calendar accepts at once (a valid date is ASCII:
+      ** valid UTF-8); another the general way checks */
+      if (c->forced == JJ_DATE && c->type == JJ_DATE && jj_date_ok(p, len))
+        return JJ_DATE;
       return -1;
     }
     default:
@@ -106,38 +102,121 @@ static JJ_INLINE int quick_value(jj_writer *w, ic_col *c, const jj_cell *v) {
   }
 }
 
+/* The writer's buffer as a quick run writes it: a cursor and the end of
+** the buffer, in locals, so that a value costs its checks and its bytes.
+** The writer sees the run's values when the cursor is put back
+** (cursor_commit). */
+typedef struct cursor {
+  jj_writer *w;
+  char *d, *end;
+} cursor;
+
+static inline void cursor_take(cursor *r, jj_writer *w) {
+  r->w = w;
+  r->d = w->out.p + w->out.len;
+  r->end = w->out.p + w->out.cap;
+}
+
+static inline void cursor_commit(cursor *r, frame *f, size_t col) {
+  r->w->out.len = (size_t)(r->d - r->w->out.p);
+  f->col = col;
+}
+
+/* Room for a value of `need` bytes (less than SIZE_MAX / 2) and, in the
+** writer's slack of 8, its separator: 1, or 0 when the buffer cannot grow
+** (the general way says so). */
+static inline int cursor_room(cursor *r, frame *f, size_t col, size_t need) {
+  if (JJ_LIKELY(need + 8 <= (size_t)(r->end - r->d))) return 1;
+  cursor_commit(r, f, col);
+  if (jj_buf_reserve(&r->w->out, need + 8)) return 0;
+  cursor_take(r, r->w);
+  return 1;
+}
+
 /* The cells v[0..n) of columns col... of the row begun (n within
-** quick_room) written at once while each keeps to its column: the key's
-** part of each as build.c's key_col and put do it (the column named for
-** messages, the next column expected; with `stamp`, the column stamped as
-** given in this row, which a row given whole, each column once, does not
-** need).  The number written; *code the writer's failure, if any (the
-** failed cell not counted). */
+** quick_room) written at once while each keeps to its column, as build.c's
+** key_col, put and build_direct would: the column named for messages, the
+** next column expected; with `stamp`, the column stamped as given in this
+** row, which a row given whole, each column once, does not need.  The
+** number written; *code the writer's failure, if any (the failed cell not
+** counted). */
 static JJ_INLINE size_t quick_run(jj_builder *b, size_t col,
                                   const jj_cell *v, size_t n, int stamp,
                                   jj_code *code) {
+  jj_writer *w = b->w;
+  frame *f = &w->stack[w->depth];
+  /* the writer's row where the builder's is: else the general way */
+  if (!jj_writer_open(w) || f->col != col || n > f->ncols - col) return 0;
+  const unsigned char *types = f->lv->types;
+  const int64_t rows = f->rows;
+  const int top = w->depth == 0;
   uint64_t serial = b->lv[0].serial;
   ic_col *c = &b->x.top.cols[col];
+  jj_code failed = JJ_OK;
+  size_t named = 0; /* the cell a failure is of */
+  cursor r;
+  cursor_take(&r, w);
   size_t i = 0;
-  int r = 0;
   for (; i < n; i++, c++) {
+    const jj_cell *x = &v[i];
     /* given twice in this row: the general way says so */
-    if ((stamp && c->stamp == serial) ||
-        (r = quick_value(b->w, c, &v[i])) < 0)
-      break;
-    if (stamp) c->stamp = serial;
-    if (r) {
-      i++;
-      break;
+    if (stamp && c->stamp == serial) break;
+    int t = keeps(c, x);
+    if (t < 0 || (t && t != types[col + i])) break;
+    size_t need = t == JJ_TEXT ? x->u.text.len + 2 : 32;
+    if (!cursor_room(&r, f, col + i, need)) break;
+    char *d = separator_at(r.d, col + i, rows, top);
+    switch (t) {
+      case 0:
+        memcpy(d, "null", 4);
+        d += 4;
+        break;
+      case JJ_INT:
+        d += jj_num_format_int64(x->u.i, d);
+        break;
+      case JJ_FLOAT:
+        d = put_double(d, x->u.d);
+        break;
+      case JJ_DATE:
+        d = put_date(d, x->u.text.p);
+        break;
+      default: /* JJ_TEXT */
+        if (JJ_LIKELY(copy_plain(d + 1, x->u.text.p, x->u.text.len))) {
+          d[0] = '"';
+          d[x->u.text.len + 1] = '"';
+          d += x->u.text.len + 2;
+          break;
+        }
+        /* text that is not plain ASCII: checked first (its kind above
+        ** read only its bytes), then escaped by the writer */
+        cursor_commit(&r, f, col + i);
+        if (!jj_utf8_valid(x->u.text.p, x->u.text.len, NULL)) goto done;
+        if ((failed = jj_writer_text(w, x->u.text.p, x->u.text.len))) {
+          named = i;
+          goto done;
+        }
+        cursor_take(&r, w);
+        d = r.d;
+        break;
     }
+    r.d = d;
+    if (stamp) c->stamp = serial;
+  }
+  cursor_commit(&r, f, col + i);
+  /* a run passes the buffer on once, at its end */
+  if (i && w->sink && w->out.len >= w->flush_at &&
+      (failed = jj_writer_flush(w)))
+    named = i - 1;
+done:
+  if (failed) {
+    b->x.top.col = col + named;
+    b->next_col = col + named + 1;
+    *code = build_writer_failed(b);
+    return named;
   }
   if (i) {
     b->x.top.col = col + i - 1;
     b->next_col = col + i;
-  }
-  if (r > 0) {
-    *code = build_writer_failed(b);
-    return i - 1;
   }
   return i;
 }

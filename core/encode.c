@@ -34,12 +34,25 @@ jj_code jj_writer_canonical(jj_writer *w, jj_type t, const char *p,
   return value_end(w, d);
 }
 
-jj_code jj_writer_null(jj_writer *w) { return encode_null(w); }
+/* null fits every column, nested tables included. */
+jj_code jj_writer_null(jj_writer *w) {
+  char *d = value_begin(w, 0, 4);
+  if (!d) return w->err.code;
+  memcpy(d, "null", 4);
+  return value_end(w, d + 4);
+}
 
-jj_code jj_writer_int(jj_writer *w, int64_t v) { return encode_int(w, v); }
+/* Decimal, INT64_MIN included (num.h). */
+jj_code jj_writer_int(jj_writer *w, int64_t v) {
+  char *d = value_begin(w, JJ_INT, 24);
+  if (!d) return w->err.code;
+  return value_end(w, d + jj_num_format_int64(v, d));
+}
 
 jj_code jj_writer_double(jj_writer *w, double v) {
-  return encode_double(w, v);
+  char *d = value_begin(w, JJ_FLOAT, 32);
+  if (!d) return w->err.code;
+  return value_end(w, put_double(d, v));
 }
 
 /* Any nonzero v is true. */
@@ -68,8 +81,19 @@ static JJ_W_NOINLINE jj_code text_slow(jj_writer *w, const char *p, size_t len) 
 }
 
 jj_code jj_writer_text(jj_writer *w, const char *p, size_t len) {
-  int code = encode_text_plain(w, p, len);
-  return code >= 0 ? (jj_code)code : text_slow(w, p, len);
+  frame *f = &w->stack[w->depth];
+  if (JJ_LIKELY(jj_writer_open(w) && f->col < f->ncols &&
+                f->lv->types[f->col] == JJ_TEXT && len < SIZE_MAX / 2 &&
+                has_room(w, len + 2))) {
+    /* room: the quotes and the text; the separator is in the slack */
+    char *d = put_separator(w, f, w->out.p + w->out.len);
+    if (JJ_LIKELY(copy_plain(d + 1, p, len))) {
+      d[0] = '"';
+      d[len + 1] = '"';
+      return value_end(w, d + len + 2);
+    }
+  }
+  return text_slow(w, p, len);
 }
 
 /* A date jj_date_ok did not accept: chrono.c decides, and words the
@@ -87,10 +111,7 @@ jj_code jj_writer_date(jj_writer *w, const char *p, size_t len) {
   if (!d) return w->err.code;
   if (JJ_UNLIKELY(!jj_date_ok(p, len)) && date_slow(w, p, len))
     return w->err.code;
-  d[0] = '"';
-  memcpy(d + 1, p, 10);
-  d[11] = '"';
-  return value_end(w, d + 12);
+  return value_end(w, put_date(d, p));
 }
 
 /* Days since 1970-01-01, written as YYYY-MM-DD (years 0000-9999). */

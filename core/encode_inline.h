@@ -1,10 +1,9 @@
 /*
-** encode_inline.h — the writer's commonest values encoded inline: null,
-** an integer, a float, plain ASCII text, a date the inline calendar
-** accepts.
-** encode.c's functions are these; the row builder's quick values
-** (build_at.c) call them inline, since they run for every value a host
-** gives and a call's frame would cost as much as the value.
+** encode_inline.h — the bytes of the commonest values at a cursor: plain
+** ASCII text checked as it is copied, a float, a date.  The writer's value
+** functions (encode.c) put them where value_begin says; the row builder's
+** quick runs (build_at.c) put a run of a row's values with one cursor and
+** one reservation, since they run for every value a host gives.
 */
 #ifndef JJ_ENCODE_INLINE_H
 #define JJ_ENCODE_INLINE_H
@@ -59,67 +58,31 @@ static JJ_INLINE int copy_plain(char *d, const char *p, size_t len) {
   return 1;
 }
 
-/* null fits every column, nested tables included. */
-static inline jj_code encode_null(jj_writer *w) {
-  char *d = value_begin(w, 0, 4);
-  if (!d) return w->err.code;
-  memcpy(d, "null", 4);
-  return value_end(w, d + 4);
-}
-
-/* Decimal, INT64_MIN included (num.h). */
-static inline jj_code encode_int(jj_writer *w, int64_t v) {
-  char *d = value_begin(w, JJ_INT, 24);
-  if (!d) return w->err.code;
-  return value_end(w, d + jj_num_format_int64(v, d));
-}
-
-/* Shortest round trip; non-finite values as the strings the format uses. */
-static inline jj_code encode_double(jj_writer *w, double v) {
-  char *d = value_begin(w, JJ_FLOAT, 32);
-  if (!d) return w->err.code;
+/* A float's bytes at d, at most 32: the shortest round trip; non-finite
+** values as the strings the format uses.  Returns their end. */
+static JJ_INLINE char *put_double(char *d, double v) {
   if (isnan(v)) {
     memcpy(d, "\"NaN\"", 5);
-    d += 5;
-  } else if (isinf(v)) {
-    const char *s = v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
-    size_t n = strlen(s);
-    memcpy(d, s, n);
-    d += n;
-  } else {
-    d += jj_num_format_double(v, d);
+    return d + 5;
   }
-  return value_end(w, d);
+  if (isinf(v)) {
+    if (v > 0) {
+      memcpy(d, "\"Infinity\"", 10);
+      return d + 10;
+    }
+    memcpy(d, "\"-Infinity\"", 11);
+    return d + 11;
+  }
+  return d + jj_num_format_double(v, d);
 }
 
-/* A date jj_date_ok accepts: the code of writing it; -1, nothing written,
-** for any other text. */
-static JJ_INLINE int encode_date_plain(jj_writer *w, const char *p, size_t len) {
-  if (!jj_date_ok(p, len)) return -1;
-  char *d = value_begin(w, JJ_DATE, 12);
-  if (!d) return (int)w->err.code;
+/* A date's 10 bytes p (checked by the caller) quoted at d; returns their
+** end, d + 12. */
+static JJ_INLINE char *put_date(char *d, const char *p) {
   d[0] = '"';
   memcpy(d + 1, p, 10);
   d[11] = '"';
-  return (int)value_end(w, d + 12);
-}
-
-/* The fast way of text: plain ASCII into a text column with room for it.
-** The code of writing it, or -1 when it does not go this way (nothing
-** written). */
-static JJ_INLINE int encode_text_plain(jj_writer *w, const char *p, size_t len) {
-  frame *f = &w->stack[w->depth];
-  if (JJ_LIKELY(jj_writer_open(w) && f->col < f->ncols && f->lv->types[f->col] == JJ_TEXT &&
-                len < SIZE_MAX / 2 && has_room(w, len + 2))) {
-    /* room: the quotes and the text; the separator is in the slack */
-    char *d = put_separator(w, f, w->out.p + w->out.len);
-    if (JJ_LIKELY(copy_plain(d + 1, p, len))) {
-      d[0] = '"';
-      d[len + 1] = '"';
-      return (int)value_end(w, d + len + 2);
-    }
-  }
-  return -1;
+  return d + 12;
 }
 
 #endif /* JJ_ENCODE_INLINE_H */

@@ -128,20 +128,27 @@ static inline int has_room(const jj_writer *w, size_t need) {
   return room >= 8 && room - 8 >= need;
 }
 
-/* Write the separator before a value (",\n[" or "," or "[" as the row
-** and table call for) at d; returns where the value goes. */
-static inline char *put_separator(const jj_writer *w, const frame *f,
-                                  char *d) {
-  if (f->col == 0) {
-    if (f->rows) {
+/* Write the separator before the value of column col (",\n[" or "," or
+** "[" as the row and table call for: rows ended so far in the table, top
+** when it is the document's) at d; returns where the value goes. */
+static inline char *separator_at(char *d, size_t col, int64_t rows,
+                                 int top) {
+  if (col == 0) {
+    if (rows) {
       *d++ = ',';
-      if (w->depth == 0) *d++ = '\n';
+      if (top) *d++ = '\n';
     }
     *d++ = '[';
   } else {
     *d++ = ',';
   }
   return d;
+}
+
+/* The separator before the next value of table f. */
+static inline char *put_separator(const jj_writer *w, const frame *f,
+                                  char *d) {
+  return separator_at(d, f->col, f->rows, w->depth == 0);
 }
 
 /* Start a value of kind t (0: null, fits any column) that needs at most

@@ -202,7 +202,20 @@ typedef struct shape {
                   ** every column is typed */
   int in_memory;  /* the document into memory (jj_builder_take), not to
                   ** a sink: the rows written ahead become it in place */
+  int sink_fails; /* the sink fails from this call on; 0: never */
 } shape;
+
+/* The document's sink, failing from call fail_at on (0: never). */
+typedef struct sink_ctx {
+  gen_buf *doc;
+  int calls, fail_at;
+} sink_ctx;
+
+static int failing_sink(void *ctx, const char *data, size_t len) {
+  sink_ctx *sc = ctx;
+  if (sc->fail_at && ++sc->calls >= sc->fail_at) return 1;
+  return gen_buf_sink(sc->doc, data, len);
+}
 
 static void build(const plan *plans, int ncol, const shape *s, int way, out *o) {
   jj_build_opts bo;
@@ -221,7 +234,8 @@ static void build(const plan *plans, int ncol, const shape *s, int way, out *o) 
     jj_builder_column(b, name, strlen(name), 0);
   }
   int start = s->start && way != BY_NAME;
-  if (start) jj_builder_start(b, gen_buf_sink, &o->doc);
+  sink_ctx sc = {&o->doc, 0, s->sink_fails};
+  if (start) jj_builder_start(b, failing_sink, &sc);
   for (int r = 0; r < s->rows; r++) {
     int whole = r != s->reorder_at;
     for (int c = 0; whole && r > 0 && s->leave_out && c < ncol; c++)
@@ -245,7 +259,7 @@ static void build(const plan *plans, int ncol, const shape *s, int way, out *o) 
     if (!o->code && (doc = jj_builder_take(b, &len))) gen_buf_add(&o->doc, doc, len);
     jj_free(doc);
   } else {
-    o->code = jj_builder_finish(b, start ? NULL : gen_buf_sink, start ? NULL : &o->doc, NULL);
+    o->code = jj_builder_finish(b, start ? NULL : failing_sink, start ? NULL : &sc, NULL);
   }
   snprintf(o->message, sizeof o->message, "%s", o->code ? jj_builder_error(b)->message : "");
   jj_builder_free(b);
@@ -285,7 +299,7 @@ static int same(const plan *plans, int ncol, const shape *s) {
 }
 
 TEST(each_surprise_at_row_1000_of_1200) {
-  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0, 0};
+  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0, 0, 0};
   for (int k = 0; k < Q_COUNT; k++) {
     /* the change alone, then among columns that keep to their kind, first
     ** and last (the values before it in its row written already) */
@@ -300,7 +314,7 @@ TEST(each_surprise_at_row_1000_of_1200) {
 
 TEST(rows_in_another_order_values_left_out_the_temporary_file) {
   plan plans[5] = {{Q_INTS, 0}, {Q_FLOATS_INT, 600}, {Q_TEXT, 0}, {Q_DATES, 0}, {Q_NULLS_TEXT, 3}};
-  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0, 0};
+  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0, 0, 0};
   CHECK(same(plans, 5, &s)); /* row 1000 backwards */
   s.leave_out = 17;
   CHECK(same(plans, 5, &s)); /* and values left out now and then */
@@ -316,7 +330,7 @@ TEST(the_document_in_memory_is_the_rows_written_ahead) {
   ** letter changes in place; then past memory (the temporary file) and
   ** a surprise at row 1000 (read back): the document written anew */
   plan plans[4] = {{Q_INTS, 0}, {Q_DATES, 0}, {Q_TEXT, 0}, {Q_NULLS_TEXT, 5}};
-  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0, 1};
+  shape s = {1200, 1000, 0, NULL, 0, 0, 0, 0, 1, 0};
   CHECK(same(plans, 4, &s));
   out o;
   const char *want = "{\"jalapenojson\":1,\"columns\":[\"c0\",\"c1\",\"c2\",\"c3\"],"
@@ -343,7 +357,7 @@ TEST(the_document_in_memory_is_the_rows_written_ahead) {
 
 TEST(explicit_types_rows_written_from_the_first) {
   plan plans[5] = {{Q_INTS, 0}, {Q_FLOATS, 0}, {Q_TEXT, 0}, {Q_DATES, 0}, {Q_INTS_NULL, 1000}};
-  shape s = {1200, 1000, 0, "c0:i,c1:f,c2:s,c3:d,c4:i", 0, 0, 0, 1, 0};
+  shape s = {1200, 1000, 0, "c0:i,c1:f,c2:s,c3:d,c4:i", 0, 0, 0, 1, 0, 0};
   CHECK(same(plans, 5, &s));
   s.start = 0; /* the same types, written ahead */
   CHECK(same(plans, 5, &s));
@@ -352,19 +366,19 @@ TEST(explicit_types_rows_written_from_the_first) {
   CHECK(same(plans, 5, &s));
   /* values that do not fit: an error at their row, or null and a note */
   plan bad[3] = {{Q_INTS_FLOAT, 1000}, {Q_DATES_BAD, 1000}, {Q_TEXT_INT, 1000}};
-  shape e = {1200, -1, 0, "c0:i,c1:d,c2:s", 0, 0, 0, 1, 0};
+  shape e = {1200, -1, 0, "c0:i,c1:d,c2:s", 0, 0, 0, 1, 0, 0};
   CHECK(!same(bad, 3, &e));
   e.flags = JJ_BUILD_BAD_TO_NULL;
   CHECK(same(bad, 3, &e));
   /* dates typed s: written as text; text typed d: checked, not quick */
   plan dates[2] = {{Q_DATES, 0}, {Q_DATES_TEXT, 1000}};
-  shape d = {1200, -1, 0, "c0:s,c1:d", JJ_BUILD_BAD_TO_NULL, 0, 0, 1, 0};
+  shape d = {1200, -1, 0, "c0:s,c1:d", JJ_BUILD_BAD_TO_NULL, 0, 0, 1, 0, 0};
   CHECK(same(dates, 2, &d));
 }
 
 TEST(the_first_error_is_the_general_ways) {
   plan bad[2] = {{Q_INTS, 0}, {Q_TEXT_BAD, 1000}};
-  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0, 0};
+  shape s = {1200, -1, 0, NULL, 0, 0, 0, 0, 0, 0};
   CHECK(!same(bad, 2, &s));
   out o;
   build(bad, 2, &s, AT, &o);
@@ -415,7 +429,7 @@ TEST(the_first_error_is_the_general_ways) {
 
 TEST(the_length_limit_with_quick_values) {
   plan plans[2] = {{Q_INTS, 0}, {Q_TEXT, 0}};
-  shape s = {1200, -1, 0, NULL, 0, 0, 2000, 0, 0};
+  shape s = {1200, -1, 0, NULL, 0, 0, 2000, 0, 0, 0};
   CHECK(!same(plans, 2, &s)); /* written ahead */
   s.schema = "c0:i,c1:s";
   s.start = 1;
@@ -424,6 +438,24 @@ TEST(the_length_limit_with_quick_values) {
   build(plans, 2, &s, AT, &o);
   CHECK_EQ_INT(o.code, JJ_ERR_LIMIT);
   gen_buf_free(&o.doc), gen_buf_free(&o.notes);
+}
+
+TEST(a_sink_that_fails_with_quick_values) {
+  /* rows beyond the writer's first flush (64 KiB), written as they come
+  ** and written ahead: the same error, whichever way the values came */
+  plan plans[5] = {{Q_INTS, 0}, {Q_FLOATS, 0}, {Q_TEXT, 0}, {Q_DATES, 0}, {Q_INTS_NULL, 7}};
+  shape s = {4000, -1, 0, "c0:i,c1:f,c2:s,c3:d,c4:i", 0, 0, 0, 1, 0, 1};
+  for (int fails = 1; fails <= 2; fails++) {
+    s.sink_fails = fails;
+    for (s.start = 1; s.start >= 0; s.start--) {
+      CHECK(!same(plans, 5, &s));
+      out o;
+      build(plans, 5, &s, ROW, &o);
+      CHECK_EQ_INT(o.code, JJ_ERR_IO);
+      CHECK_EQ_STR(o.message, "write failed");
+      gen_buf_free(&o.doc), gen_buf_free(&o.notes);
+    }
+  }
 }
 
 static jj_code give_nothing(void *ctx, jj_builder *b, size_t col) {
@@ -517,7 +549,7 @@ TEST(random_tables) {
     plan plans[6];
     int ncol = (int)gen_below(&r, 6) + 1;
     shape s = {(int)gen_below(&r, 300), (int)gen_below(&r, 300), (int)gen_below(&r, 20), NULL,
-               0, t % 3 == 0 ? 1 : t % 3 == 1 ? 500 : 0, 0, t % 2, t % 4 == 2};
+               0, t % 3 == 0 ? 1 : t % 3 == 1 ? 500 : 0, 0, t % 2, t % 4 == 2, 0};
     for (int c = 0; c < ncol; c++) {
       plans[c].kind = (int)gen_below(&r, Q_COUNT);
       plans[c].at = (int)gen_below(&r, 320);
@@ -534,6 +566,7 @@ int main(void) {
   RUN(explicit_types_rows_written_from_the_first);
   RUN(the_first_error_is_the_general_ways);
   RUN(the_length_limit_with_quick_values);
+  RUN(a_sink_that_fails_with_quick_values);
   RUN(whole_rows_and_their_misuse);
   RUN(random_tables);
   return test_summary("build_at");
