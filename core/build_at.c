@@ -62,10 +62,10 @@ static inline int text_kind(const char *p, size_t len) {
   return ic_text_kind(p, len, 0);
 }
 
-/* Whether cell v keeps column c, and as what: the type the writer writes it as (0 for null,
-** which fits every column), or -1 when the general way gives it.  An
-** integer in an inferred column that may become float is looked at: each
-** one beyond 2^53 must be exact as a double. */
+/* Whether cell v keeps column c, and as what: the type the writer writes
+** it as (0 for null, which fits every column), or -1 when the general way
+** gives it.  An integer in an inferred column that may become float is
+** looked at: each one beyond 2^53 must be exact as a double. */
 static JJ_INLINE int keeps(ic_col *c, const jj_cell *v) {
   switch (v->kind) {
     case JJ_CELL_NULL: /* a null fits every column and folds nothing */
