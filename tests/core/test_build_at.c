@@ -481,6 +481,18 @@ static jj_builder *three_rows(const char *schema, int start, gen_buf *doc) {
   return b;
 }
 
+/* jj_builder_row of cells[0..n) after three rows refused as a misuse,
+** with a message that holds `says`. */
+static void misuse(const jj_cell *cells, size_t n, jj_cell_host host,
+                   const char *says) {
+  jj_builder *b = three_rows(NULL, 0, NULL);
+  long failed_before = test_failed_;
+  CHECK_EQ_INT(jj_builder_row(b, cells, n, host, NULL), JJ_ERR_USAGE);
+  CHECK(strstr(jj_builder_error(b)->message, says) != NULL);
+  if (test_failed_ != failed_before) fprintf(stderr, "     the misuse that says \"%s\"\n", says);
+  jj_builder_free(b);
+}
+
 TEST(whole_rows_and_their_misuse) {
   gen_buf doc = {0};
   jj_cell two[2] = {{.kind = JJ_CELL_INT, .u.i = 7}, {.kind = JJ_CELL_TEXT, .u.text = {"y", 1}}};
@@ -504,24 +516,12 @@ TEST(whole_rows_and_their_misuse) {
   CHECK_EQ_INT(jj_builder_row(b, two, 2, NULL, NULL), JJ_ERR_USAGE);
   CHECK(strstr(jj_builder_error(b)->message, "inside a row") != NULL);
   jj_builder_free(b);
-  b = three_rows(NULL, 0, NULL);
-  CHECK_EQ_INT(jj_builder_row(b, NULL, 2, NULL, NULL), JJ_ERR_USAGE);
-  CHECK(strstr(jj_builder_error(b)->message, "a row of NULL cells") != NULL);
-  jj_builder_free(b);
+  misuse(NULL, 2, NULL, "a row of NULL cells");
   jj_cell host[2] = {two[0], {.kind = JJ_CELL_HOST}};
-  b = three_rows(NULL, 0, NULL);
-  CHECK_EQ_INT(jj_builder_row(b, host, 2, NULL, NULL), JJ_ERR_USAGE);
-  CHECK(strstr(jj_builder_error(b)->message, "without a host callback") != NULL);
-  jj_builder_free(b);
-  b = three_rows(NULL, 0, NULL);
-  CHECK_EQ_INT(jj_builder_row(b, host, 2, give_nothing, NULL), JJ_ERR_USAGE);
-  CHECK(strstr(jj_builder_error(b)->message, "gave no value for column 1") != NULL);
-  jj_builder_free(b);
+  misuse(host, 2, NULL, "without a host callback");
+  misuse(host, 2, give_nothing, "gave no value for column 1");
   jj_cell odd[2] = {two[0], {.kind = (jj_cell_kind)99}};
-  b = three_rows(NULL, 0, NULL);
-  CHECK_EQ_INT(jj_builder_row(b, odd, 2, NULL, NULL), JJ_ERR_USAGE);
-  CHECK(strstr(jj_builder_error(b)->message, "unknown kind 99") != NULL);
-  jj_builder_free(b);
+  misuse(odd, 2, NULL, "unknown kind 99");
   CHECK_EQ_INT(jj_builder_row(NULL, two, 2, NULL, NULL), JJ_ERR_USAGE);
   /* a whole row whose second value does not keep to its column: the row
   ** goes on the general way (its place on the tape given then), and the
