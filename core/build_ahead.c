@@ -297,9 +297,7 @@ static jj_code replay(jj_builder *b) {
   }
   if (jj_writer_rows_flush(b->w)) {
     jj_buf_free(&head);
-    const jj_error *e = jj_writer_error(b->w);
-    ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
-    return b->failed = e->code;
+    return build_writer_failed(b);
   }
   /* the rows kept, in pieces of whole rows (joined by ",\n") */
   rows_back r = {b, &head, {0}, JJ_OK};
@@ -327,12 +325,8 @@ static jj_code give_up(jj_builder *b) {
       jj_buf_append(&row, b->tape.p + b->row_at + 4,
                     b->tape.len - b->row_at - 4)) {
     jj_buf_free(&row);
-    if (jj_writer_error(b->w)->code) {
-      const jj_error *e = jj_writer_error(b->w);
-      ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
-      return b->failed = e->code;
-    }
-    return build_nomem(b);
+    return jj_writer_error(b->w)->code ? build_writer_failed(b)
+                                       : build_nomem(b);
   }
   b->tape.len = 0;
   jj_code code = replay(b);
@@ -407,11 +401,7 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
     return JJ_OK;
   }
   jj_writer *ahead_w = b->w;
-  if (jj_writer_error(ahead_w)->code) {
-    const jj_error *e = jj_writer_error(ahead_w);
-    ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
-    return b->failed = e->code;
-  }
+  if (jj_writer_error(ahead_w)->code) return build_writer_failed(b);
   if (!sink && !b->ahead_rows.file && !b->ahead_rows.mem.len) {
     /* every row still in the writer, the document in memory: the writer
     ** becomes the document's, its header the final one (the same rows; a
@@ -451,11 +441,9 @@ jj_code build_ahead_finish(jj_builder *b, jj_sink sink, void *ctx,
   end_ahead(b);
   b->w = w;
   if (code) {
-    const jj_error *e = jj_writer_error(w);
-    if (!e->code)
+    if (!jj_writer_error(w)->code)
       return build_fail(b, JJ_ERR_IO, "cannot read the temporary file back");
-    ic_fail(&b->x, e->code, UINT64_MAX, 0, "%s", e->message);
-    return b->failed = e->code;
+    return build_writer_failed(b);
   }
   *done = 1;
   return JJ_OK;
